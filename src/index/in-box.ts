@@ -1,0 +1,63 @@
+// Points inside a lon/lat box, nearest (great-circle) to the box centre first, over a Flatbush index.
+// Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
+import type Flatbush from 'flatbush';
+import { TripleQueue } from './queue.js';
+import { haverSinDistance, haverSinToBox } from './great-circle.js';
+import type { Accept } from './nearest.js';
+
+const RAD = Math.PI / 180;
+const POINT = -1;
+
+interface FlatbushInternals {
+  _boxes: Float64Array;
+  _indices: Uint32Array | Uint16Array;
+  _levelBounds: number[];
+  nodeSize: number;
+  numItems: number;
+}
+
+export class BoxSearch {
+  private readonly queue = new TripleQueue();
+
+  constructor(private readonly index: Flatbush) {}
+
+  /** Writes up to `k` accepted rows inside [west, south, east, north] into `rows`, nearest to the centre first. */
+  search(west: number, south: number, east: number, north: number, k: number, accept: Accept | null, rows: Int32Array): number {
+    const { _boxes: boxes, _indices: indices, _levelBounds: levelBounds, nodeSize, numItems } = this.index as unknown as FlatbushInternals;
+    if (numItems === 0 || k <= 0) return 0;
+    const lon = (west + east) / 2;
+    const lat = (south + north) / 2;
+    const cosLat = Math.cos(lat * RAD);
+    const numItems4 = numItems * 4;
+    const queue = this.queue;
+    queue.clear();
+    let found = 0;
+    let nodeIndex = boxes.length - 4;
+    let level = levelBounds.length - 1;
+    for (;;) {
+      const end = Math.min(nodeIndex + nodeSize * 4, levelBounds[level]);
+      for (let pos = nodeIndex; pos < end; pos += 4) {
+        const x0 = boxes[pos];
+        const y0 = boxes[pos + 1];
+        const x1 = boxes[pos + 2];
+        const y1 = boxes[pos + 3];
+        if (east < x0 || north < y0 || west > x1 || south > y1) continue;
+        const index = indices[pos >> 2];
+        if (pos >= numItems4) {
+          queue.push(haverSinToBox(lon, lat, cosLat, x0, y0, x1, y1), index, level - 1);
+        } else if (accept === null || accept(index)) {
+          queue.push(haverSinDistance(lon, lat, x0, y0, cosLat), POINT, index);
+        }
+      }
+      while (queue.length > 0 && queue.peekA() === POINT) {
+        rows[found] = queue.peekB();
+        queue.pop();
+        if (++found === k) return found;
+      }
+      if (queue.length === 0) return found;
+      nodeIndex = queue.peekA();
+      level = queue.peekB();
+      queue.pop();
+    }
+  }
+}

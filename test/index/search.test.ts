@@ -1,0 +1,129 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import KDBush from 'kdbush';
+import Flatbush from 'flatbush';
+import { NearestSearch } from '../../src/index/nearest.js';
+import { BoxSearch } from '../../src/index/in-box.js';
+import { haverSinToMeters, metersToHaverSin } from '../../src/index/great-circle.js';
+import { distanceMeters } from '../../src/geo/sphere.js';
+
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647;
+  };
+}
+
+/** Points clustered around a few centres, some near the poles and the antimeridian. */
+function points(n: number, seed = 7): { lon: Float64Array; lat: Float64Array } {
+  const random = seeded(seed);
+  const centres = [[9.52, 47.14], [-8.61, 41.15], [179.9, -16.5], [-179.95, 65.0], [16.0, 78.2], [0, 0]];
+  const lon = new Float64Array(n);
+  const lat = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const [clon, clat] = centres[i % centres.length];
+    lat[i] = Math.max(-90, Math.min(90, clat + (random() - 0.5) * 0.6));
+    lon[i] = ((clon + (random() - 0.5) * 0.6 + 540) % 360) - 180;
+  }
+  return { lon, lat };
+}
+
+function indexes(p: { lon: Float64Array; lat: Float64Array }) {
+  const kd = new KDBush(p.lon.length, 16, Float64Array);
+  const flat = new Flatbush(p.lon.length, 16, Float64Array);
+  for (let i = 0; i < p.lon.length; i++) {
+    kd.add(p.lon[i], p.lat[i]);
+    flat.add(p.lon[i], p.lat[i], p.lon[i], p.lat[i]);
+  }
+  kd.finish();
+  flat.finish();
+  return { nearest: new NearestSearch(kd), box: new BoxSearch(flat) };
+}
+
+const p = points(20000);
+const { nearest, box } = indexes(p);
+const rows = new Int32Array(300);
+const hs = new Float64Array(300);
+
+function bruteNearest(lon: number, lat: number, k: number, maxM: number, accept: (row: number) => boolean) {
+  const all: { row: number; d: number }[] = [];
+  for (let i = 0; i < p.lon.length; i++) {
+    if (!accept(i)) continue;
+    const d = distanceMeters(lat, lon, p.lat[i], p.lon[i]);
+    if (d <= maxM) all.push({ row: i, d });
+  }
+  return all.sort((a, b) => a.d - b.d).slice(0, k);
+}
+
+test('nearest-k equals a brute-force great-circle ranking, also across the antimeridian and near a pole', () => {
+  for (const [lon, lat] of [[9.5, 47.1], [-8.6, 41.2], [179.99, -16.4], [-179.99, 64.9], [16.1, 78.3], [0.01, -0.02]]) {
+    const n = nearest.search(lon, lat, 20, 1, null, rows, hs);
+    const expected = bruteNearest(lon, lat, 20, Infinity, () => true);
+    assert.equal(n, 20);
+    for (let i = 0; i < n; i++) {
+      assert.ok(Math.abs(haverSinToMeters(hs[i]) - expected[i].d) < 1e-3, `distance ${i} at ${lon},${lat}`);
+      if (i > 0) assert.ok(hs[i] >= hs[i - 1], 'sorted nearest first');
+    }
+  }
+});
+
+test('nearest-k applies the filter inside the search and still returns k matches', () => {
+  const rare = (row: number) => row % 97 === 0;
+  const n = nearest.search(9.5, 47.1, 5, 1, rare, rows, hs);
+  const expected = bruteNearest(9.5, 47.1, 5, Infinity, rare);
+  assert.equal(n, 5);
+  assert.deepEqual(Array.from(rows.subarray(0, n)), expected.map((e) => e.row));
+});
+
+test('nearest-k stops at the maximum distance', () => {
+  const maxM = 5000;
+  const n = nearest.search(9.5, 47.1, 300, metersToHaverSin(maxM), null, rows, hs);
+  const expected = bruteNearest(9.5, 47.1, 300, maxM, () => true);
+  assert.equal(n, expected.length);
+  assert.ok(n > 0 && n < 300);
+  assert.equal(nearest.search(-40, 30, 5, metersToHaverSin(50000), null, rows, hs), 0, 'nothing within 50 km in the mid-Atlantic');
+});
+
+test('box search returns exactly the points in the box, nearest to its centre first, stopping at k', () => {
+  const [west, south, east, north] = [9.4, 47.0, 9.6, 47.2];
+  const cLon = (west + east) / 2;
+  const cLat = (south + north) / 2;
+  const inside: { row: number; d: number }[] = [];
+  for (let i = 0; i < p.lon.length; i++) {
+    if (p.lon[i] >= west && p.lon[i] <= east && p.lat[i] >= south && p.lat[i] <= north) {
+      inside.push({ row: i, d: distanceMeters(cLat, cLon, p.lat[i], p.lon[i]) });
+    }
+  }
+  inside.sort((a, b) => a.d - b.d);
+  assert.ok(inside.length > 200, 'the fixture box is dense');
+  const n = box.search(west, south, east, north, 200, null, rows);
+  assert.equal(n, 200);
+  assert.deepEqual(Array.from(rows.subarray(0, n)), inside.slice(0, 200).map((e) => e.row));
+  const all = new Int32Array(inside.length + 10);
+  assert.equal(box.search(west, south, east, north, all.length, null, all), inside.length, 'every point in the box, no more');
+});
+
+test('box search ordering is great-circle, not planar degrees, far from the equator', () => {
+  // At 78°N a degree of longitude is ~23 km but a degree of latitude ~111 km: planar order would differ.
+  const [west, south, east, north] = [15.9, 78.1, 16.1, 78.3];
+  const n = box.search(west, south, east, north, 50, null, rows);
+  const centre = [(west + east) / 2, (south + north) / 2];
+  const d = Array.from(rows.subarray(0, n), (row) => distanceMeters(centre[1], centre[0], p.lat[row], p.lon[row]));
+  assert.ok(n > 10);
+  for (let i = 1; i < d.length; i++) assert.ok(d[i] >= d[i - 1] - 1e-6, `ordered at ${i}`);
+});
+
+test('box search applies the filter and handles an empty box', () => {
+  const even = (row: number) => row % 2 === 0;
+  const n = box.search(9.4, 47.0, 9.6, 47.2, 50, even, rows);
+  assert.ok(n > 0);
+  for (let i = 0; i < n; i++) assert.equal(rows[i] % 2, 0);
+  assert.equal(box.search(-30, -30, -29.9, -29.9, 50, null, rows), 0);
+});
+
+test('an empty index answers nothing', () => {
+  const kd = new KDBush(0);
+  kd.finish();
+  assert.equal(new NearestSearch(kd).search(0, 0, 5, 1, null, rows, hs), 0);
+});
