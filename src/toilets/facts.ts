@@ -18,6 +18,17 @@ export type ChangingTable = (typeof CHANGING_TABLE)[number];
 export const GENDER = ['unisex', 'female', 'male'] as const;
 export type Gender = (typeof GENDER)[number];
 
+export const VERIFICATION_STATE = ['unverified', 'source_claimed', 'community_confirmed', 'partner_confirmed', 'disputed'] as const;
+export type VerificationState = (typeof VERIFICATION_STATE)[number];
+
+/** Lowest first: the index is the level that quality rules raise and lower. */
+export const CONFIDENCE = ['low', 'medium', 'high'] as const;
+export type Confidence = (typeof CONFIDENCE)[number];
+
+/** The facts the community votes on (`correctToilet`) and that `provenance.decided` may list. */
+export const FACT_ATTRIBUTES = ['access', 'fee', 'fee_amount', 'wheelchair', 'changing_table', 'gender', 'opening_hours', 'name', 'operator', 'existence'] as const;
+export type FactAttribute = (typeof FACT_ATTRIBUTES)[number];
+
 export interface Fee {
   required: boolean | null;
   amount: number | null;

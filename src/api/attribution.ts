@@ -1,0 +1,15 @@
+// The credit every answer with toilet data carries (spec: Attribution object), and the note telling
+// clients what to show.
+
+export function attributionJson(baseUrl: string): string {
+  return JSON.stringify({
+    text: 'Map data © OpenStreetMap contributors, available under the Open Database License (ODbL)',
+    license: 'ODbL-1.0',
+    url: 'https://www.openstreetmap.org/copyright',
+    license_notice_url: `${baseUrl}/licenses`,
+  });
+}
+
+export const DISPLAY_NOTE = JSON.stringify(
+  'Show attribution.text with these results. A partner label marks a paid listing by the business; it never changes the order of results, and the toilet\'s own access, hours and open_now stay as mapped.',
+);

@@ -1,0 +1,157 @@
+// The three public reads as plain functions from typed parameters to JSON text: REST routes and MCP
+// tools both call these, so every interface answers alike. Searches run synchronously on shared
+// buffers (the server is single-threaded), and items are rendered straight into the answer string.
+import type { ToiletCatalog } from '../toilets/catalog.js';
+import type { Snapshot } from '../toilets/snapshot.js';
+import { Trait } from '../toilets/table.js';
+import { hoursAt, ToiletRenderer } from '../toilets/render.js';
+import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
+import { initialBearingDegrees } from '../geo/sphere.js';
+import type { AreaParams, FindParams } from '../schemas/params.js';
+import { PlaceLookupUnavailable, type PlaceLookup } from '../places/lookup.js';
+import { attributionJson, DISPLAY_NOTE } from './attribution.js';
+
+/** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
+const WALK_METERS_PER_MINUTE = 80;
+const MAX_RESULTS = 200;
+
+export type OriginSource = 'place' | 'coordinates' | 'host_hint';
+export interface Origin {
+  lat: number;
+  lon: number;
+  label: string;
+  source: OriginSource;
+}
+
+export interface FilterFlags {
+  open_now: boolean;
+  wheelchair: boolean;
+  changing_table: boolean;
+  free: boolean;
+  no_purchase_needed: boolean;
+}
+
+/** A place lookup could not answer: REST says 503 with Retry-After, MCP an isError result. */
+export { PlaceLookupUnavailable };
+
+export class Reads {
+  private readonly renderer: ToiletRenderer;
+  private readonly attribution: string;
+  private readonly rows = new Int32Array(MAX_RESULTS + 1);
+  private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
+  // The filter of the search in progress; one object reused, so a filtered query allocates no closure.
+  private filterMask = 0;
+  private filterOpenNow = false;
+  private filterNow = 0;
+  private filterSnapshot: Snapshot | null = null;
+  private readonly accept = (row: number): boolean => {
+    const traits = this.filterSnapshot!.table.traits[row];
+    if ((traits & (this.filterMask | Trait.Hidden)) !== this.filterMask) return false;
+    return !(this.filterOpenNow && traits & Trait.HasHours && hoursAt(this.filterSnapshot!.table, row, this.filterNow).open_now === false);
+  };
+
+  constructor(
+    private readonly catalog: ToiletCatalog,
+    baseUrl: string,
+    private readonly places: PlaceLookup | null,
+    private readonly maxDistanceM: number,
+  ) {
+    this.renderer = new ToiletRenderer(baseUrl);
+    this.attribution = attributionJson(baseUrl);
+  }
+
+  /**
+   * findToiletsNear. `hostHint` is an approximate user position an MCP host supplied; it is used only when
+   * neither place nor coordinates were sent. Throws PlaceLookupUnavailable.
+   */
+  async findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): Promise<string> {
+    let origin: Origin | null = null;
+    if (params.place !== undefined) {
+      if (!this.places) throw new PlaceLookupUnavailable('the place lookup is not available on this server yet; send lat and lon instead', 3600);
+      const country = params.country?.toUpperCase() ?? null;
+      const near = params.lat !== undefined && params.lon !== undefined ? { lat: params.lat, lon: params.lon } : null;
+      const match = await this.places.find({ text: params.place, country, near });
+      if (!match) return this.findAnswer('place_not_found', null, '', placeNotFoundQuestion(params.place, country));
+      origin = { ...match, source: 'place' };
+    } else if (params.lat !== undefined && params.lon !== undefined) {
+      origin = { lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' };
+    } else if (hostHint) {
+      origin = hostHint;
+    } else {
+      return this.findAnswer('needs_location', null, '', NEEDS_LOCATION_QUESTION);
+    }
+    return this.nearestFrom(origin, params, nowMs);
+  }
+
+  /** listToiletsInArea: every toilet in the box, nearest to its centre first. */
+  inArea(params: AreaParams, nowMs: number): string {
+    const snapshot = this.catalog.snapshot;
+    const { west, south, east, north } = params.bbox;
+    this.setFilter(snapshot, params, nowMs);
+    const found = snapshot.findInBox(west, south, east, north, params.limit + 1, this.accept, this.rows);
+    const shown = Math.min(found, params.limit);
+    let results = '';
+    for (let i = 0; i < shown; i++) results += (i ? ',' : '') + this.renderer.item(snapshot, this.rows[i], nowMs);
+    return `{"results":[${results}],"truncated":${found > params.limit},"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`;
+  }
+
+  /** getToilet body, or null when no toilet has the id (or a moderator marked it gone). */
+  toilet(id: string, nowMs: number): string | null {
+    const snapshot = this.catalog.snapshot;
+    const row = snapshot.rowOf(id);
+    if (row < 0) return null;
+    return `{"toilet":${this.renderer.item(snapshot, row, nowMs)},"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`;
+  }
+
+  private nearestFrom(origin: Origin, filters: FilterFlags & { limit: number }, nowMs: number): string {
+    const snapshot = this.catalog.snapshot;
+    this.setFilter(snapshot, filters, nowMs);
+    const found = snapshot.findNearest(origin.lon, origin.lat, filters.limit, metersToHaverSin(this.maxDistanceM), this.accept, this.rows, this.haverSins);
+    const t = snapshot.table;
+    let [west, south, east, north] = [origin.lon, origin.lat, origin.lon, origin.lat];
+    let results = '';
+    for (let i = 0; i < found; i++) {
+      const row = this.rows[i];
+      const lat = t.lat[row];
+      const lon = t.lon[row];
+      const meters = haverSinToMeters(this.haverSins[i]);
+      const extra = `,"distance_m":${Math.round(meters)},"walk_min":${Math.max(1, Math.ceil(meters / WALK_METERS_PER_MINUTE))},"bearing":${initialBearingDegrees(origin.lat, origin.lon, lat, lon)}`;
+      results += (i ? ',' : '') + this.renderer.item(snapshot, row, nowMs, extra);
+      if (lon < west) west = lon;
+      if (lon > east) east = lon;
+      if (lat < south) south = lat;
+      if (lat > north) north = lat;
+    }
+    const bbox = found > 0 ? `[${west},${south},${east},${north}]` : '';
+    return this.findAnswer(found > 0 ? 'ok' : 'no_results', origin, results, null, bbox);
+  }
+
+  private findAnswer(status: string, origin: Origin | null, results: string, askUser: string | null, bbox = ''): string {
+    return (
+      `{"status":"${status}","origin":${origin ? JSON.stringify({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source }) : 'null'}` +
+      `,"results":[${results}]` +
+      (bbox ? `,"bbox":${bbox}` : '') +
+      (askUser ? `,"ask_user":${JSON.stringify(askUser)}` : '') +
+      `,"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`
+    );
+  }
+
+  private setFilter(snapshot: Snapshot, f: FilterFlags, nowMs: number): void {
+    this.filterSnapshot = snapshot;
+    this.filterNow = nowMs;
+    this.filterOpenNow = f.open_now;
+    this.filterMask =
+      (f.wheelchair ? Trait.Wheelchair : 0) | (f.changing_table ? Trait.ChangingTable : 0) | (f.free ? Trait.Free : 0) | (f.no_purchase_needed ? Trait.NoPurchase : 0);
+  }
+}
+
+const NEEDS_LOCATION_QUESTION =
+  'Where are you? Tell me a street, station, landmark or town (or share your location) and I will find the nearest public toilets.';
+
+function placeNotFoundQuestion(place: string, country: string | null): string {
+  return `I could not find "${place}"${country ? ` in ${country}` : ''}. Which town, street or station near you should I search instead?`;
+}
+
+function round5(value: number): number {
+  return Math.round(value * 1e5) / 1e5;
+}

@@ -1,0 +1,136 @@
+// The operations the service serves, one entry each: the router, the rate limiter and the OpenAPI document
+// read them from here. Serving another operation of the spec (submitToilet, claimToilet, ...) is one more
+// entry; its body schemas are already in resources.ts.
+
+import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation } from './params.js';
+import type { JsonSchema } from './refs.js';
+import { TOILET_ID, type SchemaName } from './resources.js';
+
+/** The REST interface lives under this path of {base_url}; the version is part of it. */
+export const API_PREFIX = '/api/v1';
+
+export type HttpMethod = 'get' | 'post' | 'patch';
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+
+export interface RateLimitPolicy {
+  /** Policy name in the RateLimit and RateLimit-Policy headers. */
+  readonly name: string;
+  readonly quota: number;
+  readonly windowSeconds: number;
+}
+
+/** Spec, Limits: 60 requests per minute per IP for REST and MCP; listToiletsInArea has its own 300. */
+export const RATE_LIMIT_POLICIES = {
+  perIp: { name: 'per-ip', quota: 60, windowSeconds: 60 },
+  areaPerIp: { name: 'area-per-ip', quota: 300, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+/** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */
+export function rateLimitPolicyHeader(policy: RateLimitPolicy): string {
+  return `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
+}
+
+export interface OperationSpec {
+  /** Exactly the spec's operationId. */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** Under API_PREFIX, with `{name}` for path parameters. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly pathParams?: { readonly [name: string]: JsonSchema };
+  /** Key of the query parameter set in params.ts. */
+  readonly query?: QueryOperation;
+  readonly requestBody?: { readonly schema: SchemaName; readonly maxBytes?: number };
+  /** Security scheme the operation names; reads name none. */
+  readonly security?: 'session';
+  /** null for operations exempt from rate limiting (the payment provider's webhook). */
+  readonly rateLimit: RateLimitPolicy | null;
+  /** Cache-Control value of success answers, where the spec asks for one. */
+  readonly cacheControl?: string;
+  readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: SchemaName };
+  /** Every error status the operation answers, with what it means here. */
+  readonly errors: { readonly [S in ErrorStatus]?: string };
+}
+
+const RATE_LIMITED = 'Rate limit reached; wait Retry-After seconds, then resend.';
+const SERVER_ERROR = 'Server error.';
+
+/** Listed so that fixed paths come before templated ones (`/toilets/nearest` before `/toilets/{id}`). */
+export const OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'findToiletsNear',
+    method: 'get',
+    path: '/toilets/nearest',
+    summary: 'Find the toilets nearest to a place or coordinate',
+    description:
+      'Send `place`, or `lat` and `lon`. Without either the answer is 200 with status `needs_location`; an unresolved place gives 200 with status `place_not_found`. Results are sorted by distance, nearest first. Show the attribution.',
+    query: 'findToiletsNear',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    cacheControl: 'public, max-age=60',
+    success: { status: 200, description: 'The nearest toilets, or a question to put to the user.', schema: 'FindResult' },
+    errors: {
+      400: 'A parameter is invalid; `invalid_params` lists each one.',
+      429: RATE_LIMITED,
+      500: SERVER_ERROR,
+      503: 'The place lookup or the database is unavailable; wait Retry-After seconds. Sending lat and lon still works when only the place lookup failed.',
+    },
+  },
+  {
+    operationId: 'listToiletsInArea',
+    method: 'get',
+    path: '/toilets',
+    summary: 'List the toilets in a map box',
+    description: 'Returns all toilets in the box, those nearest to its centre first. Has its own rate limit of 300 requests per minute per IP. Show the attribution.',
+    query: 'listToiletsInArea',
+    rateLimit: RATE_LIMIT_POLICIES.areaPerIp,
+    cacheControl: 'public, max-age=300',
+    success: { status: 200, description: 'The toilets in the box.', schema: 'AreaResult' },
+    errors: {
+      400: 'A parameter is invalid or the box is too large; `invalid_params` lists each one.',
+      429: RATE_LIMITED,
+      500: SERVER_ERROR,
+      503: 'The database is unavailable; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'getToilet',
+    method: 'get',
+    path: '/toilets/{id}',
+    summary: 'Fetch one toilet by id',
+    description: 'Show the attribution.',
+    pathParams: { id: TOILET_ID },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: { status: 200, description: 'The toilet.', schema: 'ToiletAnswer' },
+    errors: {
+      404: 'No toilet has the id, or a moderator marked it gone.',
+      429: RATE_LIMITED,
+      500: SERVER_ERROR,
+      503: 'The database is unavailable; wait Retry-After seconds.',
+    },
+  },
+];
+
+export function fullPath(operation: OperationSpec): string {
+  return `${API_PREFIX}${operation.path}`;
+}
+
+export function operationById(operationId: string): OperationSpec {
+  const operation = OPERATIONS.find((candidate) => candidate.operationId === operationId);
+  if (!operation) throw new Error(`the service does not serve ${operationId}`);
+  return operation;
+}
+
+/**
+ * Path and query parameters of an operation as one object schema with typed values (MCP tools take
+ * their arguments this way; `selfContainedSchema(operation.success.schema)` is the matching output).
+ */
+export function inputSchemaOf(operation: OperationSpec): JsonSchema {
+  const query = operation.query ? QUERY_PARAMS[operation.query] : { properties: {}, required: [], together: [] };
+  const path = operation.pathParams ?? {};
+  return paramsObjectSchema({
+    properties: { ...path, ...query.properties },
+    required: [...Object.keys(path), ...query.required],
+    together: query.together,
+  });
+}

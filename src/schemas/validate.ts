@@ -1,0 +1,94 @@
+// Compiled ajv validators (JSON Schema 2020-12) for every named schema: request bodies are checked with
+// them, and tests check every answer against the response schemas. Errors become invalid_params entries
+// named like `votes[2].value`, with reasons in plain words taken from the failing schema.
+
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { mustBe, unknownNameReason } from './describe.js';
+import { schemaId, schemaNameOf, type JsonSchema } from './refs.js';
+import { SCHEMAS, isSchemaName, type InvalidParam, type SchemaName } from './resources.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = formats.default;
+
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+addFormats(ajv, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
+for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
+
+function compile(name: SchemaName): ValidateFunction {
+  const validate = ajv.getSchema(schemaId(name));
+  if (!validate) throw new Error(`schema ${name} was not registered`);
+  return validate;
+}
+
+/** One compiled validator per named schema, all compiled at load so a bad schema fails at start-up. */
+export const validators = Object.fromEntries(Object.keys(SCHEMAS).map((name) => [name, compile(name as SchemaName)])) as Record<
+  SchemaName,
+  ValidateFunction
+>;
+
+/** Name of the body itself in invalid_params, when the body as a whole is wrong (e.g. not an object). */
+export const BODY_NAME = 'body';
+
+function lookupRef(ref: string): JsonSchema | undefined {
+  const name = schemaNameOf(ref);
+  return name !== null && isSchemaName(name) ? SCHEMAS[name] : undefined;
+}
+
+/** `/votes/2/value` → `votes[2].value` */
+export function fieldName(instancePath: string, child?: string): string {
+  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/');
+  if (child !== undefined) segments.push(child);
+  let name = '';
+  for (const raw of segments) {
+    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    name += /^[0-9]+$/.test(segment) ? `[${segment}]` : name === '' ? segment : `.${segment}`;
+  }
+  return name === '' ? BODY_NAME : name;
+}
+
+/** Failures of a union's branch or of an `if`; noise when a deeper error says what is really wrong. */
+const BRANCH_KEYWORDS = new Set(['type', 'anyOf', 'oneOf', 'if', 'const', 'enum']);
+/** Errors that describe the whole union; they win over the errors of its single branches. */
+const UNION_KEYWORDS = new Set(['anyOf', 'oneOf']);
+
+function entryFor(error: ErrorObject): InvalidParam | null {
+  const parent = (error.parentSchema ?? {}) as JsonSchema;
+  switch (error.keyword) {
+    case 'if':
+      return null; // the failing `then` reports the field itself
+    case 'required':
+      return { name: fieldName(error.instancePath, error.params.missingProperty), reason: 'is required' };
+    case 'additionalProperties': {
+      const known = Object.keys((parent.properties ?? {}) as object);
+      return { name: fieldName(error.instancePath, error.params.additionalProperty), reason: unknownNameReason('field', error.params.additionalProperty, known) };
+    }
+    case 'propertyNames':
+      return { name: fieldName(error.instancePath, error.params.propertyName), reason: `is not an allowed key; the key ${mustBe(parent.propertyNames as JsonSchema)}` };
+    default:
+      return { name: fieldName(error.instancePath), reason: mustBe(parent, lookupRef) };
+  }
+}
+
+/** ajv errors (from a validator compiled with allErrors and verbose) as invalid_params, one entry per field. */
+export function invalidParamsFromErrors(errors: readonly ErrorObject[]): InvalidParam[] {
+  const byName = new Map<string, { reason: string; union: boolean }>();
+  for (const error of errors) {
+    const deeper = errors.some((other) => other.instancePath.startsWith(`${error.instancePath}/`));
+    if (deeper && BRANCH_KEYWORDS.has(error.keyword)) continue;
+    // propertyNames reports the offending key twice: once from its inner schema, once for itself
+    if (error.propertyName !== undefined) continue;
+    const entry = entryFor(error);
+    if (entry === null) continue;
+    const union = UNION_KEYWORDS.has(error.keyword);
+    const known = byName.get(entry.name);
+    if (known === undefined || (union && !known.union)) byName.set(entry.name, { reason: entry.reason, union });
+  }
+  return [...byName].map(([name, { reason }]) => ({ name, reason }));
+}
+
+/** What is wrong with `data` as a `name`; empty when it is valid. */
+export function findInvalid(name: SchemaName, data: unknown): InvalidParam[] {
+  const validate = validators[name];
+  return validate(data) ? [] : invalidParamsFromErrors(validate.errors ?? []);
+}

@@ -1,0 +1,93 @@
+// The source database: what `npm run import` writes and the server loads. It is replaced as a whole on
+// every import (written beside the live file, then renamed over it), so nothing here may be edited in
+// place: community and partner data live in the separate overlay database, keyed by toilet id.
+import Database from 'better-sqlite3';
+
+/** Bump when the layout changes; the server refuses a database with another version and says to re-import. */
+export const SOURCE_SCHEMA_VERSION = 1;
+
+export const SOURCE_DDL = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- One row per toilet record. Enum columns hold the spec's values; gender is a comma list in spec order.
+CREATE TABLE toilets (
+  id             TEXT NOT NULL UNIQUE,   -- n<id>, w<id>, r<id>
+  kind           TEXT NOT NULL,          -- 'toilet' (amenity=toilets) or 'host_toilet' (toilets=yes on another feature)
+  lat            REAL NOT NULL,
+  lon            REAL NOT NULL,
+  name           TEXT,
+  operator       TEXT,
+  access         TEXT NOT NULL,
+  access_rule    TEXT NOT NULL,
+  scheme_name    TEXT,
+  fee_required   INTEGER,                -- 1, 0 or NULL (unknown)
+  fee_amount     REAL,
+  fee_currency   TEXT,
+  opening_hours  TEXT,                   -- valid opening_hours syntax only
+  wheelchair     TEXT NOT NULL,
+  changing_table TEXT NOT NULL,
+  gender         TEXT NOT NULL,
+  checked        TEXT,                   -- YYYY-MM of the latest check date on the object
+  quality        INTEGER NOT NULL,       -- QualityFlag bits (src/toilets/facts.ts)
+  last_edited    INTEGER,                -- epoch seconds of the object's last edit, when the extract has it
+  time_zone      TEXT NOT NULL,          -- IANA zone of the position, resolved at import
+  country        TEXT,                   -- ISO 3166-1 alpha-2, resolved at import where the mapping needed it
+  tags           TEXT NOT NULL           -- raw OSM tags as JSON, so a mapping fix needs no re-download
+);
+
+-- Places for the place lookup (findToiletsNear?place=...).
+CREATE TABLE places (
+  id         TEXT NOT NULL,              -- OSM object id (n/w/r) or, for streets, the id of one of their ways
+  kind       TEXT NOT NULL,              -- settlement | station | street | landmark
+  subkind    TEXT NOT NULL,              -- the OSM value that made it a place (city, village, station, residential, museum ...)
+  name       TEXT NOT NULL,
+  alt_names  TEXT,                       -- other names, one per line (name:*, alt_name, official_name, short_name, loc_name, old_name)
+  lat        REAL NOT NULL,
+  lon        REAL NOT NULL,
+  importance REAL NOT NULL,              -- 0..1, larger is more important (kind, population, wikidata)
+  city       TEXT,                       -- name of the settlement it belongs to; NULL for a settlement that is a city itself
+  country    TEXT                        -- ISO 3166-1 alpha-2
+);
+
+-- When a mapper redraws a toilet (node <-> outline) its id changes. Overlay rows keyed by the old id follow
+-- the toilet through this table; rows are carried forward from import to import.
+CREATE TABLE id_moves (
+  old_id   TEXT PRIMARY KEY,
+  new_id   TEXT NOT NULL,
+  moved_at TEXT NOT NULL                 -- ISO time of the import that saw the move
+);
+`;
+
+/** Keys of the meta table. */
+export interface ImportMeta {
+  schema_version: string;
+  source_file: string;
+  /** The URL the extract was downloaded from, when it was. */
+  source_url: string | null;
+  /** ISO time of the OSM replication timestamp in the PBF header (the data's age), when present. */
+  replication_timestamp: string | null;
+  writing_program: string | null;
+  imported_at: string;
+  /** JSON of the import summary counts. */
+  counts: string;
+}
+
+export function openSourceDatabase(path: string): Database.Database {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const version = readMeta(db).schema_version;
+  if (version !== String(SOURCE_SCHEMA_VERSION)) {
+    db.close();
+    throw new Error(`${path} has source schema version ${version ?? 'none'}, this server needs ${SOURCE_SCHEMA_VERSION}: run \`npm run import\` again`);
+  }
+  return db;
+}
+
+export function readMeta(db: Database.Database): Partial<ImportMeta> {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get();
+  if (!hasMeta) return {};
+  const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}

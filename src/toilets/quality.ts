@@ -1,0 +1,56 @@
+// verification_state and confidence: the two answers to "can I trust this entry?", computed in one place
+// for every answer. Documented for users in docs/DATA.md; keep the two in step.
+//
+// verification_state, strongest first: disputed (an open report says gone/closed/wrong) > partner_confirmed
+// (a running partner listing) > community_confirmed (a confirmation in the last 12 months) > source_claimed
+// (the source was checked on the ground within 24 months) > unverified.
+//
+// confidence starts at medium; a check within 24 months or two confirmations in 12 months raise it one
+// step; each doubt lowers it one step: guessed access, guessed currency, unreadable hours, a fixme note,
+// a check older than five years (or none, on an object untouched for five years), and a scheme membership
+// not checked for two years. A toilet whose source says it is closed for good is always low.
+import { CONFIDENCE, QualityFlag, type Confidence, type VerificationState } from './facts.js';
+
+export interface QualityInputs {
+  /** YYYY-MM of the last check in the source. */
+  checked: string | null;
+  quality: number;
+  /** Epoch seconds of the last edit, 0 when unknown. */
+  lastEdited: number;
+  confirmations: number;
+  disputed: boolean;
+  partnerRunning: boolean;
+}
+
+const DOUBTS = QualityFlag.AccessInferred | QualityFlag.CurrencyInferred | QualityFlag.HoursUnparseable | QualityFlag.Fixme;
+
+export function verificationState(q: QualityInputs, nowMs: number): VerificationState {
+  if (q.disputed) return 'disputed';
+  if (q.partnerRunning) return 'partner_confirmed';
+  if (q.confirmations > 0) return 'community_confirmed';
+  if (q.checked !== null && monthsSince(q.checked, nowMs) <= 24) return 'source_claimed';
+  return 'unverified';
+}
+
+export function confidence(q: QualityInputs, nowMs: number): Confidence {
+  if (q.quality & QualityFlag.LikelyClosed) return 'low';
+  let level = 1;
+  const checkAge = q.checked === null ? null : monthsSince(q.checked, nowMs);
+  if ((checkAge !== null && checkAge <= 24) || q.confirmations >= 2) level++;
+  for (let doubts = q.quality & DOUBTS; doubts !== 0; doubts &= doubts - 1) level--;
+  const editAgeMonths = q.lastEdited > 0 ? (nowMs / 1000 - q.lastEdited) / (86400 * 30.44) : null;
+  if (checkAge !== null ? checkAge > 60 : editAgeMonths !== null && editAgeMonths > 60) level--;
+  if (q.quality & QualityFlag.Scheme) {
+    const age = checkAge ?? editAgeMonths;
+    if (age === null || age > 24) level--;
+  }
+  return CONFIDENCE[Math.max(0, Math.min(2, level))];
+}
+
+/** Whole months from a YYYY-MM month to now (0 for the current month). */
+export function monthsSince(yearMonth: string, nowMs: number): number {
+  const now = new Date(nowMs);
+  const year = Number(yearMonth.slice(0, 4));
+  const month = Number(yearMonth.slice(5, 7));
+  return (now.getUTCFullYear() - year) * 12 + (now.getUTCMonth() + 1 - month);
+}
