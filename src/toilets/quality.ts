@@ -6,7 +6,8 @@
 // (the source was checked on the ground within 24 months) > unverified.
 //
 // confidence starts at medium; a check within 24 months or two confirmations in 12 months raise it one
-// step; each doubt lowers it one step: guessed access, guessed currency, unreadable hours, a fixme note,
+// step; each doubt lowers it one step: guessed access, guessed currency, unreadable hours, holiday rules
+// with no holiday calendar for the region, a fixme note,
 // a check older than five years (or none, on an object untouched for five years), and a scheme membership
 // not checked for two years. A toilet whose source says it is closed for good is always low.
 import { CONFIDENCE, QualityFlag, type Confidence, type VerificationState } from './facts.js';
@@ -22,7 +23,7 @@ export interface QualityInputs {
   partnerRunning: boolean;
 }
 
-const DOUBTS = QualityFlag.AccessInferred | QualityFlag.CurrencyInferred | QualityFlag.HoursUnparseable | QualityFlag.Fixme;
+const DOUBTS = QualityFlag.AccessInferred | QualityFlag.CurrencyInferred | QualityFlag.HoursUnparseable | QualityFlag.HolidaysUnresolved | QualityFlag.Fixme;
 
 export function verificationState(q: QualityInputs, nowMs: number): VerificationState {
   if (q.disputed) return 'disputed';

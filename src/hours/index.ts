@@ -1,0 +1,46 @@
+// opening_hours at the toilet's local time: validation at import, compiled evaluation on the read path.
+//
+// Semantics (spec "Toilet result item", docs/osm-toilet-tags.md §2.6):
+// - open_now: true/false from the library at the toilet's local time; 'unknown' when the library says
+//   unknown or the value is only a comment. An open end (`18:00+`) counts as open.
+// - closes_at: set only while open, when the next state change (searched 8 days ahead) is to closed.
+//   null when that change is to 'unknown' (we do not know the closing time; this includes the end of an
+//   open end, which the library only guesses), and when nothing closes within 8 days (24/7).
+//   Changes from open to open with another comment are not changes.
+// - PH/SH: calendars come from the country and (where country-coder knows one) the ISO 3166-2 subdivision
+//   at the coordinates. A calendar the library lacks (e.g. PH in Liechtenstein or Andorra, SH past its
+//   listed years) matches no day: `Mo-Fr 08:00-18:00; PH off` there behaves like `Mo-Fr 08:00-18:00`.
+// - Importing this module sets the process zone to UTC (see process-zone.ts); answers are the same
+//   whatever TZ the server was started with.
+
+import { CompiledHours } from './compiled-hours.js';
+import { parseForPlace, type HoursPlace } from './parse.js';
+
+export { CompiledHours, type HoursState } from './compiled-hours.js';
+export type { HoursPlace } from './parse.js';
+export { requireUtcProcessZone } from './process-zone.js';
+
+/**
+ * Validates OSM opening_hours syntax for this place. ok=false when the library cannot parse the value or
+ * reads it only by guessing from free words ("daylight hours", localised day names); reason is the
+ * library's message on one line. Formatting warnings (`8-18`, a trailing `;`) do not fail.
+ * holidaysUnresolved: the value names a PH/SH calendar the library lacks for this region (treated as
+ * matching no day); the importer records it as QualityFlag.HolidaysUnresolved.
+ */
+export function checkHours(
+  value: string,
+  place: HoursPlace,
+): { ok: true; holidaysUnresolved: boolean } | { ok: false; reason: string } {
+  const parsed = parseForPlace(value, place);
+  if ('reason' in parsed) return { ok: false, reason: parsed.reason };
+  return { ok: true, holidaysUnresolved: parsed.holidaysUnresolved };
+}
+
+/**
+ * Compiles a value once (at load time) for stateAt(); null when checkHours says ok=false.
+ * Throws RangeError for a time zone Intl does not know.
+ */
+export function compileHours(value: string, place: HoursPlace): CompiledHours | null {
+  const parsed = parseForPlace(value, place);
+  return 'reason' in parsed ? null : new CompiledHours(parsed, place);
+}
