@@ -6,10 +6,11 @@
 // (the source was checked on the ground within 24 months) > unverified.
 //
 // confidence starts at medium; a check within 24 months or two confirmations in 12 months raise it one
-// step; each doubt lowers it one step: guessed access, guessed currency, unreadable hours, holiday rules
-// with no holiday calendar for the region, a fixme note,
-// a check older than five years (or none, on an object untouched for five years), and a scheme membership
-// not checked for two years. A toilet whose source says it is closed for good is always low.
+// step; each doubt lowers it one step: a guessed currency, unreadable hours, holiday rules with no holiday
+// calendar for the region, a fixme note, a check older than five years (or none, on an object untouched
+// for five years), and a scheme membership not checked for two years. Access guessed from "a street toilet
+// is public" caps it at medium (tag doc §2.2; most toilets carry no access tag, so a step down would call
+// the ordinary street toilet doubtful). A toilet whose source says it is closed for good is always low.
 import { CONFIDENCE, QualityFlag, type Confidence, type VerificationState } from './facts.js';
 
 export interface QualityInputs {
@@ -23,7 +24,7 @@ export interface QualityInputs {
   partnerRunning: boolean;
 }
 
-const DOUBTS = QualityFlag.AccessInferred | QualityFlag.CurrencyInferred | QualityFlag.HoursUnparseable | QualityFlag.HolidaysUnresolved | QualityFlag.Fixme;
+const DOUBTS = QualityFlag.CurrencyInferred | QualityFlag.HoursUnparseable | QualityFlag.HolidaysUnresolved | QualityFlag.Fixme;
 
 export function verificationState(q: QualityInputs, nowMs: number): VerificationState {
   if (q.disputed) return 'disputed';
@@ -45,6 +46,7 @@ export function confidence(q: QualityInputs, nowMs: number): Confidence {
     const age = checkAge ?? editAgeMonths;
     if (age === null || age > 24) level--;
   }
+  if (q.quality & QualityFlag.AccessInferred) level = Math.min(level, 1);
   return CONFIDENCE[Math.max(0, Math.min(2, level))];
 }
 
