@@ -1,0 +1,207 @@
+// The compact, transferable form in which a decoder thread hands over what it found in one block: typed
+// columns plus the few strings the selected elements use, so the main thread neither re-parses protobuf nor
+// receives cloned object graphs.
+import type { StringTable } from './string-table.js';
+import type { OsmMember, OsmNode, OsmRelation, OsmWay, Tags } from './types.js';
+
+/** Columns shared by all element kinds. Tags are pairs of indexes into BlockBatch.strings. */
+interface ElementColumns {
+  ids: Float64Array;
+  /** Epoch ms, NaN when absent. */
+  timestamps: Float64Array;
+  /** Element i's tags are tags[tagEnds[i-1] .. tagEnds[i]). */
+  tagEnds: Uint32Array;
+  tags: Uint32Array;
+}
+
+export interface NodeColumns extends ElementColumns {
+  /** 1e-7 degrees. */
+  lat: Int32Array;
+  lon: Int32Array;
+}
+
+export interface WayColumns extends ElementColumns {
+  refEnds: Uint32Array;
+  refs: Float64Array;
+}
+
+export interface RelationColumns extends ElementColumns {
+  memberEnds: Uint32Array;
+  memberRefs: Float64Array;
+  /** osmformat.proto MemberType: 0 node, 1 way, 2 relation. */
+  memberTypes: Uint8Array;
+  memberRoles: Uint32Array;
+}
+
+/** Coordinates (1e-7 degrees) of requested nodes, by position in the requested id set. */
+export interface CoordinateHits {
+  slots: Uint32Array;
+  lat: Int32Array;
+  lon: Int32Array;
+}
+
+export interface ElementCounts {
+  nodes: number;
+  ways: number;
+  relations: number;
+}
+
+export interface BlockBatch {
+  strings: string[];
+  nodes: NodeColumns;
+  ways: WayColumns;
+  relations: RelationColumns;
+  coordinates: CoordinateHits;
+  counts: ElementCounts;
+}
+
+class ElementBuilder {
+  readonly ids: number[] = [];
+  readonly timestamps: number[] = [];
+  readonly tagEnds: number[] = [];
+  readonly tags: number[] = [];
+
+  protected columns(): ElementColumns {
+    return {
+      ids: Float64Array.from(this.ids),
+      timestamps: Float64Array.from(this.timestamps),
+      tagEnds: Uint32Array.from(this.tagEnds),
+      tags: Uint32Array.from(this.tags),
+    };
+  }
+}
+
+class NodeBuilder extends ElementBuilder {
+  readonly lat: number[] = [];
+  readonly lon: number[] = [];
+
+  build(): NodeColumns {
+    return { ...this.columns(), lat: Int32Array.from(this.lat), lon: Int32Array.from(this.lon) };
+  }
+}
+
+class WayBuilder extends ElementBuilder {
+  readonly refEnds: number[] = [];
+  readonly refs: number[] = [];
+
+  build(): WayColumns {
+    return { ...this.columns(), refEnds: Uint32Array.from(this.refEnds), refs: Float64Array.from(this.refs) };
+  }
+}
+
+class RelationBuilder extends ElementBuilder {
+  readonly memberEnds: number[] = [];
+  readonly memberRefs: number[] = [];
+  readonly memberTypes: number[] = [];
+  readonly memberRoles: number[] = [];
+
+  build(): RelationColumns {
+    return {
+      ...this.columns(),
+      memberEnds: Uint32Array.from(this.memberEnds),
+      memberRefs: Float64Array.from(this.memberRefs),
+      memberTypes: Uint8Array.from(this.memberTypes),
+      memberRoles: Uint32Array.from(this.memberRoles),
+    };
+  }
+}
+
+/** Collects one block's findings (decoder side). */
+export class BatchBuilder {
+  readonly nodes = new NodeBuilder();
+  readonly ways = new WayBuilder();
+  readonly relations = new RelationBuilder();
+  readonly coordinates = { slots: [] as number[], lat: [] as number[], lon: [] as number[] };
+  readonly counts: ElementCounts = { nodes: 0, ways: 0, relations: 0 };
+  private readonly strings: string[] = [];
+  /** Block string index → position in `strings` + 1 (0: not taken yet). */
+  private readonly localIndex: Uint32Array;
+
+  constructor(private readonly table: StringTable) {
+    this.localIndex = new Uint32Array(table.count);
+  }
+
+  /** The batch-local index of block string `index`, decoding it on first use. */
+  string(index: number): number {
+    if (index >= this.table.count) throw new Error(`string index ${index} outside the string table`);
+    let local = this.localIndex[index];
+    if (local === 0) local = this.localIndex[index] = this.strings.push(this.table.decode(index));
+    return local - 1;
+  }
+
+  /** The batch, and the buffers to transfer rather than copy. */
+  build(): { batch: BlockBatch; transfer: ArrayBuffer[] } {
+    const batch: BlockBatch = {
+      strings: this.strings,
+      nodes: this.nodes.build(),
+      ways: this.ways.build(),
+      relations: this.relations.build(),
+      coordinates: {
+        slots: Uint32Array.from(this.coordinates.slots),
+        lat: Int32Array.from(this.coordinates.lat),
+        lon: Int32Array.from(this.coordinates.lon),
+      },
+      counts: this.counts,
+    };
+    const transfer: ArrayBuffer[] = [];
+    for (const columns of [batch.nodes, batch.ways, batch.relations, batch.coordinates]) {
+      for (const column of Object.values(columns)) transfer.push((column as Float64Array).buffer as ArrayBuffer);
+    }
+    return { batch, transfer };
+  }
+}
+
+// Main-thread side: turning columns into the public objects.
+
+function tagsAt(columns: ElementColumns, strings: string[], i: number): Tags {
+  const tags: Tags = {};
+  for (let t = i === 0 ? 0 : columns.tagEnds[i - 1], end = columns.tagEnds[i]; t < end; t += 2) {
+    tags[strings[columns.tags[t]]] = strings[columns.tags[t + 1]];
+  }
+  return tags;
+}
+
+function timestampAt(columns: ElementColumns, i: number): number | null {
+  const timestamp = columns.timestamps[i];
+  return Number.isNaN(timestamp) ? null : timestamp;
+}
+
+export function nodesOf(batch: BlockBatch): OsmNode[] {
+  const columns = batch.nodes;
+  const nodes: OsmNode[] = new Array(columns.ids.length);
+  for (let i = 0; i < nodes.length; i++) {
+    nodes[i] = {
+      id: columns.ids[i],
+      lat: columns.lat[i] / 1e7,
+      lon: columns.lon[i] / 1e7,
+      tags: tagsAt(columns, batch.strings, i),
+      timestamp: timestampAt(columns, i),
+    };
+  }
+  return nodes;
+}
+
+export function waysOf(batch: BlockBatch): OsmWay[] {
+  const columns = batch.ways;
+  const ways: OsmWay[] = new Array(columns.ids.length);
+  for (let i = 0; i < ways.length; i++) {
+    const refs = Array.from(columns.refs.subarray(i === 0 ? 0 : columns.refEnds[i - 1], columns.refEnds[i]));
+    ways[i] = { id: columns.ids[i], refs, tags: tagsAt(columns, batch.strings, i), timestamp: timestampAt(columns, i) };
+  }
+  return ways;
+}
+
+const MEMBER_TYPES: readonly OsmMember['type'][] = ['node', 'way', 'relation'];
+
+export function relationsOf(batch: BlockBatch): OsmRelation[] {
+  const columns = batch.relations;
+  const relations: OsmRelation[] = new Array(columns.ids.length);
+  for (let i = 0; i < relations.length; i++) {
+    const members: OsmMember[] = [];
+    for (let m = i === 0 ? 0 : columns.memberEnds[i - 1], end = columns.memberEnds[i]; m < end; m++) {
+      members.push({ type: MEMBER_TYPES[columns.memberTypes[m]], ref: columns.memberRefs[m], role: batch.strings[columns.memberRoles[m]] });
+    }
+    relations[i] = { id: columns.ids[i], members, tags: tagsAt(columns, batch.strings, i), timestamp: timestampAt(columns, i) };
+  }
+  return relations;
+}

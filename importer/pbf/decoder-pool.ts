@@ -1,0 +1,96 @@
+// Decoders as message channels: worker threads, or one inline decoder on the main thread (threads: 0) that
+// behaves the same way, answering asynchronously in request order.
+import { Worker } from 'node:worker_threads';
+import { BlockDecoder, type DecoderReply, type DecoderRequest, type DecoderSetup } from './block-decoder.js';
+import { ExtractError } from './extract-error.js';
+
+export interface DecoderChannel {
+  post(request: DecoderRequest): void;
+  close(): Promise<void>;
+}
+
+export interface DecoderEvents {
+  reply(channel: number, reply: DecoderReply): void;
+  /** A decoder died (not a decoding failure, which arrives as a 'failed' reply). */
+  crash(error: Error): void;
+}
+
+const WORKER_URL = new URL('./decode-worker.js', import.meta.url);
+
+/** `threads` worker threads, or one inline decoder when `threads` is 0. */
+export function openDecoders(threads: number, setup: DecoderSetup, events: DecoderEvents): DecoderChannel[] {
+  if (threads === 0) return [new InlineChannel(setup, events)];
+  return Array.from({ length: threads }, (_, index) => new WorkerChannel(index, setup, events));
+}
+
+/** How long a closing worker may take to finish its current block before it is terminated. */
+const CLOSE_GRACE_MS = 10_000;
+
+class WorkerChannel implements DecoderChannel {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+  private closing = false;
+
+  constructor(index: number, setup: DecoderSetup, events: DecoderEvents) {
+    this.worker = new Worker(WORKER_URL, { workerData: setup });
+    this.worker.on('message', (reply: DecoderReply) => events.reply(index, reply));
+    this.worker.on('error', (err) => events.crash(asCrash(setup.path, err)));
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        if (!this.closing) events.crash(new ExtractError('corrupt', `${setup.path}: a decoder thread stopped unexpectedly (exit code ${code})`));
+        resolve();
+      });
+    });
+  }
+
+  post(request: DecoderRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  /**
+   * Asks the worker to close its file and exit once its queued work is done, rather than terminating it at
+   * once: a thread terminated while still loading its modules leaks the file descriptors it was reading.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.worker.postMessage({ kind: 'close' } satisfies DecoderRequest);
+    let timer: NodeJS.Timeout | undefined;
+    const overdue = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), CLOSE_GRACE_MS);
+    });
+    if (await Promise.race([this.exited.then(() => false), overdue])) await this.worker.terminate();
+    clearTimeout(timer);
+  }
+}
+
+class InlineChannel implements DecoderChannel {
+  private readonly decoder: BlockDecoder;
+  private closed = false;
+
+  constructor(
+    setup: DecoderSetup,
+    private readonly events: DecoderEvents,
+  ) {
+    this.decoder = new BlockDecoder(setup);
+  }
+
+  post(request: DecoderRequest): void {
+    setImmediate(() => {
+      if (this.closed) return;
+      const answer = this.decoder.handle(request);
+      if (answer) this.events.reply(0, answer.reply);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.decoder.handle({ kind: 'close' });
+  }
+}
+
+/** Errors the worker could not even report (e.g. the file vanished before it opened it). */
+function asCrash(path: string, err: Error): Error {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new ExtractError('not_found', `${path} disappeared during the scan`);
+  return err instanceof ExtractError ? err : new ExtractError('corrupt', `${path}: a decoder thread failed (${err.message})`);
+}

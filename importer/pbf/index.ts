@@ -1,0 +1,19 @@
+export type {
+  BoundingBox,
+  CoordinateLookup,
+  ExtractHeader,
+  OsmMember,
+  OsmNode,
+  OsmRelation,
+  OsmWay,
+  ScanCounts,
+  ScanPlan,
+  ScanProgress,
+  ScanResult,
+  TagSelector,
+  Tags,
+} from './types.js';
+export { ExtractError, type ExtractErrorCode } from './extract-error.js';
+export { readHeader } from './extract-header.js';
+export { scanExtract, type ScanOptions } from './scan.js';
+export { PbfExtractWriter, type NodeInput, type RelationInput, type WayInput, type WriterOptions } from './writer.js';

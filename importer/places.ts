@@ -1,0 +1,220 @@
+// Which OSM objects become places for the place lookup, how important each is, and which settlement it
+// belongs to ("<place>, <city>" labels). City context comes from the feature's addr:city, else the
+// settlement whose typical extent covers the point best (no admin boundary geometry is needed).
+import KDBush from 'kdbush';
+import type { Tags } from './pbf/index.js';
+import { distanceMeters } from '../src/geo/sphere.js';
+import { countryAt } from '../src/geo/where.js';
+
+export type PlaceKind = 'settlement' | 'station' | 'street' | 'landmark';
+
+export interface PlaceClass {
+  kind: PlaceKind;
+  subkind: string;
+  /** 0..1 before boosts. */
+  base: number;
+}
+
+export interface PlaceRow {
+  id: string;
+  kind: PlaceKind;
+  subkind: string;
+  name: string;
+  alt_names: string | null;
+  lat: number;
+  lon: number;
+  importance: number;
+  city: string | null;
+  country: string | null;
+}
+
+// key -> value -> [kind, base importance]. One table drives both the scan selectors and classification.
+const PLACE_TAGS: Record<string, Record<string, [PlaceKind, number]>> = {
+  place: {
+    city: ['settlement', 0.9], town: ['settlement', 0.75], suburb: ['settlement', 0.55], borough: ['settlement', 0.55],
+    village: ['settlement', 0.5], quarter: ['settlement', 0.45], neighbourhood: ['settlement', 0.4],
+    hamlet: ['settlement', 0.3], locality: ['settlement', 0.2], square: ['landmark', 0.4], island: ['landmark', 0.35],
+  },
+  railway: { station: ['station', 0.6], halt: ['station', 0.45], tram_stop: ['station', 0.35] },
+  public_transport: { station: ['station', 0.6] },
+  station: { subway: ['station', 0.55], light_rail: ['station', 0.5] },
+  highway: {
+    bus_stop: ['station', 0.25],
+    trunk: ['street', 0.35], primary: ['street', 0.35], secondary: ['street', 0.32], tertiary: ['street', 0.3],
+    pedestrian: ['street', 0.3], residential: ['street', 0.25], living_street: ['street', 0.25],
+    unclassified: ['street', 0.22], road: ['street', 0.2], service: ['street', 0.15], footway: ['street', 0.15],
+  },
+  amenity: {
+    bus_station: ['station', 0.45], ferry_terminal: ['station', 0.45],
+    townhall: ['landmark', 0.45], university: ['landmark', 0.45], hospital: ['landmark', 0.45],
+    marketplace: ['landmark', 0.4], theatre: ['landmark', 0.4], library: ['landmark', 0.35],
+  },
+  aeroway: { aerodrome: ['landmark', 0.6] },
+  tourism: {
+    attraction: ['landmark', 0.4], museum: ['landmark', 0.45], viewpoint: ['landmark', 0.3], zoo: ['landmark', 0.45],
+    theme_park: ['landmark', 0.45], gallery: ['landmark', 0.35],
+  },
+  historic: {
+    monument: ['landmark', 0.4], castle: ['landmark', 0.45], memorial: ['landmark', 0.3], palace: ['landmark', 0.45],
+    city_gate: ['landmark', 0.4], ruins: ['landmark', 0.3],
+  },
+  leisure: { park: ['landmark', 0.4], stadium: ['landmark', 0.45], garden: ['landmark', 0.35] },
+  shop: { mall: ['landmark', 0.4] },
+  man_made: { tower: ['landmark', 0.3], lighthouse: ['landmark', 0.35] },
+};
+
+/** Keys and values that can make an element a place (scan selector). */
+export const PLACE_SELECTOR: Record<string, string[]> = Object.fromEntries(
+  Object.entries(PLACE_TAGS).map(([key, values]) => [key, Object.keys(values)]),
+);
+
+/** The place class of a named element, or null. Streets count only as ways (a highway node is a bus stop or nothing). */
+export function classifyPlace(tags: Tags, isWay: boolean): PlaceClass | null {
+  if (!tags.name || tags.noname === 'yes') return null;
+  for (const key in PLACE_TAGS) {
+    const value = tags[key];
+    if (value === undefined) continue;
+    const hit = PLACE_TAGS[key][value];
+    if (!hit) continue;
+    const [kind, base] = hit;
+    if (kind === 'street' && !isWay) continue;
+    if (kind === 'settlement' && tags.boundary === 'administrative') continue; // the boundary's label node is the place
+    return { kind, subkind: value, base };
+  }
+  return null;
+}
+
+const ALT_NAME_KEYS = ['alt_name', 'official_name', 'short_name', 'loc_name', 'old_name', 'int_name', 'iata'];
+
+/** The display name and every other name worth matching (name:<lang>, alt names, ';'-lists split). */
+export function placeNames(tags: Tags): { name: string; altNames: string[] } {
+  const name = tags.name.trim();
+  const seen = new Set([name]);
+  const altNames: string[] = [];
+  const add = (value: string) => {
+    for (const part of value.split(';')) {
+      const n = part.trim();
+      if (n && !seen.has(n)) {
+        seen.add(n);
+        altNames.push(n);
+      }
+    }
+  };
+  for (const key in tags) if (key.startsWith('name:') && !key.startsWith('name:signed')) add(tags[key]);
+  for (const key of ALT_NAME_KEYS) if (tags[key]) add(tags[key]);
+  return { name, altNames };
+}
+
+/** Base importance plus boosts for population, capital status and a Wikidata entry; clamped to 0..1. */
+export function importanceOf(cls: PlaceClass, tags: Tags): number {
+  let importance = cls.base;
+  const population = Number.parseInt((tags.population ?? '').replace(/[\s,.]/g, ''), 10);
+  if (population > 0) importance += 0.1 * Math.min(1, Math.log10(population) / 7);
+  if (tags.capital === 'yes' || tags.capital === '2') importance += 0.05;
+  if (tags.wikidata) importance += 0.05;
+  return Math.min(1, Math.round(importance * 1000) / 1000);
+}
+
+export interface PlaceCandidate {
+  id: string;
+  cls: PlaceClass;
+  tags: Tags;
+  lat: number;
+  lon: number;
+}
+
+/** Typical extent of a settlement in metres (the covering rule Nominatim uses for its address ranks). */
+const SETTLEMENT_RADIUS_M: Record<string, number> = { city: 15000, town: 4000, village: 2000, hamlet: 1000 };
+/** Settlements that are their own city in a label ("Porto", not "Porto, Porto"). */
+const SELF_LABELLED = new Set(['city', 'town', 'village']);
+
+/**
+ * Builds place rows: city context, country and importance; streets merged into one entry per name and
+ * city, located at the middle vertex of the way nearest the group's centre.
+ */
+export function buildPlaces(candidates: PlaceCandidate[]): PlaceRow[] {
+  const settlements = candidates.filter((c) => c.cls.kind === 'settlement' && c.cls.subkind in SETTLEMENT_RADIUS_M);
+  const cityOf = cityLocator(settlements);
+  const rows: PlaceRow[] = [];
+  const streets = new Map<string, { row: PlaceRow; points: PlaceRow[] }>();
+  for (const c of candidates) {
+    const { name, altNames } = placeNames(c.tags);
+    const selfLabelled = c.cls.kind === 'settlement' && SELF_LABELLED.has(c.cls.subkind);
+    const city = selfLabelled ? null : (c.tags['addr:city']?.trim() || cityOf(c.lat, c.lon, c.id));
+    const row: PlaceRow = {
+      id: c.id, kind: c.cls.kind, subkind: c.cls.subkind, name, alt_names: altNames.length ? altNames.join('\n') : null,
+      lat: c.lat, lon: c.lon, importance: importanceOf(c.cls, c.tags), city: city === name ? null : city, country: null,
+    };
+    if (c.cls.kind !== 'street') {
+      rows.push(row);
+      continue;
+    }
+    const key = `${name.toLowerCase()}\u0000${row.city ?? ''}`;
+    const group = streets.get(key);
+    if (group) {
+      group.points.push(row);
+      if (row.importance > group.row.importance) group.row.importance = row.importance;
+      if (row.alt_names && !group.row.alt_names) group.row.alt_names = row.alt_names;
+    } else {
+      streets.set(key, { row, points: [row] });
+    }
+  }
+  for (const { row, points } of streets.values()) {
+    if (points.length > 1) placeAtMostCentral(row, points);
+    rows.push(row);
+  }
+  for (const row of rows) row.country = countryAt(row.lat, row.lon);
+  return rows;
+}
+
+function placeAtMostCentral(row: PlaceRow, points: PlaceRow[]): void {
+  let lat = 0;
+  let lon = 0;
+  for (const p of points) {
+    lat += p.lat;
+    lon += p.lon;
+  }
+  lat /= points.length;
+  lon /= points.length;
+  let best = points[0];
+  let bestDistance = Infinity;
+  for (const p of points) {
+    const d = distanceMeters(lat, lon, p.lat, p.lon);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = p;
+    }
+  }
+  row.lat = best.lat;
+  row.lon = best.lon;
+  row.id = points.reduce((min, p) => (compareOsmIds(p.id, min) < 0 ? p.id : min), points[0].id);
+}
+
+function compareOsmIds(a: string, b: string): number {
+  return a[0] === b[0] ? Number(a.slice(1)) - Number(b.slice(1)) : a < b ? -1 : 1;
+}
+
+/** Returns a function naming the settlement that best covers a point (smallest distance / typical extent). */
+function cityLocator(settlements: PlaceCandidate[]): (lat: number, lon: number, exceptId: string) => string | null {
+  if (settlements.length === 0) return () => null;
+  const index = new KDBush(settlements.length);
+  for (const s of settlements) index.add(s.lon, s.lat);
+  index.finish();
+  const maxRadius = Math.max(...Object.values(SETTLEMENT_RADIUS_M));
+  return (lat, lon, exceptId) => {
+    const dLat = maxRadius / 111_320;
+    const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    let best: PlaceCandidate | null = null;
+    let bestRatio = 1;
+    for (const i of index.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
+      const s = settlements[i];
+      if (s.id === exceptId) continue;
+      const ratio = distanceMeters(lat, lon, s.lat, s.lon) / SETTLEMENT_RADIUS_M[s.cls.subkind];
+      if (ratio < bestRatio) {
+        bestRatio = ratio;
+        best = s;
+      }
+    }
+    return best ? best.tags.name.trim() : null;
+  };
+}
