@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // npm run import -- <extract.osm.pbf | URL> [--db PATH] [--quiet] [--threads N]
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { importExtract, ImportError, type ImportSummary } from './import.js';
+import { ImportError, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
-import { download, DownloadError } from './download.js';
-import { ProgressReporter } from './progress.js';
+import { DownloadError } from './download.js';
+import { importFromSource } from './import-source.js';
 
 /** Exit codes, documented in README.md. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5 } as const;
@@ -41,49 +40,16 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const dbPath = resolve(values.db ?? process.env.TOILETS_DB ?? 'data/toilets.db');
-  const source = positionals[0];
   const quiet = values.quiet === true;
-  const progress = new ProgressReporter(process.stderr, quiet);
-  let extractPath = source;
-  let downloaded: string | null = null;
   try {
-    mkdirSync(dirname(dbPath), { recursive: true });
-    if (/^https?:\/\//i.test(source)) {
-      downloaded = join(dirname(dbPath), `.download-${process.pid}.osm.pbf`);
-      await download(source, downloaded, (p) => progress.update({ label: 'download', done: p.bytesRead, total: p.totalBytes }));
-      progress.finish();
-      extractPath = downloaded;
-    } else if (!existsSync(source)) {
-      console.error(`import: ${source} does not exist; name an .osm.pbf file or an https URL`);
-      return EXIT.badInput;
-    }
-    const summary = await importExtract(extractPath, {
-      db: dbPath,
-      sourceUrl: downloaded ? source : null,
-      threads,
-      onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
-    });
-    progress.finish();
+    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads });
     if (!quiet) console.log(describeSummary(summary, dbPath));
     return EXIT.ok;
   } catch (error) {
-    progress.finish();
-    if (error instanceof ExtractError) {
-      console.error(`import: ${error.message}`);
-      return EXIT.badInput;
-    }
-    if (error instanceof DownloadError) {
-      console.error(`import: ${error.message}`);
-      return EXIT.download;
-    }
-    if (error instanceof ImportError) {
-      console.error(`import: ${error.message}`);
-      return EXIT.write;
-    }
-    console.error(`import: failed: ${(error as Error).stack ?? error}`);
-    return EXIT.failed;
-  } finally {
-    if (downloaded) rmSync(downloaded, { force: true });
+    const known: [unknown, number][] = [[ExtractError, EXIT.badInput], [DownloadError, EXIT.download], [ImportError, EXIT.write]];
+    const match = known.find(([kind]) => error instanceof (kind as typeof Error));
+    console.error(match ? `import: ${(error as Error).message}` : `import: failed: ${(error as Error).stack ?? error}`);
+    return match ? match[1] : EXIT.failed;
   }
 }
 

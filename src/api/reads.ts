@@ -67,7 +67,7 @@ export class Reads {
   async findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): Promise<string> {
     let origin: Origin | null = null;
     if (params.place !== undefined) {
-      if (!this.places) throw new PlaceLookupUnavailable('the place lookup is not available on this server yet; send lat and lon instead', 3600);
+      if (!this.places) throw new PlaceLookupUnavailable('this server has no place lookup yet', 3600);
       const country = params.country?.toUpperCase() ?? null;
       const near = params.lat !== undefined && params.lon !== undefined ? { lat: params.lat, lon: params.lon } : null;
       const match = await this.places.find({ text: params.place, country, near });

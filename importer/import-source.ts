@@ -1,0 +1,37 @@
+// Import from a file or an http(s) URL: what the CLI and the server's first start (TOILETS_EXTRACT) run.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { importExtract, type ImportSummary } from './import.js';
+import { ExtractError } from './pbf/index.js';
+import { download } from './download.js';
+import { ProgressReporter } from './progress.js';
+
+export interface ImportSourceOptions {
+  quiet: boolean;
+  threads?: number;
+}
+
+export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<ImportSummary> {
+  const db = resolve(dbPath);
+  const progress = new ProgressReporter(process.stderr, options.quiet);
+  mkdirSync(dirname(db), { recursive: true });
+  const remote = /^https?:\/\//i.test(source);
+  const extractPath = remote ? join(dirname(db), `.download-${process.pid}.osm.pbf`) : source;
+  try {
+    if (remote) {
+      await download(source, extractPath, (p) => progress.update({ label: 'download', done: p.bytesRead, total: p.totalBytes }));
+      progress.finish();
+    } else if (!existsSync(source)) {
+      throw new ExtractError('not_found', `${source} does not exist; name an .osm.pbf file or an https URL`);
+    }
+    return await importExtract(extractPath, {
+      db,
+      sourceUrl: remote ? source : null,
+      threads: options.threads,
+      onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
+    });
+  } finally {
+    progress.finish();
+    if (remote) rmSync(extractPath, { force: true });
+  }
+}

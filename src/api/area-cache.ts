@@ -1,0 +1,36 @@
+// Area answers kept for up to AREA_CACHE_SECONDS (the spec allows 5 minutes), keyed by the parsed
+// parameters, so map clients panning over the same boxes cost one search. Dropped as a whole whenever
+// the source or overlay data changes, so every write shows in the next read.
+import type { AreaParams } from '../schemas/params.js';
+
+/** Bounded so a crawler walking many boxes can't grow memory: oldest entries go first. */
+const MAX_ENTRIES = 10_000;
+
+export class AreaCache {
+  private entries = new Map<string, { json: string; expires: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  static key(p: AreaParams): string {
+    const { west, south, east, north } = p.bbox;
+    return `${west},${south},${east},${north},${p.limit},${+p.open_now}${+p.wheelchair}${+p.changing_table}${+p.free}${+p.no_purchase_needed}`;
+  }
+
+  get(key: string, nowMs: number): string | null {
+    const hit = this.entries.get(key);
+    if (!hit) return null;
+    if (hit.expires > nowMs) return hit.json;
+    this.entries.delete(key);
+    return null;
+  }
+
+  set(key: string, json: string, nowMs: number): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { json, expires: nowMs + this.ttlMs });
+  }
+
+  clear(): void {
+    this.entries = new Map();
+  }
+}

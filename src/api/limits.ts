@@ -1,0 +1,36 @@
+// The service's rate limits (spec: Limits): one shared per-IP budget for REST and MCP, and the area
+// endpoint's own. Quotas come from the config; policy names and windows from the operations registry.
+import { FixedWindowRateLimiter, type RateLimitResult } from '../http/rate-limit.js';
+import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import type { Problems } from '../http/problem.js';
+import type { HttpReply } from '../http/reply.js';
+
+export interface Limits {
+  perIp: FixedWindowRateLimiter;
+  areaPerIp: FixedWindowRateLimiter;
+}
+
+export function createLimits(perMinute: number, areaPerMinute: number): Limits {
+  const { perIp, areaPerIp } = RATE_LIMIT_POLICIES;
+  return {
+    perIp: new FixedWindowRateLimiter({ name: perIp.name, limit: perMinute, windowSeconds: perIp.windowSeconds }),
+    areaPerIp: new FixedWindowRateLimiter({ name: areaPerIp.name, limit: areaPerMinute, windowSeconds: areaPerIp.windowSeconds }),
+  };
+}
+
+/** Counts a request; returns its rate-limit headers, or the 429 answer when the budget is spent. */
+export function takeBudget(
+  limiter: FixedWindowRateLimiter,
+  ip: string,
+  nowMs: number,
+  problems: Problems<string>,
+): { headers: string[]; refused: HttpReply | null } {
+  const result: RateLimitResult = limiter.take(ip, nowMs);
+  const headers = limiter.headers(result);
+  if (result.allowed) return { headers, refused: null };
+  const refused = problems.reply('rate-limited', `This address sent more than ${result.limit} requests in ${limiter.policy.windowSeconds} seconds. Wait ${result.resetSeconds} seconds, then send the request again.`, {
+    retryAfterSeconds: result.resetSeconds,
+    headers,
+  });
+  return { headers, refused };
+}

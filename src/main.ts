@@ -1,0 +1,61 @@
+// npm start: read the config, import TOILETS_EXTRACT when there is no data yet, load, serve, and
+// reload on SIGHUP; SIGTERM/SIGINT finish in-flight requests before exiting.
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { loadConfig, ConfigError } from './config.js';
+import { jsonLogger } from './log.js';
+import { createApp } from './app.js';
+import { importFromSource } from '../importer/import-source.js';
+
+const log = jsonLogger();
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.toiletsExtract && !hasToilets(config.toiletsDb)) {
+    log.info('no toilets yet: importing TOILETS_EXTRACT before serving', { extract: config.toiletsExtract, db: config.toiletsDb });
+    const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY });
+    log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
+  }
+  const app = createApp({ config, log });
+  const started = performance.now();
+  const report = app.catalog.load();
+  if (report.toilets === 0) {
+    log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
+  }
+  app.catalog.watch();
+  const port = await app.listen();
+  log.info('serving', {
+    url: config.baseUrl,
+    port,
+    toilets: report.toilets,
+    data_as_of: report.dataAsOf,
+    load_ms: Math.round(performance.now() - started),
+    rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+  });
+  process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
+  const stop = (signal: string) => {
+    log.info('shutting down: finishing requests in flight', { signal });
+    app.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+function hasToilets(path: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n > 0;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+main().catch((error) => {
+  log.error(error instanceof ConfigError ? error.message : 'start failed', error instanceof ConfigError ? {} : { error: (error as Error).stack });
+  process.exit(1);
+});
