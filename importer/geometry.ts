@@ -40,19 +40,28 @@ export function pointInRing(lon: number, lat: number, ring: Ring): boolean {
   return inside;
 }
 
-/** Area-weighted centroid of a ring (planar in degrees: fine at the size of a building or park). */
+/**
+ * Area-weighted centroid of a ring (planar in degrees: fine at the size of a building or park). Computed
+ * relative to the first vertex: with absolute coordinates the cross products (~350 at 41°N 8°W) cancel
+ * down to a building's area (~1e-8) and the result drifts by about a metre.
+ */
 function ringCentroid(ring: Ring): Point {
+  const [x0, y0] = ring[0];
   let area = 0;
   let x = 0;
   let y = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const f = ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
+    const xi = ring[i][0] - x0;
+    const yi = ring[i][1] - y0;
+    const xj = ring[j][0] - x0;
+    const yj = ring[j][1] - y0;
+    const f = xj * yi - xi * yj;
     area += f;
-    x += (ring[j][0] + ring[i][0]) * f;
-    y += (ring[j][1] + ring[i][1]) * f;
+    x += (xj + xi) * f;
+    y += (yj + yi) * f;
   }
   if (area === 0) return ring[0];
-  return [x / (3 * area), y / (3 * area)];
+  return [x0 + x / (3 * area), y0 + y / (3 * area)];
 }
 
 /** A point inside the largest outer ring: its centroid when that is inside, else the pole of inaccessibility. */
@@ -75,8 +84,9 @@ export function interiorPoint(outers: Ring[]): Point | null {
 }
 
 function signedArea(ring: Ring): number {
+  const [x0, y0] = ring[0];
   let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) sum += ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) sum += (ring[j][0] - x0) * (ring[i][1] - y0) - (ring[i][0] - x0) * (ring[j][1] - y0);
   return sum / 2;
 }
 
