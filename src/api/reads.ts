@@ -8,7 +8,7 @@ import { hoursAt, ToiletRenderer } from '../toilets/render.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
-import { PlaceLookupUnavailable, type PlaceLookup } from '../places/lookup.js';
+import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../places/lookup.js';
 import { attributionJson, DISPLAY_NOTE } from './attribution.js';
 
 /** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
@@ -62,25 +62,25 @@ export class Reads {
 
   /**
    * findToiletsNear. `hostHint` is an approximate user position an MCP host supplied; it is used only when
-   * neither place nor coordinates were sent. Throws PlaceLookupUnavailable.
+   * neither place nor coordinates were sent. Synchronous unless the place lookup has to wait for a remote
+   * geocoder. Throws (or rejects with) PlaceLookupUnavailable.
    */
-  async findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): Promise<string> {
-    let origin: Origin | null = null;
+  findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): string | Promise<string> {
     if (params.place !== undefined) {
       if (!this.places) throw new PlaceLookupUnavailable('this server has no place lookup yet', 3600);
       const country = params.country?.toUpperCase() ?? null;
       const near = params.lat !== undefined && params.lon !== undefined ? { lat: params.lat, lon: params.lon } : null;
-      const match = await this.places.find({ text: params.place, country, near });
-      if (!match) return this.findAnswer('place_not_found', null, '', placeNotFoundQuestion(params.place, country));
-      origin = { ...match, source: 'place' };
-    } else if (params.lat !== undefined && params.lon !== undefined) {
-      origin = { lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' };
-    } else if (hostHint) {
-      origin = hostHint;
-    } else {
-      return this.findAnswer('needs_location', null, '', NEEDS_LOCATION_QUESTION);
+      const place = params.place;
+      const answer = (match: PlaceMatch | null) =>
+        match ? this.nearestFrom({ ...match, source: 'place' }, params, nowMs) : this.findAnswer('place_not_found', null, '', placeNotFoundQuestion(place, country));
+      const found = this.places.find({ text: place, country, near });
+      return found instanceof Promise ? found.then(answer) : answer(found);
     }
-    return this.nearestFrom(origin, params, nowMs);
+    if (params.lat !== undefined && params.lon !== undefined) {
+      return this.nearestFrom({ lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' }, params, nowMs);
+    }
+    if (hostHint) return this.nearestFrom(hostHint, params, nowMs);
+    return this.findAnswer('needs_location', null, '', NEEDS_LOCATION_QUESTION);
   }
 
   /** listToiletsInArea: every toilet in the box, nearest to its centre first. */

@@ -4,7 +4,7 @@
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import type { Problems } from '../http/problem.js';
-import type { HttpReply } from '../http/reply.js';
+import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { parseQuery } from '../schemas/query.js';
 import { operationById, API_PREFIX } from '../schemas/operations.js';
 import { buildOpenApi } from '../schemas/openapi.js';
@@ -33,7 +33,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const deprecations = deprecationHeaders(config);
   const successHeaders = (operationId: string, contentType = 'application/json'): string[] => {
     const operation = operationById(operationId);
-    return ['Content-Type', contentType, ...(operation.cacheControl ? ['Cache-Control', operation.cacheControl] : []), ...(deprecations.get(operationId) ?? [])];
+    return [...compileHeaders(['Content-Type', contentType, ...(operation.cacheControl ? ['Cache-Control', operation.cacheControl] : []), ...(deprecations.get(operationId) ?? [])])];
   };
   const nearestHeaders = successHeaders('findToiletsNear');
   const areaHeaders = successHeaders('listToiletsInArea');
@@ -45,9 +45,9 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     method: 'GET',
     pattern: `${API_PREFIX}/toilets/nearest`,
     cors: PUBLIC_CORS,
-    handler: async (request: HttpRequestInfo) => {
+    handler: (request: HttpRequestInfo) => {
       const nowMs = now();
-      const budget = takeBudget(limits.perIp, request.ip, nowMs, problems);
+      const budget = takeBudget(limits.perIp, request, nowMs, problems);
       if (budget.refused) return budget.refused;
       const parsed = parseQuery('findToiletsNear', request.query);
       if (!parsed.ok) return invalid(parsed.invalid, budget.headers);
@@ -55,15 +55,19 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (country !== undefined && !isCountryCode(country)) {
         return invalid([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }], budget.headers);
       }
-      try {
-        const body = await reads.findNear(parsed.params, nowMs);
-        return { status: 200, headers: [...nearestHeaders, ...budget.headers], body };
-      } catch (error) {
+      const ok = (body: string): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...budget.headers], body });
+      const unavailable = (error: unknown): HttpReply => {
         if (!(error instanceof PlaceLookupUnavailable)) throw error;
         return problems.reply('unavailable', `The place lookup cannot answer right now (${error.message}). Send lat and lon instead, or retry the place after ${error.retryAfterSeconds} seconds.`, {
           retryAfterSeconds: error.retryAfterSeconds,
           headers: budget.headers,
         });
+      };
+      try {
+        const body = reads.findNear(parsed.params, nowMs);
+        return typeof body === 'string' ? ok(body) : body.then(ok, unavailable);
+      } catch (error) {
+        return unavailable(error);
       }
     },
   });
@@ -74,7 +78,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     cors: PUBLIC_CORS,
     handler: (request: HttpRequestInfo) => {
       const nowMs = now();
-      const budget = takeBudget(limits.areaPerIp, request.ip, nowMs, problems);
+      const budget = takeBudget(limits.areaPerIp, request, nowMs, problems);
       if (budget.refused) return budget.refused;
       const parsed = parseQuery('listToiletsInArea', request.query);
       if (!parsed.ok) return invalid(parsed.invalid, budget.headers);
@@ -94,11 +98,9 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     cors: PUBLIC_CORS,
     handler: (request: HttpRequestInfo) => {
       const nowMs = now();
-      const budget = takeBudget(limits.perIp, request.ip, nowMs, problems);
+      const budget = takeBudget(limits.perIp, request, nowMs, problems);
       if (budget.refused) return budget.refused;
-      if (request.query !== '') {
-        return invalid([{ name: request.query.split('=')[0], reason: 'getToilet takes no query parameters; send only the id in the path' }], budget.headers);
-      }
+      // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
       const id = request.params.id;
       const body = TOILET_ID_PATTERN.test(id) ? reads.toilet(id, nowMs) : null;
       if (body === null) {

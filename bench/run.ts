@@ -1,0 +1,227 @@
+// npm run bench [-- --quick]: import, start-up, in-process latency and HTTP throughput on generated
+// world-scale data, each figure with its target; writes bench/RESULTS.md. Full mode: 1M toilets among
+// 5M other nodes; --quick: 100k among 500k, shorter runs.
+import { cpus, totalmem } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureExtract, OUT_DIR, type Dataset } from './dataset.js';
+import { timed, latencies, seededRandom, hasCommand, type LatencyStats } from './measure.js';
+import { runWrk, startProcess, wrkAvailable, type WrkResult } from './http.js';
+import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { Trait } from '../src/toilets/table.js';
+import { toiletId } from '../src/toilets/table.js';
+import type { FindParams, AreaParams } from '../src/schemas/params.js';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const quick = values.quick === true;
+const SIZE = quick ? { toilets: 100_000, otherNodes: 500_000 } : { toilets: 1_000_000, otherNodes: 5_000_000 };
+const SCALING_SIZES = quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000];
+const TASK_MS = quick ? 500 : 2000;
+const WRK_SECONDS = quick ? 3 : 10;
+const CLI = join(process.cwd(), 'dist', 'importer', 'cli.js');
+const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
+
+const lines: string[] = [];
+const log = (line: string) => console.log(line);
+const row = (cells: (string | number)[]) => lines.push(`| ${cells.join(' | ')} |`);
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+const NO_FILTERS = { open_now: false, wheelchair: false, changing_table: false, free: false, no_purchase_needed: false };
+
+async function importSection(data: Dataset): Promise<void> {
+  log('import …');
+  rmSync(data.db, { force: true });
+  const run = await timed(process.execPath, [CLI, data.pbf, '--db', data.db]);
+  if (run.code !== 0) throw new Error(`import failed:\n${run.stderr}`);
+  const elements = /elements read: nodes (\d+), ways (\d+), relations (\d+)/.exec(run.stdout);
+  const total = elements ? Number(elements[1]) + Number(elements[2]) + Number(elements[3]) : Number.NaN;
+  let osmium: number | null = null;
+  if (hasCommand('/usr/bin/osmium')) {
+    const filtered = join(OUT_DIR, 'osmium-filtered.osm.pbf');
+    const o = await timed('/usr/bin/osmium', ['tags-filter', '-o', filtered, '--overwrite', data.pbf, 'nwr/amenity=toilets']);
+    rmSync(filtered, { force: true });
+    if (o.code === 0) osmium = o.wallMs;
+  }
+  const ratio = osmium === null ? null : run.wallMs / osmium;
+  lines.push('', '## Import', '', `\`node dist/importer/cli.js ${data.pbf} --db ${data.db}\` vs \`osmium tags-filter FILE nwr/amenity=toilets\``, '');
+  row(['figure', 'value', 'target', 'verdict']);
+  row(['---', '---', '---', '---']);
+  row(['wall time', `${fmt(run.wallMs / 1000)} s`, '', '']);
+  row(['elements/s', Math.round(total / (run.wallMs / 1000)).toLocaleString('en'), '', '']);
+  row(['osmium tags-filter', osmium === null ? 'osmium-tool not installed' : `${fmt(osmium / 1000)} s`, '', '']);
+  row(['importer / osmium', ratio === null ? '–' : fmt(ratio, 2), `≤ ${TARGETS.importVsOsmium}`, atMost(ratio, TARGETS.importVsOsmium)]);
+  row(['peak RSS', run.peakRssMb === null ? 'GNU time not installed' : `${run.peakRssMb} MB`, `< ${TARGETS.importPeakRssMb} MB`, atMost(run.peakRssMb, TARGETS.importPeakRssMb)]);
+}
+
+async function startupFigures(db: string): Promise<{ wallMs: number; line: Record<string, unknown>; stop: () => void; port: number }> {
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, RATE_LIMIT_PER_MINUTE: '0', AREA_RATE_LIMIT_PER_MINUTE: '0', AREA_CACHE_SECONDS: '0' };
+  const started = await startProcess([MAIN], env);
+  return { wallMs: started.startedMs, line: started.line, port: started.port, stop: () => started.child.kill('SIGTERM') };
+}
+
+function startupSection(s: { wallMs: number; line: Record<string, unknown> }): void {
+  const rss = Number(s.line.rss_mb);
+  const load = Number(s.line.load_ms);
+  lines.push('', '## Start-up', '', '`TOILETS_DB=… node dist/src/main.js`, until it listens', '');
+  row(['figure', 'value', 'target', 'verdict']);
+  row(['---', '---', '---', '---']);
+  row(['process start to listening', `${Math.round(s.wallMs)} ms`, `< ${TARGETS.startupMs} ms`, atMost(s.wallMs, TARGETS.startupMs)]);
+  row(['data load and index build (in the log)', `${load} ms`, '', '']);
+  for (const [part, ms] of Object.entries((s.line.parts as Record<string, number>) ?? {})) row([`  ${part}`, `${ms} ms`, '', '']);
+  row(['RSS after start', `${rss} MB`, `< ${TARGETS.startupRssMb} MB`, atMost(rss, TARGETS.startupRssMb)]);
+}
+
+interface InProcess {
+  stats: Record<string, LatencyStats>;
+  filterShares: Record<string, number>;
+  nearestBodyBytes: number;
+}
+
+async function inProcess(db: string, taskMs: number): Promise<InProcess> {
+  const config = loadConfig({ TOILETS_DB: db, PORT: '0', AREA_CACHE_SECONDS: '0' });
+  const app = createApp({ config, log: { info() {}, error() {} } });
+  app.catalog.load();
+  const snapshot = app.catalog.snapshot;
+  const t = snapshot.table;
+  const random = seededRandom(42);
+  const now = Date.UTC(2026, 10, 22, 12);
+  // Query points near real toilets (where people ask), a few hundred metres off.
+  const points = Array.from({ length: 4096 }, () => {
+    const row = Math.floor(random() * t.count);
+    return { lat: t.lat[row] + (random() - 0.5) * 0.01, lon: t.lon[row] + (random() - 0.5) * 0.01 };
+  });
+  const ids = Array.from({ length: 4096 }, () => toiletId(t, Math.floor(random() * t.count)));
+  const boxes = points.map((p): AreaParams => ({ bbox: { west: p.lon - 0.1, south: p.lat - 0.1, east: p.lon + 0.1, north: p.lat + 0.1 }, limit: 200, ...NO_FILTERS }));
+  const share = (bit: number) => t.traits.reduce((n, traits) => n + ((traits & bit) === bit ? 1 : 0), 0) / t.count;
+  const filterShares = { wheelchair: share(Trait.Wheelchair), changing_table: share(Trait.ChangingTable), free: share(Trait.Free), no_purchase_needed: share(Trait.NoPurchase) };
+  const rarest = (Object.entries(filterShares) as [keyof typeof filterShares, number][]).sort((a, b) => a[1] - b[1])[0][0];
+  const withHours: number[] = [];
+  for (let row = 0; row < t.count && withHours.length < 4096; row++) if (t.hours[row]) withHours.push(row);
+  let i = 0;
+  const next = () => (i = (i + 1) & 4095);
+  const nearest = (filters: Partial<FindParams>) => () => {
+    const p = points[next()];
+    return app.reads.findNear({ lat: p.lat, lon: p.lon, limit: 5, ...NO_FILTERS, ...filters } as FindParams, now);
+  };
+  const sample = app.reads.findNear({ lat: points[0].lat, lon: points[0].lon, limit: 5, ...NO_FILTERS } as FindParams, now) as string;
+  const tasks: Record<string, () => unknown> = {
+    'nearest k=5': nearest({}),
+    'nearest k=5, wheelchair': nearest({ wheelchair: true }),
+    'nearest k=5, changing_table': nearest({ changing_table: true }),
+    'nearest k=5, free': nearest({ free: true }),
+    'nearest k=5, no_purchase_needed': nearest({ no_purchase_needed: true }),
+    'nearest k=5, open_now': nearest({ open_now: true }),
+    'area 0.2°, limit 200': () => app.reads.inArea(boxes[next()], now),
+    getToilet: () => app.reads.toilet(ids[next()], now),
+    'opening hours, memoised state': () => (withHours.length ? t.hours[withHours[next() % withHours.length]]!.stateAt(now) : null),
+    'opening hours, fresh evaluation': () => (withHours.length ? t.hours[withHours[next() % withHours.length]]!.stateAt(now + i * 86_400_000) : null),
+  };
+  const stats = await latencies(tasks, taskMs);
+  stats[`nearest k=5, rarest filter (${rarest})`] = stats[`nearest k=5, ${rarest}`];
+  await app.close();
+  return { stats, filterShares, nearestBodyBytes: Buffer.byteLength(sample) };
+}
+
+function inProcessSection(r: InProcess, toilets: number): void {
+  lines.push('', `## In-process latency (${toilets.toLocaleString('en')} toilets, tinybench)`, '');
+  lines.push(`Filter shares: ${Object.entries(r.filterShares).map(([k, v]) => `${k} ${(v * 100).toFixed(1)}%`).join(', ')}.`, '');
+  row(['task', 'mean µs', 'p50 µs', 'p99 µs', 'target (p99)', 'verdict']);
+  row(['---', '---', '---', '---', '---', '---']);
+  const target = (name: string): [string, Verdict | ''] => {
+    const p99 = r.stats[name].p99Us;
+    if (name === 'nearest k=5') return [`< ${TARGETS.nearestP99Us} µs`, atMost(p99, TARGETS.nearestP99Us)];
+    if (name.startsWith('nearest k=5, rarest')) return [`< ${TARGETS.nearestFilteredP99Us} µs`, atMost(p99, TARGETS.nearestFilteredP99Us)];
+    if (name.startsWith('area')) return [`< ${TARGETS.areaP99Us} µs`, atMost(p99, TARGETS.areaP99Us)];
+    return ['', ''];
+  };
+  for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), ...target(name)]);
+}
+
+async function httpSection(port: number, db: string, bodyBytes: number): Promise<void> {
+  lines.push('', '## HTTP throughput (wrk, loopback)', '');
+  if (!wrkAvailable()) {
+    lines.push('wrk is not installed (`apt-get install wrk`): every HTTP ratio is SKIP.');
+    return;
+  }
+  lines.push('The service answers on one uWS event loop (one thread); the ceiling is a bare uWS server on one thread', `answering a precomputed ${bodyBytes}-byte body. wrk: 1 thread, 64 connections, ${WRK_SECONDS} s per endpoint. Rate limits lifted, area cache off.`, '');
+  const config = loadConfig({ TOILETS_DB: db, PORT: '0' });
+  const app = createApp({ config, log: { info() {}, error() {} } });
+  app.catalog.load();
+  const t = app.catalog.snapshot.table;
+  const random = seededRandom(7);
+  const rows = Array.from({ length: 10_000 }, () => Math.floor(random() * t.count));
+  const near = rows.map((r) => `GET /api/v1/toilets/nearest?lat=${(t.lat[r] + (random() - 0.5) * 0.01).toFixed(5)}&lon=${(t.lon[r] + (random() - 0.5) * 0.01).toFixed(5)}`);
+  const area = rows.map((r) => `GET /api/v1/toilets?bbox=${(t.lon[r] - 0.1).toFixed(5)},${(t.lat[r] - 0.1).toFixed(5)},${(t.lon[r] + 0.1).toFixed(5)},${(t.lat[r] + 0.1).toFixed(5)}&limit=20`);
+  const byId = rows.map((r) => `GET /api/v1/toilets/${toiletId(t, r)}`);
+  await app.close();
+
+  const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bodyBytes)], process.env);
+  let ceilingResult: WrkResult;
+  try {
+    ceilingResult = await runWrk('ceiling', ceiling.port, ['GET /'], WRK_SECONDS);
+  } finally {
+    ceiling.child.kill('SIGTERM');
+  }
+  row(['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'verdict']);
+  row(['---', '---', '---', '---', '---', '---', '---']);
+  row(['ceiling (bare uWS)', Math.round(ceilingResult.requestsPerSecond), fmt(ceilingResult.p50Ms, 2), fmt(ceilingResult.p99Ms, 2), '1.00', '', '']);
+  const runs: [string, string[], number | null][] = [
+    ['nearest (coordinates)', near, TARGETS.httpNearestRatio],
+    ['area (distinct boxes, limit 20)', area, TARGETS.httpAreaRatio],
+    ['getToilet', byId, TARGETS.httpToiletRatio],
+  ];
+  for (const [name, requests, target] of runs) {
+    const r = await runWrk(name.split(' ')[0], port, requests, WRK_SECONDS);
+    const ratio = r.non2xx > 0 ? null : r.requestsPerSecond / ceilingResult.requestsPerSecond;
+    const note = r.non2xx > 0 ? `${r.non2xx} non-2xx answers` : fmt(ratio ?? 0, 2);
+    row([name, Math.round(r.requestsPerSecond), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), note, target === null ? '' : `≥ ${target}`, target === null ? '' : atLeast(ratio, target)]);
+    if (name.startsWith('nearest') && ratio !== null) lines.push('', `Progress toward the 0.6x stretch goal for nearest: ${fmt((ratio / TARGETS.httpNearestStretchRatio) * 100, 0)}%.`, '');
+  }
+}
+
+async function scalingSection(): Promise<void> {
+  lines.push('', '## How cost grows with data size', '', 'Same generator (5 other nodes per toilet), nearest k=5 unfiltered and area limit 200.', '');
+  row(['toilets', 'start-up ms', 'RSS MB', 'nearest p99 µs', 'area p99 µs']);
+  row(['---', '---', '---', '---', '---']);
+  for (const toilets of SCALING_SIZES) {
+    const data = toilets === SIZE.toilets ? await ensureExtract(SIZE.toilets, SIZE.otherNodes, log) : await ensureExtract(toilets, toilets * 5, log);
+    const imported = await timed(process.execPath, [CLI, data.pbf, '--db', data.db, '--quiet']);
+    if (imported.code !== 0) throw new Error(imported.stderr);
+    const started = await startupFigures(data.db);
+    started.stop();
+    const r = await inProcess(data.db, Math.min(TASK_MS, 500));
+    row([toilets.toLocaleString('en'), Math.round(started.wallMs), String(started.line.rss_mb), fmt(r.stats['nearest k=5'].p99Us), fmt(r.stats['area 0.2°, limit 200'].p99Us)]);
+  }
+}
+
+async function main(): Promise<void> {
+  const data = await ensureExtract(SIZE.toilets, SIZE.otherNodes, log);
+  lines.push('# Benchmark results', '', `Command: \`npm run bench${quick ? ' -- --quick' : ''}\` (${new Date().toISOString()}).`, '');
+  lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform} ${process.arch}.`);
+  lines.push(`Data: generated extract, ${SIZE.toilets.toLocaleString('en')} toilets among ${SIZE.otherNodes.toLocaleString('en')} other nodes (bench/generate, seed 1).`);
+  await importSection(data);
+  const server = await startupFigures(data.db);
+  try {
+    startupSection(server);
+    log('in-process …');
+    const r = await inProcess(data.db, TASK_MS);
+    inProcessSection(r, SIZE.toilets);
+    log('http …');
+    await httpSection(server.port, data.db, r.nearestBodyBytes);
+  } finally {
+    server.stop();
+  }
+  log('scaling …');
+  await scalingSection();
+  const text = lines.join('\n') + '\n';
+  writeFileSync(join(process.cwd(), 'bench', quick ? 'RESULTS-quick.md' : 'RESULTS.md'), text);
+  console.log(text);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

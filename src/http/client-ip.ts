@@ -1,0 +1,132 @@
+// The client's address, as canonical text (dotted IPv4, RFC 5952 IPv6), for rate limiting and logs.
+// uWS's getRemoteAddressAsText() gives IPv6 fully expanded ("0000:...:ffff:7f00:0001"), so we format
+// the binary form (getRemoteAddress) ourselves: cheaper, and canonical.
+
+/** Formats a 4- or 16-byte address; an IPv4-mapped IPv6 address (::ffff:a.b.c.d) becomes plain IPv4. */
+export function formatIpBytes(bytes: Uint8Array): string {
+  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  const groups = new Uint16Array(8);
+  for (let i = 0; i < 8; i++) groups[i] = (bytes[2 * i] << 8) | bytes[2 * i + 1];
+  return formatIPv6(groups);
+}
+
+/** Canonical text of a textual IPv4 or IPv6 address, or null if it is not one (ports, zones, names are rejected). */
+export function normalizeIp(text: string): string | null {
+  if (text.includes(':')) {
+    const groups = parseIPv6(text);
+    return groups === null ? null : formatIPv6(groups);
+  }
+  return parseIPv4(text) === null ? null : text;
+}
+
+/**
+ * The client's address. With `trustedHops` = 0 it is the socket's peer. Behind N trusted proxies that
+ * each append their peer to X-Forwarded-For, it is the Nth valid entry from the right of that header
+ * (entries that are not addresses are skipped; fewer valid entries than N → the leftmost valid one;
+ * none → the socket's peer). `forwardedFor` is the header's value ('' when absent).
+ */
+export function clientIp(socketIp: string, forwardedFor: string, trustedHops: number): string {
+  return forwardedClientIp(forwardedFor, trustedHops) ?? socketIp;
+}
+
+/** The X-Forwarded-For part of clientIp: the address the trusted proxies vouch for, or null. */
+export function forwardedClientIp(forwardedFor: string, trustedHops: number): string | null {
+  let found = 0;
+  let chosen: string | null = null;
+  let end = trustedHops > 0 ? forwardedFor.length : 0;
+  while (end > 0) {
+    const start = forwardedFor.lastIndexOf(',', end - 1) + 1;
+    const ip = normalizeIp(forwardedFor.slice(start, end).trim());
+    if (ip !== null) {
+      chosen = ip;
+      if (++found === trustedHops) break;
+    }
+    end = start - 1;
+  }
+  return chosen;
+}
+
+/**
+ * The rate-limit key of a canonical address: IPv4 as is, IPv6 by its /64 prefix, since one host
+ * usually holds a whole /64 and could otherwise rotate through addresses to dodge a per-IP limit.
+ */
+export function rateLimitKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const groups = parseIPv6(ip);
+  if (groups === null) return ip;
+  groups.fill(0, 4);
+  return `${formatIPv6(groups)}/64`;
+}
+
+function parseIPv4(text: string): Uint8Array | null {
+  const parts = text.split('.');
+  if (parts.length !== 4) return null;
+  const bytes = new Uint8Array(4);
+  for (let i = 0; i < 4; i++) {
+    const part = parts[i];
+    // Decimal only, no leading zeros: "010" reads as octal to some parsers.
+    if (!/^(0|[1-9][0-9]{0,2})$/.test(part)) return null;
+    const value = Number(part);
+    if (value > 255) return null;
+    bytes[i] = value;
+  }
+  return bytes;
+}
+
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+function parseIPv6(text: string): Uint16Array | null {
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const head = halves[0] === '' ? [] : halves[0].split(':');
+  const tail = halves.length === 1 || halves[1] === '' ? [] : halves[1].split(':');
+  const last = halves.length === 1 ? head : tail;
+  // A trailing dotted IPv4 part (::ffff:1.2.3.4) fills the last two groups.
+  let ipv4: Uint8Array | null = null;
+  if (last.length > 0 && last[last.length - 1].includes('.')) {
+    ipv4 = parseIPv4(last.pop()!);
+    if (ipv4 === null) return null;
+  }
+  const count = head.length + tail.length + (ipv4 === null ? 0 : 2);
+  if (halves.length === 1 ? count !== 8 : count > 7) return null;
+  const groups = new Uint16Array(8);
+  for (let i = 0; i < head.length; i++) {
+    if (!HEX_GROUP.test(head[i])) return null;
+    groups[i] = parseInt(head[i], 16);
+  }
+  const tailStart = 8 - tail.length - (ipv4 === null ? 0 : 2);
+  for (let i = 0; i < tail.length; i++) {
+    if (!HEX_GROUP.test(tail[i])) return null;
+    groups[tailStart + i] = parseInt(tail[i], 16);
+  }
+  if (ipv4 !== null) {
+    groups[6] = (ipv4[0] << 8) | ipv4[1];
+    groups[7] = (ipv4[2] << 8) | ipv4[3];
+  }
+  return groups;
+}
+
+/** RFC 5952 text: lower-case hex, no leading zeros, the longest (first on a tie) run of ≥ 2 zero groups as "::". */
+function formatIPv6(groups: Uint16Array): string {
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
+    return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
+  }
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = (from: number, to: number): string => Array.from(groups.subarray(from, to), (g) => g.toString(16)).join(':');
+  if (bestStart < 0) return hex(0, 8);
+  return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+}

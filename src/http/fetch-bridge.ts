@@ -1,0 +1,139 @@
+// Bridge between our uWS requests and web-standard Request/Response, for handlers such as the MCP
+// SDK's `handler.fetch(request) → Promise<Response>`. A route using it captures every header
+// (`headers: 'all'`) and its body (`maxBodyBytes`), and returns the Response as its result.
+import { endResponse, headerNames, isBodiless, statusLine, writeHeaders, type HeaderList } from './reply.js';
+import type { HttpRequestInfo } from './server.js';
+import type { HttpResponse } from './uws.js';
+
+/**
+ * A web Request for `request`; `origin` (e.g. "https://toilets.example") makes the URL absolute.
+ * Its signal aborts when the client goes away.
+ */
+export function toWebRequest(request: HttpRequestInfo, origin: string): Request {
+  const url = request.query === '' ? origin + request.path : `${origin}${request.path}?${request.query}`;
+  const mayHaveBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: mayHaveBody ? request.body : null,
+    signal: request.signal,
+  });
+}
+
+/** Where and how to write a Response. */
+export interface ResponseTarget {
+  readonly res: HttpResponse;
+  /** Aborted when uWS reports the client gone; after that `res` is never touched. */
+  readonly signal: AbortSignal;
+  /** Answer a HEAD request: headers only. */
+  readonly head: boolean;
+  /** Written after the Response's own headers, replacing any of the same name (e.g. CORS). */
+  readonly extraHeaders: HeaderList | null;
+  readonly closeConnection: boolean;
+}
+
+// Framing headers uWS writes itself (Date too); copying a Response's would duplicate or contradict them.
+const MANAGED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * Writes `response` to the client. A text/event-stream body is streamed chunk by chunk as it is
+ * produced, waiting for the socket to drain when uWS reports backpressure, and the stream is
+ * cancelled when the client goes away. Any other body is read whole and written in one corked call.
+ *
+ * Resolves when the answer is complete or the client has gone. Rejects only when nothing has been
+ * written yet (the caller can still answer 500); a body that fails midway closes the connection (the
+ * client sees a truncated answer) and is reported to `onLateError`.
+ */
+export async function sendResponse(target: ResponseTarget, response: Response, onLateError: (error: unknown) => void): Promise<void> {
+  const { res, signal } = target;
+  const body = response.body;
+  // HEAD and 204/304 send no body; a null body is an empty one (Content-Length: 0), e.g. MCP's 202.
+  const withoutBody = target.head || isBodiless(response.status);
+  if (withoutBody || body === null || !isEventStream(response)) {
+    let bytes: ArrayBuffer | undefined;
+    if (withoutBody) await body?.cancel();
+    else if (body !== null) bytes = await response.arrayBuffer();
+    if (signal.aborted) return;
+    res.cork(() => {
+      writeHead(target, response);
+      endResponse(res, bytes, withoutBody, target.closeConnection);
+    });
+    return;
+  }
+
+  const reader = body.getReader();
+  let wakeWriter: (() => void) | null = null;
+  const wake = (): void => {
+    const resume = wakeWriter;
+    wakeWriter = null;
+    resume?.();
+  };
+  const onAbort = (): void => {
+    reader.cancel().catch(() => {}); // the stream's own error, if any, no longer matters to anyone
+    wake();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  let started = false;
+  let writableHandlerSet = false;
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (!started) throw error;
+        if (!signal.aborted) {
+          onLateError(error); // first: the error hook may still read the request (e.g. its ip)
+          res.close();
+        }
+        return;
+      }
+      if (signal.aborted) return;
+      // Status and headers go out with the first chunk (uWS sends them no sooner anyway).
+      const first = !started;
+      started = true;
+      if (chunk.done) {
+        res.cork(() => {
+          if (first) writeHead(target, response);
+          res.end(undefined, target.closeConnection);
+        });
+        return;
+      }
+      const data = chunk.value;
+      let drained = true;
+      res.cork(() => {
+        if (first) writeHead(target, response);
+        drained = res.write(data);
+      });
+      if (!drained) {
+        // uWS buffered the chunk; read no more until the socket drains (or the client leaves).
+        // uWS keeps the first onWritable handler of a response, so register one that wakes whoever waits.
+        if (!writableHandlerSet) {
+          writableHandlerSet = true;
+          res.onWritable(() => {
+            wake();
+            return true;
+          });
+        }
+        await new Promise<void>((resolve) => (wakeWriter = resolve));
+        if (signal.aborted) return;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') ?? false;
+}
+
+function writeHead(target: ResponseTarget, response: Response): void {
+  const { res, extraHeaders } = target;
+  if (response.status !== 200) res.writeStatus(statusLine(response.status));
+  const replaced = extraHeaders === null ? [] : headerNames(extraHeaders);
+  for (const [name, value] of response.headers) {
+    if (!MANAGED_HEADERS.has(name) && !replaced.includes(name)) res.writeHeader(name, value);
+  }
+  if (extraHeaders !== null) writeHeaders(res, extraHeaders);
+}

@@ -1,0 +1,162 @@
+// RFC 9457 problem details (application/problem+json) with types `${baseUrl}/problems/<slug>`, and
+// the short HTML page each type URL resolves to.
+import { compileHeaders, type HeaderList, type HttpReply } from './reply.js';
+import type { HttpRequestInfo, ServerHooks } from './server.js';
+
+export interface ProblemKind {
+  /** Fixed title, the same for every occurrence of the type. */
+  readonly title: string;
+  readonly status: number;
+  /** What the problem means and what a client should do, shown on the type's HTML page. */
+  readonly description: string;
+}
+
+/** The kinds the HTTP layer itself answers with; the API adds its own by spreading this into a bigger catalog. */
+export const PROBLEM_KINDS = {
+  'invalid-parameters': {
+    title: 'Invalid parameters',
+    status: 400,
+    description: 'One or more parameters of the request are invalid. The invalid_params member lists each one with the reason; correct them and send the request again.',
+  },
+  'not-found': {
+    title: 'Not found',
+    status: 404,
+    description: 'Nothing exists at this address, or the resource is gone. Check the path and the identifier.',
+  },
+  'method-not-allowed': {
+    title: 'Method not allowed',
+    status: 405,
+    description: 'The resource exists but does not support this HTTP method. The Allow header lists the methods it supports.',
+  },
+  'payload-too-large': {
+    title: 'Payload too large',
+    status: 413,
+    description: 'The request body is larger than this operation accepts. Send a smaller body.',
+  },
+  'rate-limited': {
+    title: 'Too many requests',
+    status: 429,
+    description: 'The client sent more requests than its rate limit allows. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
+  },
+  'server-error': {
+    title: 'Internal server error',
+    status: 500,
+    description: 'The server failed to answer because of a fault on its side. The request may succeed if sent again later.',
+  },
+  unavailable: {
+    title: 'Service unavailable',
+    status: 503,
+    description: 'The service cannot answer right now. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
+  },
+} as const satisfies Record<string, ProblemKind>;
+
+/** Slugs the server's own hooks answer with. */
+export type CoreProblemSlug = keyof typeof PROBLEM_KINDS;
+
+export interface InvalidParam {
+  readonly name: string;
+  readonly reason: string;
+}
+
+export interface ProblemOptions {
+  readonly invalidParams?: readonly InvalidParam[];
+  /** Required for 429 and 503: sent as Retry-After and as retry_after_seconds. */
+  readonly retryAfterSeconds?: number;
+  /** More headers for the answer, e.g. the rate-limit headers. */
+  readonly headers?: HeaderList;
+}
+
+const PROBLEM_JSON: HeaderList = ['Content-Type', 'application/problem+json'];
+const HTML_HEADERS: HeaderList = compileHeaders(['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'public, max-age=86400']);
+
+interface PreparedKind {
+  readonly status: number;
+  /** The body up to the detail member: `{"type":"…","title":"…","status":400,"detail":`. */
+  readonly bodyStart: string;
+  readonly page: HttpReply;
+}
+
+export class Problems<Slug extends string> {
+  private readonly kinds = new Map<string, PreparedKind>();
+
+  readonly baseUrl: string;
+
+  /** `baseUrl` e.g. "https://toilets.example" (a trailing slash is dropped). */
+  constructor(baseUrl: string, catalog: Readonly<Record<Slug, ProblemKind>>) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    for (const [slug, kind] of Object.entries<ProblemKind>(catalog)) {
+      if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new RangeError(`problem slug must be lower-case words joined by '-', got ${slug}`);
+      const type = this.typeUri(slug as Slug);
+      this.kinds.set(slug, {
+        status: kind.status,
+        bodyStart: `{"type":${JSON.stringify(type)},"title":${JSON.stringify(kind.title)},"status":${kind.status},"detail":`,
+        page: { status: 200, headers: HTML_HEADERS, body: renderPage(type, kind) },
+      });
+    }
+  }
+
+  typeUri(slug: Slug): string {
+    return `${this.baseUrl}/problems/${slug}`;
+  }
+
+  /** The problem answer of kind `slug`; `detail` tells the client what to change. */
+  reply(slug: Slug, detail: string, options: ProblemOptions = {}): HttpReply {
+    const kind = this.kinds.get(slug)!;
+    const { invalidParams, retryAfterSeconds, headers } = options;
+    if ((kind.status === 429 || kind.status === 503) && retryAfterSeconds === undefined) {
+      throw new TypeError(`problem ${slug} (${kind.status}) needs retryAfterSeconds`);
+    }
+    let body = kind.bodyStart + JSON.stringify(detail);
+    if (invalidParams !== undefined) body += `,"invalid_params":${JSON.stringify(invalidParams.map(({ name, reason }) => ({ name, reason })))}`;
+    let replyHeaders = PROBLEM_JSON;
+    if (retryAfterSeconds !== undefined) {
+      const seconds = Math.max(0, Math.ceil(retryAfterSeconds));
+      body += `,"retry_after_seconds":${seconds}`;
+      replyHeaders = [...replyHeaders, 'Retry-After', String(seconds)];
+    }
+    if (headers !== undefined) replyHeaders = [...replyHeaders, ...headers];
+    return { status: kind.status, headers: replyHeaders, body: body + '}' };
+  }
+
+  /** The HTML page of the type `slug`, or null when the catalog has no such slug. */
+  page(slug: string): HttpReply | null {
+    return this.kinds.get(slug)?.page ?? null;
+  }
+}
+
+function renderPage(type: string, kind: ProblemKind): string {
+  const title = escapeHtml(kind.title);
+  return `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<h1>${title}</h1>
+<p>HTTP status ${kind.status}. ${escapeHtml(kind.description)}</p>
+<p>Answers of this kind are <code>application/problem+json</code> documents (RFC 9457) whose <code>type</code> is <code>${escapeHtml(type)}</code>; their <code>detail</code> member describes the particular occurrence.</p>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Server hooks answering 404, 405, 413 and 500 with problem+json. `logError` sees every unexpected
+ * error; the 500 body says nothing about it.
+ */
+export function problemHooks(
+  problems: Problems<CoreProblemSlug>,
+  logError: (error: unknown, request: HttpRequestInfo) => void,
+): ServerHooks {
+  return {
+    notFound: (request) => problems.reply('not-found', `Nothing exists at ${request.path}; check the path against the API description.`),
+    methodNotAllowed: (request, allow) =>
+      problems.reply('method-not-allowed', `${request.path} does not support ${request.method}; use ${allow.join(', ')}.`),
+    payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `Send a request body of at most ${maxBytes} bytes.`),
+    serverError: (error, request) => {
+      logError(error, request);
+      return problems.reply('server-error', 'The server could not answer this request; try again later.');
+    },
+  };
+}

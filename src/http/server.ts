@@ -1,0 +1,507 @@
+// The HTTP server every endpoint stands on: uWS routing plus the few things each request needs
+// (declared headers, params, client IP, an optional body), kept off the hot path unless asked for.
+//
+// A handler that answers synchronously is written straight away inside the uWS callback (which uWS
+// runs corked): no promise, no onAborted, no closure per request. Async answers, bodies and web
+// Responses go through an Exchange, which registers onAborted and writes inside res.cork().
+import { formatIpBytes, forwardedClientIp } from './client-ip.js';
+import type { CorsPolicy } from './cors.js';
+import { sendResponse } from './fetch-bridge.js';
+import { writeReply, type HeaderList, type HttpReply } from './reply.js';
+import {
+  closeListenSocket,
+  createApp,
+  listenSocketPort,
+  type HttpRequest,
+  type HttpResponse,
+  type UwsApp,
+  type us_listen_socket,
+} from './uws.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler gets: plain values read while the uWS request was still valid. */
+export interface HttpRequestInfo {
+  /** Upper-case; 'HEAD' when a GET route answers a HEAD request. */
+  readonly method: string;
+  /** The path as sent (still percent-encoded), without the query. */
+  readonly path: string;
+  /** The raw query string without '?'; '' when there is none. */
+  readonly query: string;
+  /** The route's :params by name, percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The headers the route declared, by lower-case name ('' when absent); every header for 'all'. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Canonical client address (see client-ip.ts). Read on first use (asking uWS for the socket address
+   * costs as much as the rest of a small request), so read it before the answer is written.
+   */
+  readonly ip: string;
+  /** The request body for routes that take one (possibly empty); null otherwise. */
+  readonly body: Buffer | null;
+  /** Aborted when the client goes away before the answer is written. */
+  readonly signal: AbortSignal;
+}
+
+/** A plain reply, or a web Response (streamed when it is text/event-stream, see fetch-bridge.ts). */
+export type RouteResult = HttpReply | Response;
+export type RouteHandler = (request: HttpRequestInfo) => RouteResult | Promise<RouteResult>;
+
+export interface RouteDefinition {
+  readonly method: HttpMethod;
+  /** uWS pattern: static segments, `:name` parameters, or a final `*`. A GET route also answers HEAD. */
+  readonly pattern: string;
+  /** Request headers the handler reads (lower-case names), or 'all' (e.g. for the fetch bridge). */
+  readonly headers?: readonly string[] | 'all';
+  /** Set to take a request body of at most this many bytes; larger bodies get the payloadTooLarge hook's answer. */
+  readonly maxBodyBytes?: number;
+  /** Makes the route answer cross-origin requests (public reads only). */
+  readonly cors?: CorsPolicy;
+  readonly handler: RouteHandler;
+}
+
+/** Answers the server produces itself; the API turns them into problem+json. */
+export interface ServerHooks {
+  notFound(request: HttpRequestInfo): HttpReply;
+  /** The server adds the Allow header. */
+  methodNotAllowed(request: HttpRequestInfo, allow: readonly string[]): HttpReply;
+  payloadTooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply;
+  /**
+   * Called with every error a handler throws or rejects with (log it here) and answers it; must not
+   * leak internals. When the error struck after the answer had started, its reply is dropped and the
+   * connection closed. Not called for errors after the client went away.
+   */
+  serverError(error: unknown, request: HttpRequestInfo): HttpReply;
+}
+
+export interface HttpServerOptions {
+  readonly hooks: ServerHooks;
+  /** Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY); 0 = use the socket's peer. */
+  readonly trustedProxyHops?: number;
+}
+
+export interface CloseOptions {
+  /** Longest wait for in-flight requests before their connections are cut (default 10 000 ms). */
+  readonly timeoutMs?: number;
+}
+
+interface CompiledRoute {
+  readonly method: HttpMethod;
+  readonly paramNames: readonly string[];
+  /** null: capture every header. */
+  readonly headerNames: readonly string[] | null;
+  /** -1: the route takes no body. */
+  readonly maxBodyBytes: number;
+  readonly extraHeaders: HeaderList | null;
+  readonly handler: RouteHandler;
+}
+
+/** Every route registered on one pattern: for 405 answers and CORS preflights. */
+interface PatternEntry {
+  readonly segments: readonly string[];
+  readonly methods: HttpMethod[];
+  cors: CorsPolicy | null;
+  corsMethods: string[];
+  preflight: HttpReply | null;
+}
+
+const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
+// Answer of last resort, when the serverError hook itself fails.
+const FALLBACK_500: HttpReply = { status: 500, headers: ['Content-Type', 'text/plain; charset=utf-8'], body: 'Internal Server Error' };
+
+const UWS_METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
+
+/** What the server shares with its exchanges: the in-flight count and the error hook. */
+class ServerState {
+  inFlight = 0;
+  /** While draining, answers ask clients to close their keep-alive connections. */
+  closing = false;
+  onIdle: (() => void) | null = null;
+
+  constructor(private readonly hooks: ServerHooks) {}
+
+  begin(): void {
+    this.inFlight++;
+  }
+
+  end(): void {
+    if (--this.inFlight === 0 && this.onIdle !== null) this.onIdle();
+  }
+
+  /** The serverError hook's answer, or a bare 500 if the hook fails too. */
+  failure(error: unknown, request: HttpRequestInfo): HttpReply {
+    try {
+      return this.hooks.serverError(error, request);
+    } catch {
+      return FALLBACK_500;
+    }
+  }
+}
+
+export class HttpServer {
+  private readonly app: UwsApp = createApp();
+  private readonly hooks: ServerHooks;
+  private readonly state: ServerState;
+  private readonly trustedProxyHops: number;
+  private readonly patterns = new Map<string, PatternEntry>();
+  private listenSocket: us_listen_socket | null = null;
+  private closed: Promise<void> | null = null;
+
+  constructor(options: HttpServerOptions) {
+    this.hooks = options.hooks;
+    this.state = new ServerState(options.hooks);
+    this.trustedProxyHops = options.trustedProxyHops ?? 0;
+    this.app.any('/*', (res, req) => this.unrouted(res, req));
+  }
+
+  route(definition: RouteDefinition): this {
+    const { method, pattern } = definition;
+    const segments = pattern.split('/');
+    if (segments[0] !== '' || segments.slice(0, -1).includes('*')) throw new RangeError(`invalid route pattern ${pattern}`);
+    let entry = this.patterns.get(pattern);
+    if (entry === undefined) {
+      entry = { segments, methods: [], cors: null, corsMethods: [], preflight: null };
+      this.patterns.set(pattern, entry);
+    }
+    if (entry.methods.includes(method)) throw new RangeError(`route ${method} ${pattern} is already registered`);
+    entry.methods.push(method);
+
+    const headers = definition.headers ?? [];
+    const route: CompiledRoute = {
+      method,
+      paramNames: segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)),
+      headerNames: headers === 'all' ? null : headers.map((h) => h.toLowerCase()),
+      maxBodyBytes: definition.maxBodyBytes ?? -1,
+      extraHeaders: definition.cors?.responseHeaders ?? null,
+      handler: definition.handler,
+    };
+    this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
+    if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
+    if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
+    return this;
+  }
+
+  /** Requests whose answer is still being produced or written (async handlers, bodies, streams). */
+  get inFlightRequests(): number {
+    return this.state.inFlight;
+  }
+
+  /** Starts listening; resolves with the bound port (port 0 picks a free one). */
+  listen(host: string, port: number): Promise<number> {
+    if (this.listenSocket !== null || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (socket === false) {
+          reject(new Error(`cannot listen on ${host}:${port}`));
+          return;
+        }
+        this.listenSocket = socket;
+        resolve(listenSocketPort(socket));
+      });
+    });
+  }
+
+  /**
+   * Stops accepting connections, lets in-flight requests finish (answers written meanwhile close their
+   * connections), then closes every remaining connection. After `timeoutMs` the stragglers are cut:
+   * their clients see a reset and their handlers' signals abort.
+   */
+  close(options: CloseOptions = {}): Promise<void> {
+    this.closed ??= this.drain(options.timeoutMs ?? 10_000);
+    return this.closed;
+  }
+
+  private async drain(timeoutMs: number): Promise<void> {
+    const state = this.state;
+    state.closing = true;
+    if (this.listenSocket !== null) {
+      closeListenSocket(this.listenSocket);
+      this.listenSocket = null;
+    }
+    if (state.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        state.onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.app.close();
+  }
+
+  private serve(route: CompiledRoute, res: HttpResponse, req: HttpRequest, method: string): void {
+    const request = new ServerRequest(
+      res,
+      method,
+      req.getUrl(),
+      req.getQuery() ?? '',
+      route.paramNames.length === 0 ? EMPTY : readParams(req, route.paramNames),
+      route.headerNames === null ? readAllHeaders(req) : route.headerNames.length === 0 ? EMPTY : readHeaders(req, route.headerNames),
+      this.forwardedIp(req),
+    );
+    if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
+    else this.answer(route, res, request, null);
+  }
+
+  private answer(route: CompiledRoute, res: HttpResponse, request: ServerRequest, exchange: Exchange | null): void {
+    let result: RouteResult | Promise<RouteResult>;
+    try {
+      result = route.handler(request);
+    } catch (error) {
+      result = this.state.failure(error, request);
+    }
+    if (exchange === null && !(result instanceof Response) && typeof (result as Partial<Promise<unknown>>).then !== 'function') {
+      this.writeNow(res, result as HttpReply, request, route.extraHeaders, false);
+    } else {
+      (exchange ?? new Exchange(this.state, res, request, route.extraHeaders)).settle(result);
+    }
+  }
+
+  /** Writes inside the uWS callback (already corked). */
+  private writeNow(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null, closeConnection: boolean): void {
+    try {
+      writeReply(res, reply, request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
+    } catch (error) {
+      this.state.failure(error, request);
+      res.close();
+    }
+  }
+
+  private receiveBody(route: CompiledRoute, res: HttpResponse, req: HttpRequest, request: ServerRequest): void {
+    const maxBytes = route.maxBodyBytes;
+    const declared = req.getHeader('content-length');
+    if (declared !== '' && Number(declared) > maxBytes) {
+      // Answer before the body arrives and close, so the client need not send it all.
+      this.writeNow(res, this.tooLarge(request, maxBytes), request, route.extraHeaders, true);
+      return;
+    }
+    const exchange = new Exchange(this.state, res, request, route.extraHeaders);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (exchange.settled) return;
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        exchange.closeConnection = true;
+        exchange.settle(this.tooLarge(request, maxBytes));
+        return;
+      }
+      // uWS neuters the chunk when this callback returns: copy it.
+      if (chunk.byteLength > 0) chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast) return;
+      request.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      this.answer(route, res, request, exchange);
+    });
+  }
+
+  private tooLarge(request: ServerRequest, maxBytes: number): HttpReply {
+    try {
+      return this.hooks.payloadTooLarge(request, maxBytes);
+    } catch (error) {
+      return this.state.failure(error, request);
+    }
+  }
+
+  /** No route for this method and path: 405 if another method has one, else 404. */
+  private unrouted(res: HttpResponse, req: HttpRequest): void {
+    const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
+    const allow = this.allowedMethods(request.path);
+    let reply: HttpReply;
+    try {
+      reply = allow.length === 0 ? this.hooks.notFound(request) : this.hooks.methodNotAllowed(request, allow);
+    } catch (error) {
+      reply = this.state.failure(error, request);
+    }
+    this.writeNow(res, reply, request, allow.length === 0 ? null : ['Allow', allow.join(', ')], false);
+  }
+
+  private allowedMethods(path: string): string[] {
+    const parts = path.split('/');
+    const allow = new Set<string>();
+    for (const entry of this.patterns.values()) {
+      if (!matchesPattern(entry.segments, parts)) continue;
+      for (const method of entry.methods) {
+        allow.add(method);
+        if (method === 'GET') allow.add('HEAD');
+      }
+      if (entry.cors !== null) allow.add('OPTIONS');
+    }
+    return [...allow];
+  }
+
+  private enableCors(entry: PatternEntry, pattern: string, cors: CorsPolicy, method: HttpMethod): void {
+    if (entry.cors === null) {
+      entry.cors = cors;
+      this.app.options(pattern, (res, req) => {
+        const request = new ServerRequest(res, 'OPTIONS', req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, null);
+        this.writeNow(res, entry.preflight!, request, null, false);
+      });
+    } else if (entry.cors !== cors) {
+      throw new RangeError(`routes on ${pattern} must share one CORS policy`);
+    }
+    entry.corsMethods.push(...(method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    entry.preflight = cors.preflight(entry.corsMethods);
+  }
+
+  /** The header must be read now, while uWS's request is valid; the socket address can wait. */
+  private forwardedIp(req: HttpRequest): string | null {
+    return this.trustedProxyHops > 0 ? forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops) : null;
+  }
+}
+
+class ServerRequest implements HttpRequestInfo {
+  body: Buffer | null = null;
+  private controller: AbortController | null = null;
+  private aborted = false;
+
+  constructor(
+    private readonly res: HttpResponse,
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly params: Readonly<Record<string, string>>,
+    readonly headers: Readonly<Record<string, string>>,
+    /** The address from trusted X-Forwarded-For entries; null: the socket's peer. */
+    private clientIp: string | null,
+  ) {}
+
+  get ip(): string {
+    return (this.clientIp ??= formatIpBytes(new Uint8Array(this.res.getRemoteAddress())));
+  }
+
+  // Created on first use: synchronous handlers never pay for an AbortController.
+  get signal(): AbortSignal {
+    if (this.controller === null) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
+}
+
+/** One request that outlives its uWS callback: guards every write against the client having gone away. */
+class Exchange {
+  /** The answer is decided (or the client is gone): ignore further body data. */
+  settled = false;
+  aborted = false;
+  closeConnection = false;
+  private finished = false;
+
+  constructor(
+    private readonly server: ServerState,
+    private readonly res: HttpResponse,
+    private readonly request: ServerRequest,
+    private readonly extraHeaders: HeaderList | null,
+  ) {
+    server.begin();
+    res.onAborted(() => {
+      this.aborted = true;
+      this.settled = true;
+      request.abort();
+      this.finish();
+    });
+  }
+
+  settle(result: RouteResult | Promise<RouteResult>): void {
+    this.settled = true;
+    if (result instanceof Response) {
+      void this.respond(result);
+      return;
+    }
+    if (typeof (result as Partial<Promise<RouteResult>>).then !== 'function') {
+      this.write(result as HttpReply);
+      return;
+    }
+    (result as Promise<RouteResult>).then(
+      (value) => (value instanceof Response ? this.respond(value) : this.write(value)),
+      (error) => {
+        if (!this.aborted) this.write(this.server.failure(error, this.request));
+      },
+    );
+  }
+
+  private write(reply: HttpReply): void {
+    if (this.aborted) return;
+    try {
+      this.res.cork(() => writeReply(this.res, reply, this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
+    } catch (error) {
+      this.server.failure(error, this.request);
+      this.res.close();
+    }
+    this.finish();
+  }
+
+  private async respond(response: Response): Promise<void> {
+    if (this.aborted) return;
+    try {
+      await sendResponse(
+        {
+          res: this.res,
+          signal: this.request.signal,
+          head: this.request.method === 'HEAD',
+          extraHeaders: this.extraHeaders,
+          closeConnection: this.closeConnection || this.server.closing,
+        },
+        response,
+        (error) => this.server.failure(error, this.request),
+      );
+    } catch (error) {
+      if (!this.aborted) this.write(this.server.failure(error, this.request));
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.server.end();
+  }
+}
+
+function readParams(req: HttpRequest, names: readonly string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) params[names[i]] = decodeParam(req.getParameter(i));
+  return params;
+}
+
+function decodeParam(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // malformed escapes stay as sent; the route's validation rejects them
+  }
+}
+
+function readHeaders(req: HttpRequest, names: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) headers[names[i]] = req.getHeader(names[i]);
+  return headers;
+}
+
+function readAllHeaders(req: HttpRequest): Record<string, string> {
+  // No prototype: a header named __proto__ must stay a header.
+  const headers: Record<string, string> = Object.create(null);
+  req.forEach((name, value) => {
+    const previous = headers[name];
+    headers[name] = previous === undefined ? value : `${previous}${name === 'cookie' ? '; ' : ', '}${value}`;
+  });
+  return headers;
+}
+
+/** Whether a request path (split on '/') fits a route pattern, the way the uWS router matches it. */
+function matchesPattern(segments: readonly string[], parts: readonly string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (i >= parts.length) return false;
+    if (segment === '*') return true;
+    if (segment.startsWith(':') ? parts[i] === '' : segment !== parts[i]) return false;
+  }
+  return parts.length === segments.length;
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { createConnection } from 'node:net';
+import { describe, test } from 'node:test';
+import { clientIp, formatIpBytes, normalizeIp, rateLimitKey } from '../../src/http/client-ip.js';
+import { startServer } from './harness.js';
+
+describe('formatIpBytes', () => {
+  test('formats IPv4 and canonical IPv6, unwrapping IPv4-mapped addresses', () => {
+    assert.equal(formatIpBytes(Uint8Array.of(192, 0, 2, 33)), '192.0.2.33');
+    assert.equal(formatIpBytes(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1)), '127.0.0.1');
+    assert.equal(formatIpBytes(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), '::1');
+    assert.equal(formatIpBytes(Uint8Array.of(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1)), '2001:db8::1:0:0:1');
+    assert.equal(formatIpBytes(new Uint8Array(16)), '::');
+  });
+});
+
+describe('normalizeIp', () => {
+  test('canonicalises valid addresses (RFC 5952 for IPv6)', () => {
+    assert.equal(normalizeIp('203.0.113.9'), '203.0.113.9');
+    assert.equal(normalizeIp('2001:0DB8:0000:0000:0000:0000:0000:0001'), '2001:db8::1');
+    assert.equal(normalizeIp('2001:db8:0:0:1:0:0:1'), '2001:db8::1:0:0:1');
+    assert.equal(normalizeIp('2001:db8:0:1:1:1:1:1'), '2001:db8:0:1:1:1:1:1');
+    assert.equal(normalizeIp('::ffff:198.51.100.4'), '198.51.100.4');
+    assert.equal(normalizeIp('::ffff:c633:6404'), '198.51.100.4');
+    assert.equal(normalizeIp('0:0:0:0:0:0:0:1'), '::1');
+    assert.equal(normalizeIp('fe80::'), 'fe80::');
+  });
+
+  test('rejects what is not an address', () => {
+    for (const text of [
+      '', 'unknown', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.4:80', '[::1]', '::1%eth0', '1::2::3',
+      '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '12345::', ':::', 'g::1', '::ffff:1.2.3.999',
+    ]) {
+      assert.equal(normalizeIp(text), null, text);
+    }
+  });
+});
+
+describe('clientIp', () => {
+  const socket = '10.0.0.5';
+  test('without trusted proxies the socket peer is the client, whatever X-Forwarded-For says', () => {
+    assert.equal(clientIp(socket, '203.0.113.9', 0), socket);
+  });
+
+  test('behind N trusted proxies it is the Nth valid entry from the right', () => {
+    const chain = '198.51.100.1, 203.0.113.9,192.0.2.7';
+    assert.equal(clientIp(socket, chain, 1), '192.0.2.7');
+    assert.equal(clientIp(socket, chain, 2), '203.0.113.9');
+    assert.equal(clientIp(socket, chain, 3), '198.51.100.1');
+  });
+
+  test('clamps to the leftmost valid entry, skips invalid ones, and falls back to the socket', () => {
+    assert.equal(clientIp(socket, '198.51.100.1, 203.0.113.9', 5), '198.51.100.1');
+    assert.equal(clientIp(socket, 'spoofed, 203.0.113.9, garbage', 1), '203.0.113.9');
+    assert.equal(clientIp(socket, 'spoofed, 203.0.113.9, garbage', 2), '203.0.113.9');
+    assert.equal(clientIp(socket, '::FFFF:203.0.113.9', 1), '203.0.113.9');
+    assert.equal(clientIp(socket, 'garbage', 1), socket);
+    assert.equal(clientIp(socket, '', 1), socket);
+    assert.equal(clientIp(socket, ', ,', 2), socket);
+  });
+});
+
+describe('rateLimitKey', () => {
+  test('keys IPv4 by address and IPv6 by its /64', () => {
+    assert.equal(rateLimitKey('203.0.113.9'), '203.0.113.9');
+    assert.equal(rateLimitKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
+    assert.equal(rateLimitKey('2001:db8:1:2::1'), rateLimitKey('2001:db8:1:2:ffff::9'));
+    assert.equal(rateLimitKey('::1'), '::/64');
+  });
+});
+
+function ipRoute(server: import('../../src/http/server.js').HttpServer): void {
+  server.route({ method: 'GET', pattern: '/ip', handler: (request) => ({ status: 200, body: request.ip }) });
+}
+
+describe('client address over real connections', () => {
+  test('is the socket peer when no proxy is trusted, ignoring X-Forwarded-For', async () => {
+    const t = await startServer(ipRoute);
+    try {
+      const response = await fetch(`${t.origin}/ip`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+      assert.equal(await response.text(), '127.0.0.1');
+    } finally {
+      await t.server.close();
+    }
+  });
+
+  test('comes from X-Forwarded-For with TRUST_PROXY hops', async () => {
+    const t = await startServer(ipRoute, { trustedProxyHops: 2 });
+    try {
+      const chained = await fetch(`${t.origin}/ip`, { headers: { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9, 192.0.2.7' } });
+      assert.equal(await chained.text(), '203.0.113.9');
+      const direct = await fetch(`${t.origin}/ip`);
+      assert.equal(await direct.text(), '127.0.0.1');
+    } finally {
+      await t.server.close();
+    }
+  });
+
+  test('an IPv4 client of a dual-stack listener is reported as plain IPv4', async () => {
+    const t = await startServer(ipRoute, { host: '::' });
+    try {
+      const response = await fetch(`http://127.0.0.1:${t.port}/ip`);
+      assert.equal(await response.text(), '127.0.0.1');
+    } finally {
+      await t.server.close();
+    }
+  });
+
+  test('an IPv6 loopback client is ::1', async (context) => {
+    const reachable = await new Promise<boolean>((resolve) => {
+      // Probe whether this machine has IPv6 loopback at all.
+      const probe = createConnection({ host: '::1', port: 9 });
+      probe.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+      probe.on('connect', () => {
+        probe.destroy();
+        resolve(true);
+      });
+    });
+    if (!reachable) {
+      context.skip('no IPv6 loopback on this machine');
+      return;
+    }
+    const t = await startServer(ipRoute, { host: '::1' });
+    try {
+      const response = await fetch(`${t.origin}/ip`);
+      assert.equal(await response.text(), '::1');
+    } finally {
+      await t.server.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// Starts a real HttpServer on an ephemeral loopback port for a test, with problem+json hooks.
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { PROBLEM_KINDS, Problems, problemHooks } from '../../src/http/problem.js';
+import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
+
+export const BASE_URL = 'http://toilets.test';
+
+export interface TestServer {
+  readonly server: HttpServer;
+  /** e.g. "http://127.0.0.1:41234" */
+  readonly origin: string;
+  readonly port: number;
+  readonly problems: Problems<keyof typeof PROBLEM_KINDS>;
+  /** Errors the serverError hook saw, with their requests. */
+  readonly errors: { error: unknown; request: HttpRequestInfo }[];
+}
+
+export async function startServer(
+  register: (server: HttpServer, problems: Problems<keyof typeof PROBLEM_KINDS>) => void,
+  options: { trustedProxyHops?: number; host?: string } = {},
+): Promise<TestServer> {
+  const problems = new Problems(BASE_URL, PROBLEM_KINDS);
+  const errors: TestServer['errors'] = [];
+  const server = new HttpServer({
+    hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
+    trustedProxyHops: options.trustedProxyHops,
+  });
+  register(server, problems);
+  const host = options.host ?? '127.0.0.1';
+  const port = await server.listen(host, 0);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return { server, origin, port, problems, errors };
+}
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/**
+ * One request on a connection of its own that asks to be kept alive, so that connection-level
+ * behaviour (a server-sent Connection: close) is visible.
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunks?: (Buffer | string)[] } = {},
+): Promise<RawAnswer> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.chunks !== undefined) for (const chunk of options.chunks) req.write(chunk);
+    req.end(options.body);
+  }).finally(() => agent.destroy());
+}
+
+/** The parsed JSON body of a fetch Response, typed loosely for assertions. */
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}
+
+/** Resolves with the error a connection attempt fails with, or null if it connects. */
+export function connectionError(url: string): Promise<NodeJS.ErrnoException | null> {
+  return rawRequest(url).then(
+    () => null,
+    (error: NodeJS.ErrnoException) => error,
+  );
+}
+
+/** A promise with its resolve function, to let a test decide when a handler proceeds. */
+export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}

@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
+import { BASE_URL, connectionError, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';
+
+const JSON_TYPE = ['Content-Type', 'application/json'];
+
+function echo(request: HttpRequestInfo) {
+  const { method, path, query, params, headers, body } = request;
+  return {
+    status: 200,
+    headers: JSON_TYPE,
+    body: JSON.stringify({ method, path, query, params, headers, ip: request.ip, body: body === null ? null : body.toString('base64') }),
+  };
+}
+
+describe('HttpServer routing', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/things/:id/parts/:part', headers: ['x-wanted', 'accept'], handler: echo });
+      server.route({ method: 'GET', pattern: '/things/static/parts/:part', handler: () => ({ status: 200, body: 'static wins' }) });
+      server.route({ method: 'DELETE', pattern: '/things/:id', handler: () => ({ status: 204 }) });
+      server.route({ method: 'GET', pattern: '/async/:id', handler: async (request) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return { status: 201, headers: ['X-Id', request.params.id], body: `made ${request.params.id}` };
+      } });
+      server.route({ method: 'GET', pattern: '/files/*', handler: (request) => ({ status: 200, body: request.path }) });
+      server.route({ method: 'GET', pattern: '/throws', handler: () => {
+        throw new Error('secret internals: db password is hunter2');
+      } });
+      server.route({ method: 'GET', pattern: '/rejects', handler: async () => {
+        throw new Error('secret internals from a promise');
+      } });
+    });
+  });
+  after(() => t.server.close());
+
+  test('a sync handler gets params, raw query, path and only the declared headers', async () => {
+    const response = await fetch(`${t.origin}/things/t%20one/parts/p-2?b=1&a=%20x`, {
+      headers: { 'X-Wanted': 'yes', 'X-Unwanted': 'no' },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    const seen = await readJson(response);
+    assert.deepEqual(seen, {
+      method: 'GET',
+      path: '/things/t%20one/parts/p-2',
+      query: 'b=1&a=%20x',
+      params: { id: 't one', part: 'p-2' },
+      headers: { 'x-wanted': 'yes', accept: '*/*' },
+      ip: '127.0.0.1',
+      body: null,
+    });
+  });
+
+  test('a static segment outranks a parameter, as in the uWS router', async () => {
+    const response = await fetch(`${t.origin}/things/static/parts/x`);
+    assert.equal(await response.text(), 'static wins');
+  });
+
+  test('an async handler answers when its promise resolves', async () => {
+    const response = await fetch(`${t.origin}/async/42`);
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('x-id'), '42');
+    assert.equal(await response.text(), 'made 42');
+  });
+
+  test('a 204 answer has no body and no Content-Length', async () => {
+    const answer = await rawRequest(`${t.origin}/things/7`, { method: 'DELETE' });
+    assert.equal(answer.status, 204);
+    assert.equal(answer.headers['content-length'], undefined);
+    assert.equal(answer.body.length, 0);
+  });
+
+  test('a wildcard route matches every path below it', async () => {
+    const response = await fetch(`${t.origin}/files/a/b/c.txt`);
+    assert.equal(await response.text(), '/files/a/b/c.txt');
+  });
+
+  test('a GET route answers HEAD with its headers and no body', async () => {
+    const answer = await rawRequest(`${t.origin}/async/9`, { method: 'HEAD' });
+    assert.equal(answer.status, 201);
+    assert.equal(answer.headers['x-id'], '9');
+    assert.equal(answer.body.length, 0);
+  });
+
+  test('an unknown path is a 404 problem from the notFound hook', async () => {
+    const response = await fetch(`${t.origin}/nowhere?x=1`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('content-type'), 'application/problem+json');
+    const problem = await readJson(response);
+    assert.equal(problem.type, `${BASE_URL}/problems/not-found`);
+    assert.equal(problem.status, 404);
+    assert.match(problem.detail, /\/nowhere/);
+  });
+
+  test('a known path with another method is a 405 problem listing the allowed methods', async () => {
+    const response = await fetch(`${t.origin}/things/7`, { method: 'PUT' });
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'DELETE');
+    const problem = await readJson(response);
+    assert.equal(problem.type, `${BASE_URL}/problems/method-not-allowed`);
+
+    const post = await fetch(`${t.origin}/things/7/parts/1`, { method: 'POST' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET, HEAD');
+    await post.body?.cancel();
+  });
+
+  test('a path that matches no pattern is 404 even when a prefix matches one', async () => {
+    for (const path of ['/things/7/parts', '/things/7/parts/1/extra', '/things//parts/1', '/files']) {
+      const response = await fetch(t.origin + path);
+      assert.equal(response.status, 404, path);
+      await response.body?.cancel();
+    }
+  });
+
+  test('a thrown error becomes a 500 problem without internals, and the hook sees it', async () => {
+    for (const path of ['/throws', '/rejects']) {
+      const before = t.errors.length;
+      const response = await fetch(t.origin + path);
+      assert.equal(response.status, 500);
+      const text = await response.text();
+      assert.doesNotMatch(text, /secret|hunter2/);
+      assert.equal(JSON.parse(text).type, `${BASE_URL}/problems/server-error`);
+      assert.equal(t.errors.length, before + 1);
+      assert.match(String(t.errors.at(-1)!.error), /secret internals/);
+    }
+  });
+});
+
+describe('HttpServer with a failing serverError hook', () => {
+  test('still answers a bare 500', async () => {
+    const server = new HttpServer({
+      hooks: {
+        notFound: () => ({ status: 404 }),
+        methodNotAllowed: () => ({ status: 405 }),
+        payloadTooLarge: () => ({ status: 413 }),
+        serverError: () => {
+          throw new Error('the hook broke too');
+        },
+      },
+    });
+    server.route({ method: 'GET', pattern: '/boom', handler: () => {
+      throw new Error('boom');
+    } });
+    const port = await server.listen('127.0.0.1', 0);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/boom`);
+      assert.equal(response.status, 500);
+      assert.equal(await response.text(), 'Internal Server Error');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('HttpServer aborted requests', () => {
+  test('a client that leaves before an async answer aborts the signal and nothing is written', async () => {
+    const entered = gate();
+    const release = gate();
+    const aborted = gate();
+    let settledAfterAbort = false;
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/slow', handler: async (request) => {
+        request.signal.addEventListener('abort', () => aborted.open());
+        entered.open();
+        await release.promise;
+        settledAfterAbort = request.signal.aborted;
+        return { status: 200, body: 'too late' };
+      } });
+      server.route({ method: 'GET', pattern: '/ok', handler: () => ({ status: 200, body: 'alive' }) });
+    });
+    const client = httpRequest(`${t.origin}/slow`, { agent: false });
+    client.on('error', () => {}); // we destroy it on purpose
+    client.end();
+    await entered.promise;
+    client.destroy();
+    await aborted.promise;
+    release.open();
+    // The late answer is dropped: the server keeps serving and reports no error.
+    const response = await fetch(`${t.origin}/ok`);
+    assert.equal(await response.text(), 'alive');
+    assert.equal(settledAfterAbort, true);
+    assert.deepEqual(t.errors, []);
+    assert.equal(t.server.inFlightRequests, 0);
+    await t.server.close();
+  });
+
+  test('a signal read only after the client left is already aborted', async () => {
+    const entered = gate();
+    const release = gate();
+    const signalState = gate<boolean>();
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/late-signal', handler: async (request) => {
+        entered.open();
+        await release.promise;
+        signalState.open(request.signal.aborted);
+        return { status: 200 };
+      } });
+    });
+    const client = httpRequest(`${t.origin}/late-signal`, { agent: false });
+    client.on('error', () => {});
+    client.end();
+    await entered.promise;
+    client.destroy();
+    // Wait until the server has seen the disconnect: its close() resolves once nothing is in flight.
+    await t.server.close({ timeoutMs: 60_000 });
+    release.open();
+    assert.equal(await signalState.promise, true);
+  });
+});
+
+describe('HttpServer request bodies', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startServer((server) => {
+      server.route({ method: 'POST', pattern: '/echo', headers: ['content-type'], maxBodyBytes: 1000, handler: echo });
+      server.route({ method: 'PUT', pattern: '/echo-async', maxBodyBytes: 1000, handler: async (request) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return { status: 200, body: request.body! };
+      } });
+    });
+  });
+  after(() => t.server.close());
+
+  test('a body within the limit reaches the handler whole', async () => {
+    const body = Buffer.alloc(1000, 'b');
+    const response = await fetch(`${t.origin}/echo`, { method: 'POST', body, headers: { 'Content-Type': 'text/plain' } });
+    const seen = await readJson(response);
+    assert.equal(Buffer.from(seen.body, 'base64').equals(body), true);
+    assert.equal(seen.headers['content-type'], 'text/plain');
+  });
+
+  test('a chunked body arrives in pieces and is joined', async () => {
+    const answer = await rawRequest(`${t.origin}/echo-async`, { method: 'PUT', chunks: ['first,', 'second,', Buffer.from('third')] });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.toString(), 'first,second,third');
+  });
+
+  test('an empty body is an empty Buffer, not null', async () => {
+    const response = await fetch(`${t.origin}/echo`, { method: 'POST' });
+    assert.equal((await readJson(response)).body, '');
+  });
+
+  test('a declared Content-Length over the limit is refused with 413 before the body is read', async () => {
+    const answer = await rawRequest(`${t.origin}/echo`, { method: 'POST', body: Buffer.alloc(1001) });
+    assert.equal(answer.status, 413);
+    assert.equal(answer.headers['content-type'], 'application/problem+json');
+    assert.equal(answer.headers.connection, 'close');
+    const problem = JSON.parse(answer.body.toString());
+    assert.equal(problem.type, `${BASE_URL}/problems/payload-too-large`);
+    assert.match(problem.detail, /1000 bytes/);
+  });
+
+  test('a chunked body that grows over the limit is refused with 413', async () => {
+    const answer = await rawRequest(`${t.origin}/echo-async`, { method: 'PUT', chunks: [Buffer.alloc(600), Buffer.alloc(600)] }).catch(
+      (error: NodeJS.ErrnoException) => error,
+    );
+    // The server answers and closes; depending on timing the client sees the 413 or a reset while still sending.
+    if (answer instanceof Error) assert.match(answer.code ?? '', /ECONNRESET|EPIPE/);
+    else assert.equal(answer.status, 413);
+    const response = await fetch(`${t.origin}/echo`, { method: 'POST', body: 'still fine' });
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+  });
+});
+
+describe('HttpServer graceful close', () => {
+  test('waits for an in-flight request, then refuses new connections', async () => {
+    const entered = gate();
+    const release = gate();
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/slow', handler: async () => {
+        entered.open();
+        await release.promise;
+        return { status: 200, body: 'finished' };
+      } });
+    });
+    const slow = rawRequest(`${t.origin}/slow`);
+    await entered.promise;
+    let closed = false;
+    const closing = t.server.close().then(() => (closed = true));
+    // New connections are refused at once…
+    const refused = await connectionError(`${t.origin}/slow`);
+    assert.equal(refused?.code, 'ECONNREFUSED');
+    // …while the request in flight keeps the server open.
+    assert.equal(closed, false);
+    release.open();
+    const answer = await slow;
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.toString(), 'finished');
+    assert.equal(answer.headers.connection, 'close');
+    await closing;
+    assert.equal(closed, true);
+    assert.equal((await connectionError(`${t.origin}/slow`))?.code, 'ECONNREFUSED');
+  });
+
+  test('cuts requests still running after the timeout and aborts their signals', async () => {
+    const entered = gate();
+    const aborted = gate();
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/never', handler: (request) => {
+        request.signal.addEventListener('abort', () => aborted.open());
+        entered.open();
+        return new Promise(() => {});
+      } });
+    });
+    const stuck = rawRequest(`${t.origin}/never`).catch((error: NodeJS.ErrnoException) => error);
+    await entered.promise;
+    await t.server.close({ timeoutMs: 10 });
+    await aborted.promise;
+    const outcome = await stuck;
+    assert.ok(outcome instanceof Error, 'the client sees its connection cut');
+  });
+
+  test('listen refuses a second call', async () => {
+    const t = await startServer(() => {});
+    await assert.rejects(t.server.listen('127.0.0.1', 0), /already listening/);
+    await t.server.close();
+  });
+});
+
+describe('HttpServer route registration', () => {
+  test('rejects a duplicate route and a mid-pattern wildcard', async () => {
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/a/:id', handler: () => ({ status: 200 }) });
+      assert.throws(() => server.route({ method: 'GET', pattern: '/a/:id', handler: () => ({ status: 200 }) }), /already registered/);
+      assert.throws(() => server.route({ method: 'GET', pattern: '/a/*/b', handler: () => ({ status: 200 }) }), /invalid route pattern/);
+    });
+    await t.server.close();
+  });
+});
