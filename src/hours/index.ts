@@ -14,7 +14,7 @@
 //   whatever TZ the server was started with.
 
 import { CompiledHours } from './compiled-hours.js';
-import { parseForPlace, type HoursPlace } from './parse.js';
+import { parseForPlace, type HoursPlace, type ParsedHours } from './parse.js';
 
 export { CompiledHours, type HoursState } from './compiled-hours.js';
 export type { HoursPlace } from './parse.js';
@@ -40,7 +40,15 @@ export function checkHours(
  * Compiles a value once (at load time) for stateAt(); null when checkHours says ok=false.
  * Throws RangeError for a time zone Intl does not know.
  */
+/** Toilets whose hours parse to the same rules in the same zone share one CompiledHours, and so its memoised state. */
+const compiledByParse = new WeakMap<ParsedHours, Map<string, CompiledHours>>();
+
 export function compileHours(value: string, place: HoursPlace): CompiledHours | null {
   const parsed = parseForPlace(value, place);
-  return 'reason' in parsed ? null : new CompiledHours(parsed, place);
+  if ('reason' in parsed) return null;
+  let byZone = compiledByParse.get(parsed);
+  if (byZone === undefined) compiledByParse.set(parsed, (byZone = new Map()));
+  let compiled = byZone.get(place.timeZone);
+  if (compiled === undefined) byZone.set(place.timeZone, (compiled = new CompiledHours(parsed, place)));
+  return compiled;
 }

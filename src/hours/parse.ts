@@ -54,15 +54,16 @@ export function parsedHours(
 type ParseResult = ParsedHours | { reason: string };
 
 // Most values repeat across toilets (24/7, Mo-Su 08:00-20:00 …) and a parse costs ~0.3 ms, so results are
-// shared per value and holiday region. Values with sun times depend on the coordinates and are not shared.
+// shared per value and holiday region. Values with sun times depend on the coordinates: they are shared
+// within a 0.1° cell, where sunrise moves by less than half a minute.
 const shared = new Map<string, ParseResult>();
 const SHARED_LIMIT = 50_000;
 
 export function parseForPlace(input: string, place: HoursPlace): ParseResult {
   const value = input.trim();
   const region = holidayRegion(value, place);
-  if (usesSunTimes(value)) return parseAt(value, place, region);
-  const key = `${region.country}/${region.subdivision}/${value}`;
+  const cell = usesSunTimes(value) ? `@${Math.round(place.lat * 10)},${Math.round(place.lon * 10)}` : '';
+  const key = `${region.country}/${region.subdivision}${cell}/${value}`;
   let result = shared.get(key);
   if (result === undefined) {
     if (shared.size >= SHARED_LIMIT) shared.clear();

@@ -14,6 +14,11 @@ export function haverSinDistance(lon1: number, lat1: number, lon2: number, lat2:
   return cosLat1 * Math.cos(lat2 * RAD) * haverSin((lon1 - lon2) * RAD) + haverSin((lat1 - lat2) * RAD);
 }
 
+/** The same with cos(lat1)·cos(lat2) precomputed by the caller. */
+export function haverSinDistanceCos(lon1: number, lat1: number, lon2: number, lat2: number, cosLat1CosLat2: number): number {
+  return cosLat1CosLat2 * haverSin((lon1 - lon2) * RAD) + haverSin((lat1 - lat2) * RAD);
+}
+
 export function haverSinToMeters(h: number): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(Math.min(1, h)));
 }
