@@ -185,9 +185,11 @@ export const FindResult = closedObject(
     results: { type: 'array', items: ref('NearestToiletItem'), description: 'Sorted by distance, nearest first.' },
     bbox: {
       type: 'array',
+      // maxItems rather than `items: false`: clients on older JSON Schema dialects (the v1 MCP SDK) read
+      // `items: false` as "no items at all".
       prefixItems: [LONGITUDE, LATITUDE, LONGITUDE, LATITUDE],
-      items: false,
       minItems: 4,
+      maxItems: 4,
       description: 'west, south, east, north of the origin and the results.',
     },
     ask_user: { type: 'string', description: 'Question to put to the user.' },

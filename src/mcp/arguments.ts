@@ -1,0 +1,83 @@
+// Tool arguments and results checked against the service's own JSON Schemas (src/schemas), wrapped as the
+// Standard Schemas the MCP SDK validates with and lists. Arguments are refused the way REST refuses a query:
+// every offending argument, each with what to send instead, so a model can correct the call in one go.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { unknownNameReason } from '../schemas/describe.js';
+import { BODY_NAME, invalidParamsFromErrors } from '../schemas/validate.js';
+import type { JsonSchema } from '../schemas/refs.js';
+import type { InvalidParam } from '../schemas/resources.js';
+
+// Same options as src/schemas/validate.ts, plus defaults: a tool gets `limit: 5` and the filters as
+// `false` when the caller leaves them out, exactly as the query parser fills them in for REST.
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, useDefaults: true });
+formats.default(ajv, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
+
+/** Checks a JSON Schema cannot state (e.g. that a country code exists); run on arguments that passed the schema. */
+export type ArgumentCheck<T> = (args: T) => InvalidParam[];
+
+type Issues = { issues: { message: string }[] };
+
+/** A tool's input schema: lists as `schema`, validates with it, fills in its defaults. */
+export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): StandardSchemaWithJSON<unknown, T> {
+  const validate = ajv.compile(schema);
+  const known = Object.keys((schema.properties ?? {}) as object);
+  return standardSchema<unknown, T>(schema, (value) => {
+    if (!validate(value)) return refusal(argumentProblems(validate.errors ?? [], known));
+    const invalid = check?.(value as T) ?? [];
+    return invalid.length > 0 ? refusal(invalid) : { value: value as T };
+  });
+}
+
+/** A tool's output schema; a result that fails it is a bug the SDK reports as a tool error. */
+export function toolOutput<T>(schema: JsonSchema): StandardSchemaWithJSON<T, T> {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return standardSchema<T, T>(schema, (value) =>
+    validate(value) ? { value: value as T } : { issues: invalidParamsFromErrors(validate.errors ?? []).map((p) => ({ message: `${p.name} ${p.reason}` })) },
+  );
+}
+
+/** "Change these 2 arguments and call the tool again: lat: must be ...; lon: ..." */
+function describeInvalid(invalid: readonly InvalidParam[]): string {
+  const which = invalid.length === 1 ? 'this argument' : `these ${invalid.length} arguments`;
+  return `change ${which} and call the tool again: ${invalid.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`;
+}
+
+function standardSchema<I, O>(schema: JsonSchema, validate: (value: unknown) => { value: O } | Issues): StandardSchemaWithJSON<I, O> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toilet-finder',
+      validate,
+      jsonSchema: { input: () => schema as Record<string, unknown>, output: () => schema as Record<string, unknown> },
+    },
+  };
+}
+
+// The SDK joins issue messages with ", "; one issue carries the whole sentence instead.
+function refusal(invalid: readonly InvalidParam[]): Issues {
+  return { issues: [{ message: describeInvalid(invalid) }] };
+}
+
+/**
+ * ajv errors as one entry per argument. Two keywords read better in tool words than in the generic
+ * body wording: a pair sent half (lat without lon), and an argument the tool does not take.
+ */
+function argumentProblems(errors: readonly ErrorObject[], known: readonly string[]): InvalidParam[] {
+  const own: InvalidParam[] = [];
+  const rest: ErrorObject[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'dependentRequired' && error.instancePath === '') {
+      own.push({ name: error.params.missingProperty, reason: `send ${error.params.missingProperty} together with ${error.params.property}` });
+    } else if (error.keyword === 'additionalProperties' && error.instancePath === '') {
+      own.push({ name: error.params.additionalProperty, reason: unknownNameReason('argument', error.params.additionalProperty, known) });
+    } else {
+      rest.push(error);
+    }
+  }
+  const problems = [...own, ...invalidParamsFromErrors(rest)].map((p) => (p.name === BODY_NAME ? { name: 'arguments', reason: p.reason } : p));
+  // One entry per name, in the schema's order of arguments; names the tool does not take come last.
+  const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
+  return problems.filter((p, i) => problems.findIndex((q) => q.name === p.name) === i).sort((a, b) => rank(a.name) - rank(b.name));
+}

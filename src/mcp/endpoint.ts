@@ -1,0 +1,134 @@
+// The public MCP endpoint at {base_url}/mcp: the SDK's web-standard handler behind our uWS server, serving
+// 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
+// factory. In front of the handler, per HTTP request: the per-IP budget REST shares, then the Origin check.
+// Every answer carries the rate-limit headers. No Authorization is read; no events are advertised.
+import { createHash } from 'node:crypto';
+import { createMcpHandler, McpServer, validateOriginHeader } from '@modelcontextprotocol/server';
+import type { Reads } from '../api/reads.js';
+import type { Limits } from '../api/limits.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { PlaceLookup } from '../places/lookup.js';
+import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
+import { toWebRequest } from '../http/fetch-bridge.js';
+import type { HttpReply } from '../http/reply.js';
+import type { HttpRequestInfo, HttpServer } from '../http/server.js';
+import { headerPairs, jsonRpcErrorResponse, parseBody, requestIdOf, withHeaders } from './json-rpc.js';
+import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
+import { ToolSet } from './tools.js';
+
+export interface McpDeps {
+  config: Config;
+  reads: Reads;
+  limits: Limits;
+  places: PlaceLookup | null;
+  log: Logger;
+  now: () => number;
+}
+
+export interface McpEndpoint {
+  /** Ends open MCP streams so the HTTP server can drain; call before closing it. */
+  close(): Promise<void>;
+}
+
+/** Tool arguments are a few hundred bytes; the SDK would take 4 MiB. */
+export const MAX_MCP_BODY_BYTES = 64 * 1024;
+
+/** The tool list and discovery change only with a deployment: any cache may keep them for an hour. */
+const PUBLIC_HOUR = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
+/** Implementation-defined JSON-RPC server error (-32000..-32019; -32020..-32099 are the MCP spec's). */
+const SERVER_ERROR = -32000;
+
+const INSTRUCTIONS =
+  'Public toilet finder over OpenStreetMap data; read-only, no account needed. Call find_toilets_near with the place the user named or with coordinates; ' +
+  'if you do not know where the user is, call it without a location and ask the user the question it returns in ask_user. ' +
+  'Use get_toilet to detail a toilet by its id. Always show attribution.text with results.';
+
+/** Browser-based clients send the MCP headers, so a preflight must allow them. */
+const MCP_CORS = new CorsPolicy({
+  allowHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
+  exposeHeaders: PUBLIC_READ_EXPOSED_HEADERS,
+  maxAgeSeconds: 86400,
+});
+const CARD_CORS = new CorsPolicy({ allowHeaders: ['Content-Type', 'If-None-Match'], exposeHeaders: ['ETag'], maxAgeSeconds: 86400 });
+
+export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
+  const { config, limits, log, now } = deps;
+  const tools = new ToolSet(deps);
+  const handler = createMcpHandler(
+    () => {
+      const instance = new McpServer(SERVER_INFO, {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
+      });
+      tools.register(instance);
+      return instance;
+    },
+    { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
+  );
+  const requestOrigin = new URL(config.baseUrl).origin;
+  const allowedOrigins = config.mcpAllowedOrigins;
+
+  const serve = async (request: HttpRequestInfo): Promise<Response> => {
+    // Parsed once here: refusals echo its id, and the SDK then neither clones the request nor reads it again.
+    const message = parseBody(request.body);
+    const budget = limits.perIp.take(request.ip, now());
+    const rateHeaders = headerPairs(limits.perIp.headers(budget));
+    if (!budget.allowed) {
+      const seconds = budget.resetSeconds;
+      return jsonRpcErrorResponse(
+        429,
+        requestIdOf(message),
+        { code: SERVER_ERROR, message: `Rate limit reached: this address sent more than ${budget.limit} requests in ${limits.perIp.policy.windowSeconds} seconds. Wait ${seconds} seconds, then send the request again.`, data: { retry_after_seconds: seconds } },
+        [...rateHeaders, ['Retry-After', String(seconds)]],
+      );
+    }
+    if (allowedOrigins !== null) {
+      const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
+      if (!origin.ok) {
+        return jsonRpcErrorResponse(
+          403,
+          requestIdOf(message),
+          { code: SERVER_ERROR, message: `${origin.message}. Pages from ${allowedOrigins.join(', ')} may use this endpoint; other clients send no Origin header.` },
+          rateHeaders,
+        );
+      }
+    }
+    const response = await handler.fetch(toWebRequest(request, requestOrigin), message === undefined ? {} : { parsedBody: message });
+    return withHeaders(response, rateHeaders);
+  };
+  for (const method of ['POST', 'GET', 'DELETE'] as const) {
+    // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
+    server.route({ method, pattern: MCP_PATH, headers: 'all', cors: MCP_CORS, ...(method === 'POST' ? { maxBodyBytes: MAX_MCP_BODY_BYTES } : {}), handler: serve });
+  }
+
+  const card = JSON.stringify(serverCard(config.baseUrl));
+  const etag = `"${createHash('sha256').update(card).digest('base64url').slice(0, 27)}"`;
+  const cardHeaders = ['Cache-Control', 'public, max-age=3600', 'ETag', etag];
+  for (const [pattern, contentType] of [
+    ['/.well-known/mcp/server-card.json', 'application/json'],
+    [`${MCP_PATH}/server-card`, 'application/mcp-server-card+json'],
+  ]) {
+    const fresh: HttpReply = { status: 200, headers: ['Content-Type', contentType, ...cardHeaders], body: card };
+    const unchanged: HttpReply = { status: 304, headers: cardHeaders };
+    server.route({
+      method: 'GET',
+      pattern,
+      headers: ['if-none-match'],
+      cors: CARD_CORS,
+      handler: (request) => (matchesEtag(request.headers['if-none-match'], etag) ? unchanged : fresh),
+    });
+  }
+
+  return { close: () => handler.close() };
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
+function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}

@@ -1,0 +1,139 @@
+// The public MCP tools: find_toilets_near and get_toilet, the REST reads findToiletsNear and getToilet for
+// models. Arguments and results use the operations' own schemas (src/schemas); answers are the very JSON
+// REST sends, as structuredContent and as text, then the credit line the data licence asks for.
+import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import { PlaceLookupUnavailable, type Reads } from '../api/reads.js';
+import { isCountryCode } from '../geo/where.js';
+import type { PlaceLookup } from '../places/lookup.js';
+import type { Logger } from '../log.js';
+import { inputSchemaOf, operationById } from '../schemas/operations.js';
+import type { FindParams } from '../schemas/params.js';
+import type { JsonSchema } from '../schemas/refs.js';
+import { selfContainedSchema } from '../schemas/resources.js';
+import { toolArguments, toolOutput } from './arguments.js';
+import { hostHintOrigin } from './host-hint.js';
+
+export interface ToolDeps {
+  reads: Reads;
+  /** Places the host's city hint when it sends no coordinates; null: such hints are ignored. */
+  places: PlaceLookup | null;
+  now: () => number;
+  log: Logger;
+}
+
+/** Reads only, same answer for the same call and data, and the data is the open world's map. */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+const FIND_DESCRIPTION = [
+  'Finds the public toilets nearest to a place or coordinate, nearest first, each with distance_m, walk_min and bearing,',
+  'whether it is open now, access, fee, wheelchair access and changing table.',
+  'Pass `place` (what the user named: a street, station, landmark or town; add `country` if the name is ambiguous) or `lat` and `lon`.',
+  'Never guess a location. If the user has not said where they are, call without place and coordinates:',
+  "the host's approximate location of the user is used when it sends one (origin.source is then `host_hint`; say the position is approximate);",
+  'otherwise the result has status `needs_location` and a question in `ask_user`: ask the user that question and call again with their answer.',
+  'Status `place_not_found` also means: ask the `ask_user` question. `no_results` means nothing matched nearby; try fewer filters.',
+  'The filters open_now, wheelchair, changing_table, free and no_purchase_needed only narrow the results.',
+  'Always show attribution.text with the results.',
+].join(' ');
+
+const GET_DESCRIPTION = [
+  'Fetches one public toilet by the `id` of a find_toilets_near result (e.g. n123456): position, opening hours and whether it is open now,',
+  'access, fee, wheelchair access, changing table, cleanliness ratings and directions links. Use it to refresh or detail a toilet already found.',
+  'An id no toilet has (or one marked gone) gives an error result. Always show attribution.text.',
+].join(' ');
+
+/** Argument descriptions that tell a model when to ask the user rather than what the REST parameter is. */
+const FIND_ARGUMENT_NOTES: Record<string, string> = {
+  place: 'What the user named: a street, station, landmark or town. Leave out place, lat and lon when the user has not said where they are; the answer then asks them.',
+  lat: 'Latitude of the user (WGS84 degrees), only when known precisely, e.g. shared by the user; send together with lon.',
+  lon: 'Longitude of the user (WGS84 degrees); send together with lat.',
+};
+const GET_ARGUMENT_NOTES: Record<string, string> = {
+  id: 'The `id` of a find_toilets_near result, e.g. n123456 (an OpenStreetMap node).',
+};
+
+export class ToolSet {
+  private readonly findArguments = toolArguments<FindParams>(withNotes(inputSchemaOf(operationById('findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
+    args.country !== undefined && !isCountryCode(args.country)
+      ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
+      : [],
+  );
+  private readonly findOutput = toolOutput(selfContainedSchema('FindResult'));
+  private readonly getArguments = toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationById('getToilet')), GET_ARGUMENT_NOTES));
+  private readonly getOutput = toolOutput(selfContainedSchema('ToiletAnswer'));
+
+  constructor(private readonly deps: ToolDeps) {}
+
+  /** Adds both tools to a server instance (the SDK makes one per HTTP request; the schemas are shared). */
+  register(server: McpServer): void {
+    server.registerTool(
+      'find_toilets_near',
+      { title: 'Find public toilets nearby', description: FIND_DESCRIPTION, inputSchema: this.findArguments, outputSchema: this.findOutput, annotations: READ_ONLY },
+      (args, ctx) => this.findNear(args, ctx),
+    );
+    server.registerTool(
+      'get_toilet',
+      { title: 'Get one public toilet', description: GET_DESCRIPTION, inputSchema: this.getArguments, outputSchema: this.getOutput, annotations: READ_ONLY },
+      (args) => this.getToilet(args.id),
+    );
+  }
+
+  private async findNear(args: FindParams, ctx: ServerContext): Promise<CallToolResult> {
+    const { reads, places, now } = this.deps;
+    try {
+      // The hint costs a place lookup when it names only a city: ask for it only when it can be used.
+      const hint = args.place === undefined && args.lat === undefined ? await hostHintOrigin(ctx.mcpReq._meta, places) : null;
+      return answer(await reads.findNear(args, now(), hint));
+    } catch (error) {
+      return this.failure(error);
+    }
+  }
+
+  private getToilet(id: string): CallToolResult {
+    try {
+      const body = this.deps.reads.toilet(id, this.deps.now());
+      if (body === null) {
+        return toolError(
+          `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Use the id of a find_toilets_near result (e.g. n123456); call find_toilets_near again if the toilet was found long ago.`,
+        );
+      }
+      return answer(body);
+    } catch (error) {
+      return this.failure(error);
+    }
+  }
+
+  /** A lookup or data failure as a result the model can act on; internals go to the log only. */
+  private failure(error: unknown): CallToolResult {
+    if (error instanceof PlaceLookupUnavailable) {
+      return toolError(
+        `The place lookup cannot answer right now (${error.message}). Call again with lat and lon instead, or retry the place after ${error.retryAfterSeconds} seconds.`,
+      );
+    }
+    this.deps.log.error('mcp tool failed', { error: (error as Error)?.stack ?? String(error) });
+    return toolError('The toilet data cannot be read right now. Try again in a minute; if it keeps failing, tell the user the toilet finder is unavailable.');
+  }
+}
+
+/** A read's JSON as structured content, the same JSON as text, then the data credit as a line of its own. */
+function answer(json: string): CallToolResult {
+  const structured = JSON.parse(json) as { attribution: { text: string } };
+  return {
+    content: [
+      { type: 'text', text: json },
+      { type: 'text', text: structured.attribution.text },
+    ],
+    structuredContent: structured,
+  };
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** `schema` with some property descriptions replaced (descriptions never change what validates). */
+function withNotes(schema: JsonSchema, notes: Record<string, string>): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const noted = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, notes[name] ? { ...property, description: notes[name] } : property]));
+  return { ...schema, properties: noted };
+}
