@@ -1,5 +1,24 @@
 // Every setting the service reads, from the environment, with its default. README.md lists them; keep
 // the two in step. A bad value stops the start with a message naming the variable.
+import { dirname, join } from 'node:path';
+import { OPERATIONS } from './schemas/operations.js';
+import { readGeocoderConfig, type GeocoderConfig } from './places/service.js';
+
+/** Key derivation algorithms of the ALTCHA proof of work this server can verify. */
+export const ALTCHA_ALGORITHMS = ['SHA-256', 'SHA-384', 'SHA-512', 'PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512'] as const;
+/** Human-check providers (src/community/human-check.ts). */
+export const HUMAN_CHECK_PROVIDERS = ['altcha'] as const;
+
+export interface HumanCheckConfig {
+  provider: (typeof HUMAN_CHECK_PROVIDERS)[number];
+  algorithm: (typeof ALTCHA_ALGORITHMS)[number];
+  /** Work per attempt (hash rounds or PBKDF2 iterations). */
+  cost: number;
+  /** The secret counter lies between half this and this: the attempts a solver needs. */
+  maxCounter: number;
+  /** How long a challenge may be solved and used. */
+  expiresSeconds: number;
+}
 
 export interface Config {
   port: number;
@@ -16,12 +35,25 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests per minute per IP for listToiletsInArea; 0 lifts the limit. */
   areaRateLimitPerMinute: number;
+  /** Optional remote geocoder for place names the embedded lookup does not know (GEOCODER_URL, _MODE, _TIMEOUT_MS). */
+  geocoder: GeocoderConfig;
   /** Nearest search looks no farther than this. */
   nearestMaxDistanceM: number;
   /** Server-side cache lifetime of area answers; 0 turns the cache off. */
   areaCacheSeconds: number;
   /** operationIds announced as deprecated: they get Deprecation/Sunset headers and `deprecated` in OpenAPI. */
   deprecated: { operationId: string; deprecation: Date; sunset: Date }[];
+  /** Community contributions and moderation; never touched by an import. */
+  overlayDb: string;
+  /** false: the five contribution operations answer 503. */
+  contributionsEnabled: boolean;
+  humanCheck: HumanCheckConfig;
+  /** Where `npm run dump` writes the open data dumps and the server serves them from. */
+  dumpDir: string;
+  /** OpenStreetMap API base (…/api/0.6) for anonymous notes about approved reports; null: notes are off. */
+  osmNotesApi: string | null;
+  /** Hostnames whose browser pages may call /mcp (checked against the Origin header); null admits any. */
+  mcpAllowedOrigins: string[] | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,9 +67,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
+    geocoder: readGeocoderConfig(env),
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
+    overlayDb: env.OVERLAY_DB || join(dirname(env.TOILETS_DB || 'data/toilets.db'), 'overlay.db'),
+    contributionsEnabled: boolean(env, 'CONTRIBUTIONS_ENABLED', true),
+    humanCheck: {
+      provider: oneOf(env, 'HUMAN_CHECK', HUMAN_CHECK_PROVIDERS, 'altcha'),
+      algorithm: oneOf(env, 'ALTCHA_ALGORITHM', ALTCHA_ALGORITHMS, 'PBKDF2/SHA-256'),
+      cost: integer(env, 'ALTCHA_COST', 5000, 1, 1_000_000),
+      maxCounter: integer(env, 'ALTCHA_MAX_COUNTER', 10_000, 2, 10_000_000),
+      expiresSeconds: integer(env, 'ALTCHA_EXPIRES_SECONDS', 1200, 10, 86_400),
+    },
+    dumpDir: env.DUMP_DIR || join(dirname(env.TOILETS_DB || 'data/toilets.db'), 'dumps'),
+    osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
+    mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
   };
 }
 
@@ -53,15 +98,30 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-function baseUrl(raw: string): string {
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}=${raw} is not valid: use true or false (default ${fallback})`);
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name}=${raw} is not valid: use one of ${values.join(', ')} (default ${fallback})`);
+  return raw as T;
+}
+
+function baseUrl(raw: string, name = 'BASE_URL'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`BASE_URL=${raw} is not a URL: use e.g. https://toilets.example.org`);
+    throw new ConfigError(`${name}=${raw} is not a URL: use e.g. https://toilets.example.org`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL=${raw} must start with http:// or https://`);
-  if (url.search || url.hash) throw new ConfigError(`BASE_URL=${raw} must not carry a query or fragment`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}=${raw} must start with http:// or https://`);
+  if (url.search || url.hash) throw new ConfigError(`${name}=${raw} must not carry a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
@@ -75,6 +135,30 @@ function deprecations(raw: string | undefined): Config['deprecated'] {
     if (!match || !deprecation || !sunset || Number.isNaN(deprecation.getTime()) || Number.isNaN(sunset.getTime()) || sunset < deprecation) {
       throw new ConfigError(`DEPRECATED_OPERATIONS item "${item}" is not valid: use operationId@YYYY-MM-DD/YYYY-MM-DD (deprecation date, then a sunset date not before it)`);
     }
+    if (!OPERATIONS.some((operation) => operation.operationId === match[1])) {
+      throw new ConfigError(`DEPRECATED_OPERATIONS names ${match[1]}, which this service does not serve; use one of ${OPERATIONS.map((o) => o.operationId).join(', ')}`);
+    }
     return { operationId: match[1], deprecation, sunset };
+  });
+}
+
+/**
+ * MCP_ALLOWED_ORIGINS="chatgpt.com,https://claude.ai": hostnames, or origins whose hostname counts.
+ * Empty or "*" admits any origin (the public endpoint is read-only).
+ */
+function originHostnames(raw: string | undefined): string[] | null {
+  if (!raw || raw.trim() === '*') return null;
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    let hostname: string | null = null;
+    try {
+      hostname = new URL(entry.includes('://') ? entry : `https://${entry}`).hostname;
+    } catch {
+      hostname = null;
+    }
+    if (!hostname || (!entry.includes('://') && hostname !== entry.toLowerCase())) {
+      throw new ConfigError(`MCP_ALLOWED_ORIGINS item "${entry}" is not valid: use hostnames or origins such as chatgpt.com or https://claude.ai, comma-separated, or * for any`);
+    }
+    return hostname;
   });
 }

@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     toilets: report.toilets,
     data_as_of: report.dataAsOf,
     load_ms: Math.round(performance.now() - started),
+    parts: { toilets_ms: report.loadMs - app.placeIndex.buildMs, places_ms: app.placeIndex.buildMs },
+    places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });
   process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));

@@ -55,6 +55,14 @@ export interface OperationSpec {
 
 const RATE_LIMITED = 'Rate limit reached; wait Retry-After seconds, then resend.';
 const SERVER_ERROR = 'Server error.';
+const SITE_PAGE =
+  "For this site's own web page only (Origin must be the site's). Send `challenge_token`, a solved human-check challenge from GET /api/v1/challenge, used once.";
+/** Contribution bodies larger than this answer 400. */
+const CONTRIBUTION_MAX_BYTES = 16 * 1024;
+const INVALID_BODY = 'The body is not JSON, larger than 16 KiB, or has invalid fields; `invalid_params` lists each one.';
+const FORBIDDEN = 'The request came from another origin, or the human check failed (missing, wrong, expired or reused challenge_token).';
+const NO_TOILET = 'No toilet has the id, or a moderator marked it gone.';
+const CONTRIBUTIONS_OFF = 'Contributions are switched off; wait Retry-After seconds.';
 
 /** Listed so that fixed paths come before templated ones (`/toilets/nearest` before `/toilets/{id}`). */
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -108,6 +116,70 @@ export const OPERATIONS: readonly OperationSpec[] = [
       500: SERVER_ERROR,
       503: 'The database is unavailable; wait Retry-After seconds.',
     },
+  },
+  {
+    operationId: 'submitToilet',
+    method: 'post',
+    path: '/submissions',
+    summary: 'Propose a toilet',
+    description: `${SITE_PAGE} A moderator reviews the proposal before it goes live; once approved it is toilet \`c_<n>\` with source \`community\`.`,
+    requestBody: { schema: 'SubmitToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: { status: 201, description: 'Saved; waits for a moderator: `{"id": "sub_<n>", "status": "pending"}`.', schema: 'CreatedAnswer' },
+    errors: { 400: INVALID_BODY, 403: FORBIDDEN, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
+  },
+  {
+    operationId: 'confirmToilet',
+    method: 'post',
+    path: '/toilets/{id}/confirmations',
+    summary: 'Confirm that a toilet exists as shown',
+    description: `${SITE_PAGE} One confirmation per toilet and address per UTC day; a second one the same day answers 201 with the count unchanged.`,
+    pathParams: { id: TOILET_ID },
+    requestBody: { schema: 'ConfirmToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: { status: 201, description: 'Counted; `confirmations` counts the last 12 months.', schema: 'ConfirmToiletAnswer' },
+    errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
+  },
+  {
+    operationId: 'rateToilet',
+    method: 'post',
+    path: '/toilets/{id}/ratings',
+    summary: 'Rate the cleanliness of a toilet',
+    description: `${SITE_PAGE} One rating per person (device_id) and toilet; the latest counts. One address adds one new rater per toilet per UTC day (429 until the next day); people who rated before may change their rating.`,
+    pathParams: { id: TOILET_ID },
+    requestBody: { schema: 'RateToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: { status: 201, description: 'Counted.', schema: 'RateToiletAnswer' },
+    errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new rater to this toilet today.`, 503: CONTRIBUTIONS_OFF },
+  },
+  {
+    operationId: 'reportToilet',
+    method: 'post',
+    path: '/toilets/{id}/reports',
+    summary: 'Report a problem with a toilet',
+    description: `${SITE_PAGE} The report waits for a moderator; while it is open the toilet's verification_state is \`disputed\`.`,
+    pathParams: { id: TOILET_ID },
+    requestBody: { schema: 'ReportToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: { status: 201, description: 'Saved; waits for a moderator: `{"id": "rep_<n>", "status": "pending"}`.', schema: 'CreatedAnswer' },
+    errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
+  },
+  {
+    operationId: 'correctToilet',
+    method: 'post',
+    path: '/toilets/{id}/votes',
+    summary: 'Vote on facts of a toilet',
+    description:
+      `${SITE_PAGE} Each person has one vote per fact; the latest counts. A voted value replaces the shown value when it has more than half of all votes of the last 24 months and at least 2; the source value counts as one vote; on a tie the shown value stays. One address adds one new voter per toilet per UTC day. Votes for existence \`gone\` never hide a toilet; a moderator decides.`,
+    pathParams: { id: TOILET_ID },
+    requestBody: { schema: 'CorrectToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    success: {
+      status: 201,
+      description: 'Counted: `{"id": "<toilet id>", "attributes": {"<fact>": {"value": "<value now shown or null>", "decided": <provenance.decided entry>}}}`.',
+      schema: 'CreatedAnswer',
+    },
+    errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
 ];
 

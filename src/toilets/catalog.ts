@@ -1,7 +1,9 @@
 // Owns the snapshot the read path answers from, and replaces it when the source database changes: the
 // file is watched (an import renames a new file over it) and SIGHUP forces a reload. A new snapshot is
 // built completely beside the current one and swapped in one assignment; a failed reload keeps serving
-// the old data and logs why.
+// the old data and logs why. Overlay changes of single toilets (contributions, moderation) are applied to
+// the snapshot in use, in place; approved community toilets need a new snapshot (their rows join the
+// static spatial indexes), so approving one reloads.
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { openSourceDatabase, readMeta } from '../source/schema.js';
@@ -29,6 +31,7 @@ export class ToiletCatalog {
   private qualityTimer: NodeJS.Timeout | null = null;
   private fileStamp = '';
   private readonly listeners: (() => void)[] = [];
+  private readonly overlayListeners: (() => void)[] = [];
 
   constructor(
     private readonly dbPath: string,
@@ -37,7 +40,7 @@ export class ToiletCatalog {
     private readonly now: () => number = Date.now,
   ) {
     this.dbPath = resolve(dbPath);
-    this.snapshotInUse = Snapshot.build({ table: createTable(0), rowByKey: new Map() }, { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
+    this.snapshotInUse = Snapshot.build({ table: createTable(0), rowByKey: new Map(), movedTo: new Map() }, { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
   }
 
   get snapshot(): Snapshot {
@@ -49,27 +52,46 @@ export class ToiletCatalog {
     this.listeners.push(listener);
   }
 
-  /** Loads the source database now; with no database it keeps an empty snapshot. Throws on a broken file. */
+  /** Called after overlays changed in place (refreshOverlays): answers changed, the set of toilets did not. */
+  onOverlayChange(listener: () => void): void {
+    this.overlayListeners.push(listener);
+  }
+
+  /**
+   * Loads the source database and the community toilets now; with no database the snapshot holds only
+   * community toilets. Throws on a broken file.
+   */
   load(): LoadReport {
     const started = performance.now();
-    if (!existsSync(this.dbPath)) {
-      this.fileStamp = '';
-      return { toilets: 0, loadMs: 0, dataAsOf: null };
-    }
-    const stamp = this.stampOf();
-    const db = openSourceDatabase(this.dbPath);
+    const community = this.overlays.communityToilets();
     let next: Snapshot;
-    try {
-      const meta = readMeta(db);
-      const loaded = loadToilets(db);
-      next = Snapshot.build(loaded, { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null }, this.overlays, this.now());
-    } finally {
-      db.close();
+    let stamp = '';
+    if (!existsSync(this.dbPath)) {
+      next = Snapshot.build(loadToilets(null, community), { dataAsOf: null, importedAt: null, sourceFile: null }, this.overlays, this.now());
+    } else {
+      stamp = this.stampOf();
+      const db = openSourceDatabase(this.dbPath);
+      try {
+        const meta = readMeta(db);
+        const loaded = loadToilets(db, community);
+        next = Snapshot.build(loaded, { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null }, this.overlays, this.now());
+      } finally {
+        db.close();
+      }
     }
     this.snapshotInUse = next;
     this.fileStamp = stamp;
     for (const listener of this.listeners) listener();
     return { toilets: next.table.count, loadMs: Math.round(performance.now() - started), dataAsOf: next.info.dataAsOf };
+  }
+
+  /**
+   * Re-reads the overlays of these toilets (any id they had; null: every toilet) and applies them to the
+   * snapshot in use at once, so the next answer shows them.
+   */
+  refreshOverlays(ids: Iterable<string> | null): void {
+    this.snapshotInUse.refreshOverlays(this.overlays, ids, this.now());
+    for (const listener of this.overlayListeners) listener();
   }
 
   /** Reloads unless the file is unchanged; logs the outcome instead of throwing. */

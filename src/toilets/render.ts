@@ -1,8 +1,9 @@
-// Toilet result items as JSON text. Enum fragments are rendered once at start-up; per request only the
-// parts that change are computed (hours state, overlays, distance), and the item is one string concat.
-// Field order follows the spec's table so answers read like the documentation.
+// Toilet result items as JSON text. Fragments that change rarely are rendered once (enum values at
+// start-up; a row's head and facts on first use, see RenderCache); per request only the hours state,
+// the partner and the links are added, and the item is one string concatenation. Members are grouped
+// by how often they change, not in the spec table's order (JSON objects are unordered).
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from './facts.js';
-import { toiletId, type ToiletTable } from './table.js';
+import { hoursOf, SOURCE_OF_ID_TYPE, toiletId, Trait, type ToiletTable } from './table.js';
 import type { MergedPartner, Snapshot } from './snapshot.js';
 
 const quote = (s: string) => JSON.stringify(s);
@@ -25,53 +26,81 @@ export interface HoursAnswer {
 }
 
 const UNKNOWN_HOURS: HoursAnswer = { open_now: 'unknown', closes_at: null };
+const UNKNOWN_HOURS_JSON = ',"open_now":"unknown","closes_at":null';
+const NO_PARTNER_JSON = ',"partner":null';
+const GOOGLE_PREFIX = ',"directions":{"google_maps":"https://www.google.com/maps/dir/?api=1&destination=';
+const GOOGLE_TO_APPLE = '&travelmode=walking","apple_maps":"https://maps.apple.com/?daddr=';
+const APPLE_TO_GEO = '&dirflg=w"},"geo":"geo:';
 
+/**
+ * Renders toilet items. An item is: a head (id, name, position) and a facts fragment (access … provenance),
+ * both rendered once per row on first use and kept in the snapshot (facts fragments are interned: most
+ * toilets share one); then the parts that change per request (hours state, partner) and the links.
+ */
 export class ToiletRenderer {
   private readonly urlPrefix: string;
 
   constructor(baseUrl: string) {
-    this.urlPrefix = `${baseUrl}/t/`;
+    this.urlPrefix = `,"url":"${baseUrl}/t/`;
   }
 
   /** The toilet item JSON for a row; `extra` is appended inside the object (nearest-search fields). */
   item(snapshot: Snapshot, row: number, nowMs: number, extra = ''): string {
+    const cache = snapshot.renderCache;
+    let head = cache.head[row];
+    if (head === null) head = cache.head[row] = headJson(snapshot.table, row);
+    let facts = cache.facts[row];
+    if (facts === null) facts = cache.facts[row] = cache.intern(factsJson(snapshot, row));
     const t = snapshot.table;
-    const id = toiletId(t, row);
-    const lat = t.lat[row];
-    const lon = t.lon[row];
-    const overlay = snapshot.overlayByRow.get(row);
-    const hours = hoursAt(t, row, nowMs);
+    const where = `${t.lat[row]},${t.lon[row]}`;
+    const partner = snapshot.overlayByRow.get(row)?.partner;
     return (
-      `{"id":"${id}","name":${quoteOrNull(t.name[row])},"lat":${lat},"lon":${lon}` +
-      ACCESS_JSON[t.access[row]] +
-      ACCESS_RULE_JSON[t.accessRule[row]] +
-      `,"scheme_name":${quoteOrNull(t.schemeName[row])}` +
-      feeJson(t, row) +
-      `,"opening_hours":${quoteOrNull(t.openingHours[row])}` +
-      `,"open_now":${hours.open_now === 'unknown' ? '"unknown"' : hours.open_now},"closes_at":${quoteOrNull(hours.closes_at)}` +
-      WHEELCHAIR_JSON[t.wheelchair[row]] +
-      CHANGING_TABLE_JSON[t.changingTable[row]] +
-      GENDER_JSON[t.gender[row]] +
-      `,"operator":${quoteOrNull(t.operator[row])}` +
-      (overlay ? `,"last_confirmed_at":${quoteOrNull(overlay.last_confirmed_at)}` : NO_OVERLAY_JSON) +
-      VERIFICATION_JSON[snapshot.verification[row]] +
-      `,"confirmations":${overlay ? overlay.confirmations : 0}` +
-      `,"cleanliness":${overlay?.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}` +
-      CONFIDENCE_JSON[snapshot.confidence[row]] +
-      `,"source":"${snapshot.source}"` +
-      `,"partner":${overlay?.partner ? partnerJson(overlay.partner, nowMs) : 'null'}` +
-      `,"provenance":{"source":"${snapshot.source}","checked":${quoteOrNull(t.checked[row])},"decided":${overlay ? JSON.stringify(overlay.decided) : '{}'}}` +
-      `,"url":"${this.urlPrefix}${id}"` +
-      `,"directions":{"google_maps":"https://www.google.com/maps/dir/?api=1&destination=${lat},${lon}&travelmode=walking","apple_maps":"https://maps.apple.com/?daddr=${lat},${lon}&dirflg=w"}` +
-      `,"geo":"geo:${lat},${lon}"` +
+      head +
+      facts +
+      (t.traits[row] & Trait.HasHours ? hoursJson(hoursAt(t, row, nowMs)) : UNKNOWN_HOURS_JSON) +
+      (partner ? `,"partner":${partnerJson(partner, nowMs)}` : NO_PARTNER_JSON) +
+      this.urlPrefix + toiletId(t, row) +
+      '"' + GOOGLE_PREFIX + where + GOOGLE_TO_APPLE + where + APPLE_TO_GEO + where + '"' +
       extra +
       '}'
     );
   }
 }
 
+function headJson(t: ToiletTable, row: number): string {
+  return `{"id":"${toiletId(t, row)}","name":${quoteOrNull(t.name[row])},"lat":${t.lat[row]},"lon":${t.lon[row]}`;
+}
+
+/** The members that change only with overlays or the hourly quality refresh. */
+function factsJson(snapshot: Snapshot, row: number): string {
+  const t = snapshot.table;
+  const overlay = snapshot.overlayByRow.get(row);
+  return (
+    ACCESS_JSON[t.access[row]] +
+    ACCESS_RULE_JSON[t.accessRule[row]] +
+    `,"scheme_name":${quoteOrNull(t.schemeName[row])}` +
+    feeJson(t, row) +
+    `,"opening_hours":${quoteOrNull(t.openingHours[row])}` +
+    WHEELCHAIR_JSON[t.wheelchair[row]] +
+    CHANGING_TABLE_JSON[t.changingTable[row]] +
+    GENDER_JSON[t.gender[row]] +
+    `,"operator":${quoteOrNull(t.operator[row])}` +
+    (overlay ? `,"last_confirmed_at":${quoteOrNull(overlay.last_confirmed_at)}` : NO_OVERLAY_JSON) +
+    VERIFICATION_JSON[snapshot.verification[row]] +
+    `,"confirmations":${overlay ? overlay.confirmations : 0}` +
+    `,"cleanliness":${overlay?.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}` +
+    CONFIDENCE_JSON[snapshot.confidence[row]] +
+    `,"source":"${SOURCE_OF_ID_TYPE[t.idType[row]]}"` +
+    `,"provenance":{"source":"${SOURCE_OF_ID_TYPE[t.idType[row]]}","checked":${quoteOrNull(t.checked[row])},"decided":${overlay ? overlay.decidedJson : '{}'}}`
+  );
+}
+
+function hoursJson(h: HoursAnswer): string {
+  return `,"open_now":${h.open_now === 'unknown' ? '"unknown"' : h.open_now},"closes_at":${quoteOrNull(h.closes_at)}`;
+}
+
 export function hoursAt(t: ToiletTable, row: number, nowMs: number): HoursAnswer {
-  const compiled = t.hours[row];
+  const compiled = t.traits[row] & Trait.HasHours ? hoursOf(t, row) : null;
   return compiled ? compiled.stateAt(nowMs) : UNKNOWN_HOURS;
 }
 

@@ -1,18 +1,22 @@
 // Everything the read path needs at one instant: the toilet table with overlays merged in, the spatial
 // indexes and the derived quality columns. Built whole beside the one in use and swapped in one
-// assignment, so an answer never mixes two data versions.
+// assignment, so an answer never mixes two data versions. A contribution changes one toilet's overlay in
+// place (applyOverlay): one synchronous update between requests, so no answer sees half of it.
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, Trait, type ToiletTable } from './table.js';
 import { confidence, verificationState } from './quality.js';
-import { CONFIDENCE, VERIFICATION_STATE } from './facts.js';
-import type { OverlaySource, PartnerListing, ToiletOverlay } from './overlay.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
+import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
 import { NearestSearch, type Accept } from '../index/nearest.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
+
+/** Small leaves: a k=5 search pushes every point of each leaf it opens. */
+const KD_NODE_SIZE = 16;
 
 export interface MergedPartner extends PartnerListing {
   /** The business hours compiled for the toilet's zone, or null when none or unparseable. */
@@ -21,6 +25,26 @@ export interface MergedPartner extends PartnerListing {
 
 export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   partner: MergedPartner | null;
+  /** `provenance.decided` as JSON, rendered once per change. */
+  decidedJson: string;
+}
+
+/** The columns a decision may change: kept per decided row so a changed or withdrawn decision starts from the source. */
+interface SourceColumns {
+  name: string | null;
+  operator: string | null;
+  access: number;
+  accessRule: number;
+  feeRequired: number;
+  feeAmount: number;
+  feeCurrency: string | null;
+  openingHours: string | null;
+  hours: ToiletTable['hours'][number];
+  timeZone: string | null;
+  country: string | null;
+  wheelchair: number;
+  changingTable: number;
+  gender: number;
 }
 
 export interface SourceInfo {
@@ -30,13 +54,42 @@ export interface SourceInfo {
   sourceFile: string | null;
 }
 
-export class Snapshot {
-  readonly source = 'openstreetmap';
+/** Rendered fragments, filled on first use per row (see render.ts) and dropped when the row changes. */
+export class RenderCache {
+  readonly head: (string | null)[];
+  readonly facts: (string | null)[];
+  private readonly shared = new Map<string, string>();
+
+  constructor(count: number) {
+    this.head = new Array(count).fill(null);
+    this.facts = new Array(count).fill(null);
+  }
+
+  /** One string per distinct facts fragment: most toilets share a handful. */
+  intern(fragment: string): string {
+    const known = this.shared.get(fragment);
+    if (known !== undefined) return known;
+    this.shared.set(fragment, fragment);
+    return fragment;
+  }
+
+  forget(row: number): void {
+    this.head[row] = null;
+    this.facts[row] = null;
+  }
+}
+
+export class Snapshot implements SourceView {
+  readonly renderCache: RenderCache;
   readonly overlayByRow = new Map<number, MergedOverlay>();
   readonly verification: Uint8Array;
   readonly confidence: Uint8Array;
   private readonly nearest: NearestSearch;
   private readonly box: BoxSearch | null;
+  /** Source values of rows that have decisions applied. */
+  private readonly sourceColumns = new Map<number, SourceColumns>();
+  /** Ids each loaded id moved from (the reverse of movedTo). */
+  private readonly movedFrom = new Map<string, string[]>();
   /** When the derived quality columns were computed (they age: "checked within 24 months"). */
   qualityComputedAt = 0;
 
@@ -44,11 +97,18 @@ export class Snapshot {
     readonly table: ToiletTable,
     private readonly rowByKey: Map<number, number>,
     readonly info: SourceInfo,
+    private readonly movedTo: ReadonlyMap<string, string> = new Map(),
   ) {
+    for (const [from, to] of movedTo) {
+      const list = this.movedFrom.get(to);
+      if (list) list.push(from);
+      else this.movedFrom.set(to, [from]);
+    }
     const n = table.count;
+    this.renderCache = new RenderCache(n);
     this.verification = new Uint8Array(n);
     this.confidence = new Uint8Array(n);
-    const kd = new KDBush(n, 64, Float64Array);
+    const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
     const flat = n > 0 ? new Flatbush(n, 16, Float64Array) : null; // Flatbush holds at least one item
     for (let row = 0; row < n; row++) {
       kd.add(table.lon[row], table.lat[row]);
@@ -71,51 +131,135 @@ export class Snapshot {
   }
 
   static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlaySource, nowMs: number): Snapshot {
-    const snapshot = new Snapshot(loaded.table, loaded.rowByKey, info);
-    snapshot.mergeOverlays(overlays);
+    const snapshot = new Snapshot(loaded.table, loaded.rowByKey, info, loaded.movedTo);
+    // an empty table (the catalog before its first load) has nothing to merge into
+    if (loaded.table.count > 0) for (const [id, overlay] of overlays.entries(snapshot)) snapshot.applyOverlay(snapshot.loadedRowOf(id), overlay);
     snapshot.refreshQuality(nowMs);
     return snapshot;
   }
 
   /** The row of a toilet id, or -1 (unknown, malformed, or marked gone). */
   rowOf(id: string): number {
+    const row = this.loadedRowOf(id);
+    return row < 0 || this.table.traits[row] & Trait.Hidden ? -1 : row;
+  }
+
+  /** The row of a loaded toilet id, marked gone or not, or -1. */
+  loadedRowOf(id: string): number {
     const key = idKey(id);
-    const row = key < 0 ? undefined : this.rowByKey.get(key);
-    return row === undefined || this.table.traits[row] & Trait.Hidden ? -1 : row;
+    return (key < 0 ? undefined : this.rowByKey.get(key)) ?? -1;
+  }
+
+  currentId(id: string): string | null {
+    let current = id;
+    // a toilet redrawn twice moved twice; the bound only guards against a cycle in a damaged table
+    for (let hops = 0; hops < 8 && this.loadedRowOf(current) < 0; hops++) {
+      const next = this.movedTo.get(current);
+      if (next === undefined) return null;
+      current = next;
+    }
+    return this.loadedRowOf(current) < 0 ? null : current;
+  }
+
+  aliases(id: string): string[] {
+    const ids = [id];
+    for (let i = 0; i < ids.length && ids.length < 64; i++) ids.push(...(this.movedFrom.get(ids[i]) ?? []));
+    return ids;
+  }
+
+  sourceFacts(id: string): ToiletFacts | null {
+    const row = this.loadedRowOf(id);
+    if (row < 0) return null;
+    const t = this.table;
+    const s = this.sourceColumns.get(row) ?? columnsOf(t, row);
+    return {
+      name: s.name,
+      operator: s.operator,
+      access: ACCESS[s.access],
+      access_rule: ACCESS_RULE[s.accessRule],
+      scheme_name: t.schemeName[row],
+      fee: { required: s.feeRequired === -1 ? null : s.feeRequired === 1, amount: Number.isNaN(s.feeAmount) ? null : s.feeAmount, currency: s.feeCurrency },
+      opening_hours: s.openingHours,
+      wheelchair: WHEELCHAIR[s.wheelchair],
+      changing_table: CHANGING_TABLE[s.changingTable],
+      gender: GENDER.filter((_, i) => s.gender & (1 << i)),
+      checked: t.checked[row],
+      quality: t.quality[row],
+    };
+  }
+
+  /**
+   * Recomputes the overlays of the given toilets (by any id they had), or of every toilet when `ids` is
+   * null (the count windows move with the date), and applies them in place.
+   */
+  refreshOverlays(overlays: OverlaySource, ids: Iterable<string> | null, nowMs: number): void {
+    if (ids === null) {
+      const seen = new Set<number>();
+      for (const [id, overlay] of overlays.entries(this)) {
+        const row = this.loadedRowOf(id);
+        seen.add(row);
+        this.applyOverlay(row, overlay);
+      }
+      for (const row of [...this.overlayByRow.keys()]) if (!seen.has(row)) this.applyOverlay(row, null);
+      this.refreshQuality(nowMs);
+      return;
+    }
+    for (const stored of ids) {
+      const id = this.currentId(stored);
+      if (id === null) continue; // not in this source: its rows wait in the overlay database
+      const row = this.loadedRowOf(id);
+      this.applyOverlay(row, overlays.entry(id, this));
+      this.refreshRowQuality(row, nowMs);
+    }
+  }
+
+  /** Puts a row's overlay in place of its previous one (null: none); decisions start from the source values. */
+  applyOverlay(row: number, overlay: ToiletOverlay | null): void {
+    const t = this.table;
+    const saved = this.sourceColumns.get(row);
+    if (saved) restoreColumns(t, row, saved);
+    t.traits[row] &= ~Trait.Hidden;
+    const decisions = overlay ? FACT_ATTRIBUTES.filter((attribute) => overlay.decided[attribute]?.value != null) : [];
+    if (decisions.length > 0) this.sourceColumns.set(row, saved ?? columnsOf(t, row));
+    else this.sourceColumns.delete(row);
+    for (const attribute of decisions) applyDecision(t, row, attribute, overlay!.decided[attribute]!.value!);
+    if (overlay?.gone) t.traits[row] |= Trait.Hidden;
+    refreshTraits(t, row);
+    this.renderCache.forget(row);
+    if (overlay === null) {
+      this.overlayByRow.delete(row);
+      return;
+    }
+    const partner = overlay.partner && {
+      ...overlay.partner,
+      hours: overlay.partner.opening_hours === null ? null : compileHours(overlay.partner.opening_hours, placeOf(t, row)),
+    };
+    this.overlayByRow.set(row, { ...overlay, partner, decidedJson: decidedJson(overlay) });
   }
 
   /** Recomputes verification_state and confidence, which depend on the date. */
   refreshQuality(nowMs: number): void {
-    const t = this.table;
-    for (let row = 0; row < t.count; row++) {
-      const overlay = this.overlayByRow.get(row);
-      const inputs = {
-        checked: t.checked[row],
-        quality: t.quality[row],
-        lastEdited: t.lastEdited[row],
-        confirmations: overlay?.confirmations ?? 0,
-        disputed: overlay?.disputed ?? false,
-        partnerRunning: overlay?.partner != null,
-      };
-      this.verification[row] = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
-      this.confidence[row] = CONFIDENCE.indexOf(confidence(inputs, nowMs));
-    }
+    for (let row = 0; row < this.table.count; row++) this.refreshRowQuality(row, nowMs);
     this.qualityComputedAt = nowMs;
   }
 
-  private mergeOverlays(overlays: OverlaySource): void {
+  private refreshRowQuality(row: number, nowMs: number): void {
     const t = this.table;
-    for (const [id, overlay] of overlays.entries()) {
-      const row = this.rowOf(id);
-      if (row < 0) continue; // not in this source (yet, or any more): its overlay rows wait in the overlay database
-      for (const [attribute, decision] of Object.entries(overlay.decided)) applyDecision(t, row, attribute, decision.value);
-      if (overlay.gone) t.traits[row] |= Trait.Hidden;
-      refreshTraits(t, row);
-      const partner = overlay.partner && {
-        ...overlay.partner,
-        hours: overlay.partner.opening_hours === null ? null : compileHours(overlay.partner.opening_hours, placeOf(t, row)),
-      };
-      this.overlayByRow.set(row, { ...overlay, partner });
+    const overlay = this.overlayByRow.get(row);
+    const inputs = {
+      checked: t.checked[row],
+      quality: t.quality[row],
+      lastEdited: t.lastEdited[row],
+      confirmations: overlay?.confirmations ?? 0,
+      disputed: overlay?.disputed ?? false,
+      partnerRunning: overlay?.partner != null,
+    };
+    const verification = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
+    const level = CONFIDENCE.indexOf(confidence(inputs, nowMs));
+    if (verification !== this.verification[row] || level !== this.confidence[row]) {
+      this.verification[row] = verification;
+      this.confidence[row] = level;
+      this.renderCache.forget(row);
     }
   }
 }
@@ -124,4 +268,50 @@ function placeOf(t: ToiletTable, row: number) {
   const lat = t.lat[row];
   const lon = t.lon[row];
   return { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) };
+}
+
+function columnsOf(t: ToiletTable, row: number): SourceColumns {
+  return {
+    name: t.name[row],
+    operator: t.operator[row],
+    access: t.access[row],
+    accessRule: t.accessRule[row],
+    feeRequired: t.feeRequired[row],
+    feeAmount: t.feeAmount[row],
+    feeCurrency: t.feeCurrency[row],
+    openingHours: t.openingHours[row],
+    hours: t.hours[row],
+    timeZone: t.timeZone[row],
+    country: t.country[row],
+    wheelchair: t.wheelchair[row],
+    changingTable: t.changingTable[row],
+    gender: t.gender[row],
+  };
+}
+
+function restoreColumns(t: ToiletTable, row: number, s: SourceColumns): void {
+  t.name[row] = s.name;
+  t.operator[row] = s.operator;
+  t.access[row] = s.access;
+  t.accessRule[row] = s.accessRule;
+  t.feeRequired[row] = s.feeRequired;
+  t.feeAmount[row] = s.feeAmount;
+  t.feeCurrency[row] = s.feeCurrency;
+  t.openingHours[row] = s.openingHours;
+  t.hours[row] = s.hours;
+  t.timeZone[row] = s.timeZone;
+  t.country[row] = s.country;
+  t.wheelchair[row] = s.wheelchair;
+  t.changingTable[row] = s.changingTable;
+  t.gender[row] = s.gender;
+}
+
+/** `provenance.decided`: the spec's four keys per fact, facts in a fixed order. */
+function decidedJson(overlay: ToiletOverlay): string {
+  const entries: string[] = [];
+  for (const attribute of FACT_ATTRIBUTES) {
+    const d = overlay.decided[attribute];
+    if (d) entries.push(`"${attribute}":${JSON.stringify({ by: d.by, votes_for: d.votes_for, votes_total: d.votes_total, as_of: d.as_of })}`);
+  }
+  return `{${entries.join(',')}}`;
 }

@@ -2,10 +2,12 @@
 // a toilet may have. One row per toilet; row numbers are what the spatial indexes store. A million toilets
 // fit in well under 200 MB this way, where a million record objects would take over 500 MB.
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from './facts.js';
-import type { CompiledHours } from '../hours/index.js';
+import { compileHours, type CompiledHours } from '../hours/index.js';
 
-/** Id prefixes by id type code: OSM node, way, relation. */
-export const ID_TYPES = ['n', 'w', 'r'] as const;
+/** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
+export const ID_TYPES = ['n', 'w', 'r', 'c_'] as const;
+/** The `source` of a record by id type code. */
+export const SOURCE_OF_ID_TYPE = ['openstreetmap', 'openstreetmap', 'openstreetmap', 'community'] as const;
 
 /** Per-row filter bits, precomputed so a filtered search tests one byte per candidate. */
 export const Trait = {
@@ -38,7 +40,11 @@ export interface ToiletTable {
   operator: (string | null)[];
   schemeName: (string | null)[];
   openingHours: (string | null)[];
+  /** Compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs ~0.3 ms. */
   hours: (CompiledHours | null)[];
+  /** Where the hours are evaluated: set only for rows with opening hours. */
+  timeZone: (string | null)[];
+  country: (string | null)[];
   checked: (string | null)[];
   quality: Uint8Array;
   /** Epoch seconds of the last edit in the source, 0 when unknown. */
@@ -66,6 +72,8 @@ export function createTable(count: number): ToiletTable {
     schemeName: new Array(count).fill(null),
     openingHours: new Array(count).fill(null),
     hours: new Array(count).fill(null),
+    timeZone: new Array(count).fill(null),
+    country: new Array(count).fill(null),
     checked: new Array(count).fill(null),
     quality: new Uint8Array(count),
     lastEdited: new Uint32Array(count),
@@ -77,14 +85,16 @@ export function toiletId(table: ToiletTable, row: number): string {
   return ID_TYPES[table.idType[row]] + table.idNumber[row];
 }
 
-/** The numeric key of an OSM-style id (n123 → 123*4+0), or -1 when it is not one. */
+/** The numeric key of an id (n123 → 123*4+0, c_5 → 5*4+3), or -1 when it is not one. */
 export function idKey(id: string): number {
-  const type = ID_TYPES.indexOf(id[0] as (typeof ID_TYPES)[number]);
-  if (type < 0 || id.length < 2 || id.length > 17) return -1;
+  const type = ID_TYPES.findIndex((prefix) => id.startsWith(prefix));
+  if (type < 0) return -1;
+  const start = ID_TYPES[type].length;
+  if (id.length <= start || id.length > start + 16) return -1;
   let n = 0;
-  for (let i = 1; i < id.length; i++) {
+  for (let i = start; i < id.length; i++) {
     const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (i === 1 && d === 0)) return -1;
+    if (d < 0 || d > 9 || (i === start && d === 0)) return -1;
     n = n * 10 + d;
   }
   return n * 4 + type;
@@ -116,8 +126,17 @@ export function refreshTraits(table: ToiletTable, row: number): void {
   if (CHANGING_TABLE[table.changingTable[row]] === 'yes') traits |= Trait.ChangingTable;
   if (table.feeRequired[row] === 0) traits |= Trait.Free;
   if (NO_PURCHASE.includes(ACCESS[table.access[row]])) traits |= Trait.NoPurchase;
-  if (table.hours[row] !== null) traits |= Trait.HasHours;
+  if (table.openingHours[row] !== null) traits |= Trait.HasHours;
   table.traits[row] = traits;
+}
+
+/** The row's compiled opening hours, compiled on first use; null when it has none (or they no longer parse). */
+export function hoursOf(table: ToiletTable, row: number): CompiledHours | null {
+  const compiled = table.hours[row];
+  if (compiled !== null || !(table.traits[row] & Trait.HasHours)) return compiled;
+  const hours = compileHours(table.openingHours[row]!, { lat: table.lat[row], lon: table.lon[row], country: table.country[row], timeZone: table.timeZone[row]! });
+  if (hours === null) table.traits[row] &= ~Trait.HasHours;
+  return (table.hours[row] = hours);
 }
 
 function indexer<T extends string>(values: readonly T[]): (value: string) => number {

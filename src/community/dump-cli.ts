@@ -1,0 +1,26 @@
+// npm run dump: writes the open data dump (dump.ts) of the current data, community decisions applied, to
+// DUMP_DIR, where the server serves it. The nightly refresh runs it after the import.
+import { loadConfig, ConfigError } from '../config.js';
+import { jsonLogger } from '../log.js';
+import { ToiletCatalog } from '../toilets/catalog.js';
+import { Community } from './community.js';
+import { writeDump } from './dump.js';
+
+async function main(): Promise<void> {
+  const log = jsonLogger(process.stderr, process.stderr);
+  const config = loadConfig();
+  const community = new Community(config, log, Date.now);
+  try {
+    const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
+    catalog.load();
+    const report = await writeDump(catalog.snapshot, config.baseUrl, config.dumpDir, Date.now());
+    console.log(`wrote ${report.toilets} toilets to ${report.dir}`);
+  } finally {
+    community.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error)));
+  process.exitCode = 1;
+});

@@ -1,0 +1,110 @@
+// The open data dump (spec, Limits: bulk copies come from dumps, not the API): every listed toilet with
+// community decisions applied, as gzip-compressed GeoJSON and CSV, with the ODbL notice. Items are the
+// API's own toilet items (render.ts) minus what changes by the minute (open_now, closes_at), the
+// business's own statements (partner) and the map links. Only aggregates of contributions go in
+// (counts, averages, decided facts): nothing about who contributed.
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { Snapshot } from '../toilets/snapshot.js';
+import { ToiletRenderer } from '../toilets/render.js';
+import { Trait } from '../toilets/table.js';
+
+/** The latest dump's files in DUMP_DIR, served under /dumps/. */
+export const DUMP_FILES = { geojson: 'toilets.geojson.gz', csv: 'toilets.csv.gz', notice: 'NOTICE.txt' } as const;
+
+const LEFT_OUT = new Set(['lat', 'lon', 'open_now', 'closes_at', 'partner', 'directions', 'geo']);
+
+type Item = Record<string, any>;
+
+/** CSV columns: name and how to read it from an item. */
+const CSV_COLUMNS: [string, (item: Item) => unknown][] = [
+  ['id', (i) => i.id],
+  ['lat', (i) => i.lat],
+  ['lon', (i) => i.lon],
+  ['name', (i) => i.name],
+  ['access', (i) => i.access],
+  ['access_rule', (i) => i.access_rule],
+  ['scheme_name', (i) => i.scheme_name],
+  ['fee_required', (i) => i.fee.required],
+  ['fee_amount', (i) => i.fee.amount],
+  ['fee_currency', (i) => i.fee.currency],
+  ['opening_hours', (i) => i.opening_hours],
+  ['wheelchair', (i) => i.wheelchair],
+  ['changing_table', (i) => i.changing_table],
+  ['gender', (i) => i.gender.join(',')],
+  ['operator', (i) => i.operator],
+  ['last_confirmed_at', (i) => i.last_confirmed_at],
+  ['confirmations', (i) => i.confirmations],
+  ['cleanliness_average', (i) => i.cleanliness?.average],
+  ['cleanliness_count', (i) => i.cleanliness?.count],
+  ['verification_state', (i) => i.verification_state],
+  ['confidence', (i) => i.confidence],
+  ['source', (i) => i.source],
+  ['checked', (i) => i.provenance.checked],
+  // "wheelchair:votes;name:moderator": which facts the community or a moderator decided, and how
+  ['decided', (i) => Object.entries(i.provenance.decided as Record<string, { by: string }>).map(([fact, d]) => `${fact}:${d.by}`).join(';')],
+  ['url', (i) => i.url],
+];
+
+export interface DumpReport {
+  dir: string;
+  toilets: number;
+}
+
+export function odblNotice(baseUrl: string, nowMs: number): string {
+  return `Public toilets from ${baseUrl}, dump of ${new Date(nowMs).toISOString()}.
+
+Contains information from OpenStreetMap (c) OpenStreetMap contributors, available under the Open Database
+License (ODbL) 1.0: https://opendatacommons.org/licenses/odbl/1-0/ (see https://www.openstreetmap.org/copyright).
+Community confirmations, ratings, corrections and toilets added at ${baseUrl} are part of this database under
+the same licence. Any copy or derived database must be shared under the ODbL and credit OpenStreetMap.
+
+Files: ${DUMP_FILES.geojson} (GeoJSON FeatureCollection), ${DUMP_FILES.csv} (CSV, RFC 4180, UTF-8).
+Fields are those of the API's toilet items: ${baseUrl}/api/v1/openapi.json
+`;
+}
+
+/** Writes the dump of a snapshot into `dir`, replacing the previous files only once the new ones are complete. */
+export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string, nowMs: number): Promise<DumpReport> {
+  await mkdir(dir, { recursive: true });
+  const renderer = new ToiletRenderer(baseUrl);
+  const notice = odblNotice(baseUrl, nowMs);
+  const items = function* (): Generator<Item> {
+    const t = snapshot.table;
+    for (let row = 0; row < t.count; row++) if (!(t.traits[row] & Trait.Hidden)) yield JSON.parse(renderer.item(snapshot, row, nowMs));
+  };
+  let toilets = 0;
+  const geojson = function* () {
+    yield `{"type":"FeatureCollection","license":"ODbL-1.0","attribution":"© OpenStreetMap contributors","notice":${JSON.stringify(notice)},"features":[`;
+    for (const item of items()) {
+      const properties = Object.fromEntries(Object.entries(item).filter(([key]) => !LEFT_OUT.has(key)));
+      yield `${toilets++ === 0 ? '' : ','}\n${JSON.stringify({ type: 'Feature', id: item.id, geometry: { type: 'Point', coordinates: [item.lon, item.lat] }, properties })}`;
+    }
+    yield '\n]}\n';
+  };
+  const csv = function* () {
+    yield CSV_COLUMNS.map(([name]) => name).join(',') + '\r\n';
+    for (const item of items()) yield CSV_COLUMNS.map(([, read]) => csvField(read(item))).join(',') + '\r\n';
+  };
+  await writeGzip(join(dir, DUMP_FILES.geojson), geojson());
+  await writeGzip(join(dir, DUMP_FILES.csv), csv());
+  await writeFile(join(dir, `${DUMP_FILES.notice}.tmp`), notice);
+  await rename(join(dir, `${DUMP_FILES.notice}.tmp`), join(dir, DUMP_FILES.notice));
+  return { dir, toilets };
+}
+
+async function writeGzip(path: string, chunks: Iterable<string>): Promise<void> {
+  const temporary = `${path}.tmp`;
+  await pipeline(Readable.from(chunks), createGzip(), createWriteStream(temporary));
+  await rename(temporary, path);
+}
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}

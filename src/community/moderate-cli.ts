@@ -1,0 +1,143 @@
+// npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
+// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB); a running server shows each
+// action within about a second.
+import { parseArgs } from 'node:util';
+import { loadConfig, ConfigError } from '../config.js';
+import { jsonLogger } from '../log.js';
+import { ToiletCatalog } from '../toilets/catalog.js';
+import { Community } from './community.js';
+import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
+
+const USAGE = `usage: npm run moderate -- <command> [--json]
+  list [submissions|reports|gone-votes]           the queues, with context
+  approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
+  reject <sub_N|rep_N> --reason TEXT
+  lock <toilet id> <fact> <value> --reason TEXT   show this value whatever the votes say
+  unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again
+  gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
+  log [--limit N]                                 the latest moderator actions
+facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence`;
+
+class UsageError extends Error {}
+
+function main(): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+  } catch (error) {
+    return fail(new UsageError((error as Error).message));
+  }
+  const { positionals: [command, ...args], values } = parsed;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const log = jsonLogger(process.stderr, process.stderr);
+  let community: Community | null = null;
+  try {
+    const config = loadConfig();
+    community = new Community(config, log, Date.now);
+    const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
+    catalog.load();
+    const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+    const reason = () => values.reason ?? '';
+    const need = (count: number) => {
+      if (args.length !== count) throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}`);
+      return args;
+    };
+    const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
+    switch (command) {
+      case 'list': {
+        const which = args[0] ?? 'all';
+        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which) || args.length > 1) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
+        const queues = {
+          ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
+          ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
+          ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
+        };
+        show(queues, () => describeQueues(queues));
+        break;
+      }
+      case 'approve':
+      case 'reject': {
+        const [target] = need(1);
+        const done = command === 'approve' ? moderation.approve(target, reason()) : moderation.reject(target, reason());
+        show({ done }, () => done);
+        break;
+      }
+      case 'lock': {
+        const [id, fact, value] = need(3);
+        const done = moderation.lock(id, fact, value, reason());
+        show({ done }, () => done);
+        break;
+      }
+      case 'unlock': {
+        const [id, fact] = need(2);
+        const done = moderation.unlock(id, fact, reason());
+        show({ done }, () => done);
+        break;
+      }
+      case 'gone': {
+        const [id] = need(1);
+        const done = moderation.markGone(id, reason());
+        show({ done }, () => done);
+        break;
+      }
+      case 'log': {
+        const limit = Number(values.limit ?? 20);
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
+        const entries = moderation.history(limit);
+        show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
+        break;
+      }
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+    return 0;
+  } catch (error) {
+    return fail(error);
+  } finally {
+    community?.close();
+  }
+}
+
+function fail(error: unknown): number {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  if (error instanceof ModerationError || error instanceof ConfigError) {
+    console.error(error.message);
+    return 1;
+  }
+  console.error((error as Error).stack ?? String(error));
+  return 1;
+}
+
+function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[] }): string {
+  const lines: string[] = [];
+  if (queues.submissions) {
+    lines.push(`Submissions waiting: ${queues.submissions.length}`);
+    for (const s of queues.submissions) {
+      const facts = [s.access && `access ${s.access}`, s.fee && `fee ${s.fee}`, s.opening_hours && `hours "${s.opening_hours}"`, s.wheelchair && `wheelchair ${s.wheelchair}`, s.changing_table && `changing table ${s.changing_table}`].filter(Boolean);
+      lines.push(`  ${s.id}  ${s.submitted_at}  ${s.name ?? '(no name)'} at ${s.lat},${s.lon}  ${facts.join(', ')}`);
+      if (s.note) lines.push(`      note: ${s.note}`);
+      lines.push(s.nearby.length ? `      already listed nearby: ${s.nearby.map((n) => `${n.id} ${n.name ?? '(no name)'} ${n.distance_m} m`).join('; ')}` : '      nothing listed within 100 m');
+    }
+  }
+  if (queues.reports) {
+    lines.push(`Reports open: ${queues.reports.length}`);
+    for (const r of queues.reports) {
+      const toilet = r.toilet ? `${r.toilet.name ?? '(no name)'} at ${r.toilet.lat},${r.toilet.lon} (${r.toilet.source}${r.toilet.gone ? ', marked gone' : ''})` : 'not in the current data';
+      lines.push(`  ${r.id}  ${r.reported_at}  ${r.kind}  ${r.toilet_id}: ${toilet}  ${r.open_reports} open report${r.open_reports === 1 ? '' : 's'} on it`);
+      if (r.note) lines.push(`      note: ${r.note}`);
+    }
+  }
+  if (queues.gone_votes) {
+    lines.push(`Toilets most voters call gone (votes hide nothing; decide with \`gone\` or \`lock <id> existence yes\`): ${queues.gone_votes.length}`);
+    for (const g of queues.gone_votes) lines.push(`  ${g.toilet_id}  ${g.name ?? '(no name)'}  ${g.gone_votes} gone, ${g.exists_votes} exists`);
+  }
+  return lines.join('\n');
+}
+
+process.exitCode = main();

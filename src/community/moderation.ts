@@ -1,0 +1,312 @@
+// What a moderator does, in one module for the command line (moderate-cli.ts) and the web queue to come:
+// review the queues with context, approve or reject submissions and reports, lock or unlock a fact's
+// value, mark a toilet gone. Every action is one transaction with its entry in the moderation log (time,
+// action, target, reason) and in the change log, by which a running server notices it (live.ts).
+import { FACT_ATTRIBUTES, type FactAttribute } from '../toilets/facts.js';
+import type { ToiletCatalog } from '../toilets/catalog.js';
+import { SOURCE_OF_ID_TYPE, toiletId, Trait } from '../toilets/table.js';
+import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
+import { countryAt, timeZoneAt } from '../geo/where.js';
+import type { OverlayStore } from './store.js';
+import { normalizeVote } from './normal-form.js';
+
+/** A refused action; the message says why and what to do. */
+export class ModerationError extends Error {}
+
+/** How far around a submission the queue looks for toilets already listed. */
+const NEARBY_METERS = 100;
+const NEARBY_COUNT = 3;
+
+export interface QueuedSubmission {
+  id: string;
+  submitted_at: string;
+  lat: number;
+  lon: number;
+  name: string | null;
+  access: string | null;
+  fee: string | null;
+  opening_hours: string | null;
+  wheelchair: string | null;
+  changing_table: string | null;
+  note: string | null;
+  /** Toilets already listed near it: maybe the same one. */
+  nearby: { id: string; name: string | null; distance_m: number }[];
+}
+
+export interface QueuedReport {
+  id: string;
+  reported_at: string;
+  kind: string;
+  note: string | null;
+  toilet_id: string;
+  /** The toilet as listed now, or null when the current data no longer has it. */
+  toilet: { name: string | null; lat: number; lon: number; source: string; gone: boolean } | null;
+  /** Open reports on the same toilet, this one included. */
+  open_reports: number;
+}
+
+/** A toilet most voters say is gone: votes never hide it, a moderator decides (`gone` or a lock on existence yes). */
+export interface GoneVotes {
+  toilet_id: string;
+  name: string | null;
+  gone_votes: number;
+  /** Votes that it exists, the source's one included. */
+  exists_votes: number;
+}
+
+export interface LogEntry {
+  at: string;
+  action: string;
+  target: string;
+  reason: string;
+  details: unknown;
+}
+
+export interface ModerationOptions {
+  baseUrl: string;
+  /** OpenStreetMap API base: when set, approving a report on an OpenStreetMap toilet queues an anonymous note. */
+  osmNotesApi: string | null;
+}
+
+const REPORT_SENTENCE: Record<string, string> = {
+  gone: 'is gone',
+  closed: 'is closed',
+  wrong_place: 'is not where the map puts it',
+  wrong_hours: 'has other opening hours than mapped',
+};
+const OSM_TYPES = ['node', 'way', 'relation'];
+
+export class Moderation {
+  private readonly sql;
+
+  constructor(
+    private readonly store: OverlayStore,
+    private readonly catalog: ToiletCatalog,
+    private readonly now: () => number,
+    private readonly options: ModerationOptions,
+  ) {
+    const db = store.db;
+    this.sql = {
+      pendingSubmissions: db.prepare("SELECT * FROM submissions WHERE status = 'pending' ORDER BY id"),
+      submission: db.prepare('SELECT * FROM submissions WHERE id = ?'),
+      decideSubmission: db.prepare("UPDATE submissions SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'"),
+      addToilet: db.prepare(
+        `INSERT INTO community_toilets (id, lat, lon, name, access, access_rule, fee_required, opening_hours, wheelchair, changing_table, time_zone, country, approved_at)
+         VALUES (@id, @lat, @lon, @name, @access, @access_rule, @fee_required, @opening_hours, @wheelchair, @changing_table, @time_zone, @country, @approved_at)`,
+      ),
+      openReports: db.prepare("SELECT r.*, (SELECT count(*) FROM reports o WHERE o.toilet_id = r.toilet_id AND o.status = 'open') AS open_reports FROM reports r WHERE status = 'open' ORDER BY id"),
+      report: db.prepare('SELECT * FROM reports WHERE id = ?'),
+      decideReport: db.prepare("UPDATE reports SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'"),
+      lock: db.prepare('INSERT OR REPLACE INTO locks (toilet_id, attribute, value, at) VALUES (?, ?, ?, ?)'),
+      unlock: db.prepare('DELETE FROM locks WHERE toilet_id = ? AND attribute = ?'),
+      queueNote: db.prepare('INSERT INTO osm_notes (report_id, lat, lon, text, queued_at) VALUES (?, ?, ?, ?, ?)'),
+      log: db.prepare('INSERT INTO moderation_log (at, action, target, reason, details) VALUES (?, ?, ?, ?, ?)'),
+      history: db.prepare('SELECT at, action, target, reason, details FROM moderation_log ORDER BY id DESC LIMIT ?'),
+    };
+  }
+
+  submissions(): QueuedSubmission[] {
+    const snapshot = this.catalog.snapshot;
+    const rows = new Int32Array(NEARBY_COUNT);
+    const haverSins = new Float64Array(NEARBY_COUNT);
+    const listed = (row: number) => !(snapshot.table.traits[row] & Trait.Hidden);
+    return (this.sql.pendingSubmissions.all() as SubmissionRow[]).map((s) => {
+      const found = snapshot.findNearest(s.lon, s.lat, NEARBY_COUNT, metersToHaverSin(NEARBY_METERS), listed, rows, haverSins);
+      const nearby = Array.from({ length: found }, (_, i) => ({
+        id: toiletId(snapshot.table, rows[i]),
+        name: snapshot.table.name[rows[i]],
+        distance_m: Math.round(haverSinToMeters(haverSins[i])),
+      }));
+      const { id, at, lat, lon, name, access, fee, opening_hours, wheelchair, changing_table, note } = s;
+      return { id: `sub_${id}`, submitted_at: new Date(at).toISOString(), lat, lon, name, access, fee, opening_hours, wheelchair, changing_table, note, nearby };
+    });
+  }
+
+  reports(): QueuedReport[] {
+    const snapshot = this.catalog.snapshot;
+    return (this.sql.openReports.all() as (ReportRow & { open_reports: number })[]).map((r) => {
+      const current = snapshot.currentId(r.toilet_id);
+      const row = current === null ? -1 : snapshot.loadedRowOf(current);
+      const t = snapshot.table;
+      const toilet =
+        row < 0 ? null : { name: t.name[row], lat: t.lat[row], lon: t.lon[row], source: SOURCE_OF_ID_TYPE[t.idType[row]], gone: (t.traits[row] & Trait.Hidden) !== 0 };
+      return { id: `rep_${r.id}`, reported_at: new Date(r.at).toISOString(), kind: r.kind, note: r.note, toilet_id: current ?? r.toilet_id, toilet, open_reports: r.open_reports };
+    });
+  }
+
+  goneVotes(): GoneVotes[] {
+    const snapshot = this.catalog.snapshot;
+    const found: GoneVotes[] = [];
+    for (const [row, overlay] of snapshot.overlayByRow) {
+      const existence = overlay.decided.existence;
+      if (existence?.by !== 'votes' || overlay.gone) continue;
+      const gone = existence.votes_total! - existence.votes_for!;
+      if (gone > existence.votes_for!) found.push({ toilet_id: toiletId(snapshot.table, row), name: snapshot.table.name[row], gone_votes: gone, exists_votes: existence.votes_for! });
+    }
+    return found;
+  }
+
+  /** Approves `sub_<n>` (it becomes toilet c_<n>) or `rep_<n>` (closing it; an OSM note may be queued). Returns what it did. */
+  approve(target: string, reason: string): string {
+    const { kind, number } = parseTarget(target);
+    return kind === 'sub' ? this.approveSubmission(number, reason) : this.decideReport(number, 'approved', reason);
+  }
+
+  /** Rejects `sub_<n>` or `rep_<n>`. */
+  reject(target: string, reason: string): string {
+    const { kind, number } = parseTarget(target);
+    if (kind === 'rep') return this.decideReport(number, 'rejected', reason);
+    return this.act('reject', target, reason, {}, () => {
+      this.pending(number);
+      this.sql.decideSubmission.run('rejected', this.now(), number);
+      return `rejected ${target}`;
+    });
+  }
+
+  /** Shows `value` for the fact whatever the votes say (provenance.decided by: moderator). */
+  lock(toiletId: string, attribute: string, value: string, reason: string): string {
+    const fact = factAttribute(attribute);
+    const normal = normalizeVote(fact, value);
+    if (!normal.ok) throw new ModerationError(`${attribute} ${JSON.stringify(value)} ${normal.reason}`);
+    const id = this.toilet(toiletId);
+    return this.act(fact === 'existence' && normal.value === 'gone' ? 'gone' : 'lock', id, reason, { attribute: fact, value: normal.value }, () => {
+      this.sql.lock.run(id, fact, normal.value, this.now());
+      this.store.logChange(id, this.now());
+      return `locked ${fact} of ${id} to ${normal.value}`;
+    });
+  }
+
+  /** Removes a lock: votes (or the source) decide the fact again. An existence lock brings a gone toilet back. */
+  unlock(toiletId: string, attribute: string, reason: string): string {
+    const fact = factAttribute(attribute);
+    const id = this.toilet(toiletId);
+    return this.act('unlock', id, reason, { attribute: fact }, () => {
+      const removed = this.catalog.snapshot.aliases(id).reduce((n, alias) => n + this.sql.unlock.run(alias, fact).changes, 0);
+      if (removed === 0) throw new ModerationError(`${id} has no lock on ${fact}`);
+      this.store.logChange(id, this.now());
+      return `unlocked ${fact} of ${id}`;
+    });
+  }
+
+  /** Marks a toilet gone: getToilet answers 404 and it leaves every answer (undo: unlock existence). */
+  markGone(toiletId: string, reason: string): string {
+    return this.lock(toiletId, 'existence', 'gone', reason);
+  }
+
+  history(limit: number): LogEntry[] {
+    return (this.sql.history.all(limit) as { at: number; action: string; target: string; reason: string; details: string | null }[]).map((e) => ({
+      ...e,
+      at: new Date(e.at).toISOString(),
+      details: e.details === null ? null : JSON.parse(e.details),
+    }));
+  }
+
+  private approveSubmission(number: number, reason: string): string {
+    const id = `c_${number}`;
+    return this.act('approve', `sub_${number}`, reason, { toilet: id }, () => {
+      const s = this.pending(number);
+      this.sql.decideSubmission.run('approved', this.now(), number);
+      this.sql.addToilet.run({
+        id,
+        lat: s.lat,
+        lon: s.lon,
+        name: s.name,
+        access: s.access ?? 'unknown',
+        access_rule: s.access === 'customers' ? 'customers' : s.fee === 'fee' ? 'fee' : s.fee === 'free' ? 'free' : 'unknown',
+        fee_required: s.fee === 'fee' ? 1 : s.fee === 'free' ? 0 : null,
+        opening_hours: s.opening_hours,
+        wheelchair: s.wheelchair ?? 'unknown',
+        changing_table: s.changing_table ?? 'unknown',
+        time_zone: timeZoneAt(s.lat, s.lon),
+        country: countryAt(s.lat, s.lon),
+        approved_at: Math.floor(this.now() / 1000),
+      });
+      this.store.logChange(null, this.now());
+      return `approved sub_${number}: it is toilet ${id}`;
+    });
+  }
+
+  private decideReport(number: number, status: 'approved' | 'rejected', reason: string): string {
+    const target = `rep_${number}`;
+    return this.act(status === 'approved' ? 'approve' : 'reject', target, reason, {}, () => {
+      const report = this.sql.report.get(number) as ReportRow | undefined;
+      if (!report || this.sql.decideReport.run(status, this.now(), number).changes === 0) throw new ModerationError(`${target} is not an open report; see \`list reports\``);
+      this.store.logChange(report.toilet_id, this.now());
+      const note = status === 'approved' ? this.queueOsmNote(report) : null;
+      return `${status} ${target}${note ? ` and queued an OpenStreetMap note about ${note}` : ''}`;
+    });
+  }
+
+  /** Queues an anonymous note for OpenStreetMap mappers when notes are on and the toilet is theirs. The user's note is not sent. */
+  private queueOsmNote(report: ReportRow): string | null {
+    if (this.options.osmNotesApi === null) return null;
+    const snapshot = this.catalog.snapshot;
+    const id = snapshot.currentId(report.toilet_id);
+    const row = id === null ? -1 : snapshot.loadedRowOf(id);
+    const t = snapshot.table;
+    if (row < 0 || SOURCE_OF_ID_TYPE[t.idType[row]] !== 'openstreetmap') return null;
+    const object = `${OSM_TYPES[t.idType[row]]}/${t.idNumber[row]}`;
+    const text =
+      `Users of ${this.options.baseUrl} report that this toilet (https://www.openstreetmap.org/${object}) ${REPORT_SENTENCE[report.kind]}. ` +
+      `A moderator there found the report plausible but did not check on the ground; please survey and update the map. ${this.options.baseUrl}/t/${id}`;
+    this.sql.queueNote.run(report.id, t.lat[row], t.lon[row], text, this.now());
+    return object;
+  }
+
+  private pending(number: number): SubmissionRow {
+    const s = this.sql.submission.get(number) as SubmissionRow | undefined;
+    if (!s || s.status !== 'pending') throw new ModerationError(`sub_${number} is not a pending submission; see \`list submissions\``);
+    return s;
+  }
+
+  /** The current id of a loaded toilet (gone or not). */
+  private toilet(toiletId: string): string {
+    const id = this.catalog.snapshot.currentId(toiletId);
+    if (id === null) throw new ModerationError(`no toilet has the id ${toiletId}`);
+    return id;
+  }
+
+  /** Runs an action and records it, all in one transaction. */
+  private act(action: string, target: string, reason: string, details: object, run: () => string): string {
+    if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
+    return this.store.transaction(() => {
+      const outcome = run();
+      this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details));
+      return outcome;
+    });
+  }
+}
+
+interface SubmissionRow {
+  id: number;
+  lat: number;
+  lon: number;
+  name: string | null;
+  access: string | null;
+  fee: string | null;
+  opening_hours: string | null;
+  wheelchair: string | null;
+  changing_table: string | null;
+  note: string | null;
+  at: number;
+  status: string;
+}
+
+interface ReportRow {
+  id: number;
+  toilet_id: string;
+  kind: string;
+  note: string | null;
+  at: number;
+}
+
+function parseTarget(target: string): { kind: 'sub' | 'rep'; number: number } {
+  const match = /^(sub|rep)_([1-9][0-9]*)$/.exec(target);
+  if (!match) throw new ModerationError(`${target} is neither a submission (sub_<n>) nor a report (rep_<n>)`);
+  return { kind: match[1] as 'sub' | 'rep', number: Number(match[2]) };
+}
+
+function factAttribute(attribute: string): FactAttribute {
+  if (!(FACT_ATTRIBUTES as readonly string[]).includes(attribute)) throw new ModerationError(`${attribute} is not a fact; use one of ${FACT_ATTRIBUTES.join(', ')}`);
+  return attribute as FactAttribute;
+}

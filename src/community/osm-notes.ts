@@ -1,0 +1,74 @@
+// The outbox of anonymous OpenStreetMap notes (queued by moderation.ts when a moderator approves a report
+// on an OpenStreetMap toilet). Off unless OSM_NOTES_API is set; the server sends what is queued every few
+// minutes, one note at a time, and retries failures on later rounds.
+import type { OverlayStore } from './store.js';
+
+export const SEND_INTERVAL_MS = 5 * 60_000;
+/** A note that failed this often is left for the operator (osm_notes.last_error says why). */
+const MAX_ATTEMPTS = 10;
+const BATCH = 20;
+
+export interface SendReport {
+  sent: number;
+  failed: number;
+}
+
+export class OsmNoteSender {
+  private readonly sql;
+  private timer: NodeJS.Timeout | null = null;
+  private sending: Promise<SendReport> | null = null;
+
+  constructor(
+    store: OverlayStore,
+    /** e.g. https://api.openstreetmap.org/api/0.6 */
+    private readonly apiBase: string,
+    private readonly userAgent: string,
+    private readonly now: () => number,
+  ) {
+    const db = store.db;
+    this.sql = {
+      queued: db.prepare(`SELECT id, lat, lon, text FROM osm_notes WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} ORDER BY id LIMIT ${BATCH}`),
+      sent: db.prepare('UPDATE osm_notes SET sent_at = ?, note_id = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?'),
+      failed: db.prepare('UPDATE osm_notes SET attempts = attempts + 1, last_error = ? WHERE id = ?'),
+    };
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), SEND_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Sends every queued note (one round at a time). */
+  flush(): Promise<SendReport> {
+    this.sending ??= this.round().finally(() => (this.sending = null));
+    return this.sending;
+  }
+
+  private async round(): Promise<SendReport> {
+    const report = { sent: 0, failed: 0 };
+    for (const note of this.sql.queued.all() as { id: number; lat: number; lon: number; text: string }[]) {
+      try {
+        // API 0.6 "Create a new note": anonymous when sent without authorisation
+        const response = await fetch(`${this.apiBase}/notes.json`, {
+          method: 'POST',
+          headers: { 'User-Agent': this.userAgent, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ lat: String(note.lat), lon: String(note.lon), text: note.text }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+        const created = (await response.json()) as { properties?: { id?: number } };
+        this.sql.sent.run(this.now(), created.properties?.id ?? null, note.id);
+        report.sent++;
+      } catch (error) {
+        this.sql.failed.run((error as Error).message, note.id);
+        report.failed++;
+      }
+    }
+    return report;
+  }
+}

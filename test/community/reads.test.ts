@@ -1,0 +1,55 @@
+// Contributions show in every read interface at once: the MCP get_toilet answer carries a rating as soon
+// as its 201 is out; overlay rows stored under an id a toilet had before a redraw (source id_moves) count
+// for the toilet under its new id.
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { after, before, describe, test } from 'node:test';
+import { modernRequest } from '../mcp/support.js';
+import { assertValid, Clock, deviceId, importedData, startService, type Data, type Service } from './support.js';
+
+const RATED = 'n4791588622'; // Porto: Teleférico de Gaia
+
+describe('effects in every read answer', () => {
+  let data: Data;
+  let clock: Clock;
+  let s: Service;
+
+  before(async () => {
+    data = await importedData('porto');
+    clock = new Clock(Date.parse('2026-06-15T10:00:00Z'));
+    s = await startService(data, clock);
+  });
+  after(async () => {
+    await s.close();
+    data.remove();
+  });
+
+  test('a rating shows in the MCP get_toilet answer right after its 201', async () => {
+    assert.equal((await s.post(`/api/v1/toilets/${RATED}/ratings`, { rating: 4, device_id: deviceId(1) })).status, 201);
+    const answer = await modernRequest(new URL(`${s.url}/mcp`), 'tools/call', { name: 'get_toilet', arguments: { id: RATED } });
+    assert.equal(answer.status, 200);
+    const result = answer.body.result;
+    assert.notEqual(result.isError, true);
+    assertValid('ToiletAnswer', result.structuredContent);
+    assert.deepEqual(result.structuredContent.toilet.cleanliness, { average: 4, count: 1 });
+    assert.deepEqual(result.structuredContent.toilet, await s.toilet(RATED));
+  });
+
+  test('a redrawn toilet keeps its contributions: rows of the old id count for the new one', async () => {
+    await s.post(`/api/v1/toilets/${RATED}/confirmations`, {});
+    await s.close();
+    // what the importer records when a mapper redraws the node as an outline (new id within 25 m)
+    const source = new Database(data.toiletsDb);
+    source.prepare("UPDATE toilets SET id = 'w999000111' WHERE id = ?").run(RATED);
+    source.prepare("INSERT INTO id_moves (old_id, new_id, moved_at) VALUES (?, 'w999000111', '2026-06-16T03:15:00Z')").run(RATED);
+    source.close();
+    s = await startService(data, clock);
+
+    assert.equal((await s.get(`/api/v1/toilets/${RATED}`)).status, 404);
+    const moved = await s.toilet('w999000111');
+    assert.deepEqual(moved.cleanliness, { average: 4, count: 1 });
+    assert.equal(moved.confirmations, 1);
+    const again = await s.post('/api/v1/toilets/w999000111/ratings', { rating: 2, device_id: deviceId(1) }, { ip: '192.0.2.99' });
+    assert.deepEqual(again.json.cleanliness, { average: 2, count: 1 }, 'the same person under the new id: their latest rating counts, once');
+  });
+});

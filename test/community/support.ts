@@ -1,0 +1,167 @@
+// Shared by the community tests: a real app on a loopback port over a really imported extract, with its
+// own overlay database, an injectable clock, real ALTCHA challenges solved with a cheap configuration, and
+// requests from chosen client addresses (TRUST_PROXY=1 and X-Forwarded-For).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { assertValid, BASE_URL, importInto, readSourceToilets, SILENT, tempDir } from '../api/support.js';
+
+export { BASE_URL, assertValid, readSourceToilets };
+
+/** The site's origin: what the site's own pages send as Origin. */
+export const SITE_ORIGIN = new URL(BASE_URL).origin;
+
+/** Environment of every test service: loopback, generous request limits, a cheap proof of work. */
+export const TEST_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  BASE_URL,
+  TRUST_PROXY: '1',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  AREA_RATE_LIMIT_PER_MINUTE: '1000000',
+  AREA_CACHE_SECONDS: '300',
+  ALTCHA_ALGORITHM: 'SHA-256',
+  ALTCHA_COST: '1',
+  ALTCHA_MAX_COUNTER: '20',
+};
+
+/** A clock the tests move by hand. */
+export class Clock {
+  constructor(public ms: number) {}
+  readonly now = (): number => this.ms;
+  set(iso: string): void {
+    this.ms = Date.parse(iso);
+  }
+}
+
+export interface Data {
+  dir: string;
+  toiletsDb: string;
+  overlayDb: string;
+  remove(): void;
+}
+
+/** A temp folder with the real import of an extract; the overlay database will sit beside it. */
+export async function importedData(extract: 'monaco' | 'porto' | 'andorra' | 'liechtenstein' = 'monaco'): Promise<Data> {
+  const dir = tempDir();
+  const toiletsDb = join(dir.path, 'toilets.db');
+  await importInto(extract, toiletsDb);
+  return { dir: dir.path, toiletsDb, overlayDb: join(dir.path, 'overlay.db'), remove: dir.remove };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+export interface PostOptions {
+  /** Client address (X-Forwarded-For); default 198.51.100.1. */
+  ip?: string;
+  /** Origin header; null sends none. Default: the site's origin. */
+  origin?: string | null;
+  headers?: Record<string, string>;
+  /** challenge_token: true solves a fresh challenge (default); false sends none; a string is sent as is. */
+  token?: boolean | string;
+}
+
+export interface Service {
+  app: App;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  clock: Clock;
+  /** A GET; problem answers are checked against the Problem schema. */
+  get(path: string, ip?: string): Promise<Answer>;
+  /** A POST of a JSON body (a string is sent as is) from the site's page. */
+  post(path: string, body: unknown, options?: PostOptions): Promise<Answer>;
+  /** A solved challenge_token from the service's own challenge endpoint. */
+  token(ip?: string): Promise<string>;
+  /** The toilet as getToilet shows it (asserts 200). */
+  toilet(id: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startService(data: Data, clock: Clock, env: Record<string, string> = {}): Promise<Service> {
+  const config = loadConfig({ ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
+  const app = createApp({ config, log: SILENT, now: clock.now });
+  app.catalog.load();
+  const port = await app.listen();
+  const url = `http://127.0.0.1:${port}`;
+  const request = async (path: string, init: RequestInit): Promise<Answer> => {
+    const response = await fetch(url + path, init);
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const json = /^application\/(problem\+)?json/.test(type) && text !== '' ? JSON.parse(text) : undefined;
+    if (type.startsWith('application/problem+json')) {
+      assertValid('Problem', json);
+      assert.equal(json.status, response.status);
+    }
+    return { status: response.status, headers: response.headers, json };
+  };
+  const token = async (ip = '198.51.100.1'): Promise<string> => {
+    const answer = await request('/api/v1/challenge', { headers: { 'X-Forwarded-For': ip } });
+    assert.equal(answer.status, 200);
+    const solution = await solveChallenge({ challenge: answer.json, deriveKey });
+    assert.ok(solution, 'the cheap test challenge is solvable');
+    return Buffer.from(JSON.stringify({ challenge: answer.json, solution })).toString('base64');
+  };
+  const service: Service = {
+    app,
+    url,
+    clock,
+    get: (path, ip = '198.51.100.1') => request(path, { headers: { 'X-Forwarded-For': ip } }),
+    post: async (path, body, options = {}) => {
+      const ip = options.ip ?? '198.51.100.1';
+      const tokenOption = options.token ?? true;
+      let payload: string;
+      if (typeof body === 'string') payload = body;
+      else {
+        const challenge = tokenOption === true ? await token(ip) : tokenOption === false ? undefined : tokenOption;
+        payload = JSON.stringify(challenge === undefined ? body : { ...(body as object), challenge_token: challenge });
+      }
+      const origin = options.origin === undefined ? SITE_ORIGIN : options.origin;
+      return request(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip, ...(origin === null ? {} : { Origin: origin }), ...options.headers },
+        body: payload,
+      });
+    },
+    token,
+    toilet: async (id) => {
+      const answer = await request(`/api/v1/toilets/${id}`, {});
+      assert.equal(answer.status, 200, `getToilet ${id}: ${JSON.stringify(answer.json)}`);
+      assertValid('ToiletAnswer', answer.json);
+      return answer.json.toilet;
+    },
+    close: () => app.close(),
+  };
+  return service;
+}
+
+/** A device id as the browser makes it: 32 lowercase hex digits. */
+export function deviceId(n: number): string {
+  return n.toString(16).padStart(32, '0');
+}
+
+/** The compiled scripts beside this test (the same build the test runs from). */
+export const BUILD_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs `npm run moderate -- ...` as the compiled script, in its own process, on the test's databases. */
+export function moderate(data: Data, args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string; json: any } {
+  const result = spawnSync(process.execPath, [join(BUILD_DIR, 'src/community/moderate-cli.js'), ...args], {
+    env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
+    encoding: 'utf8',
+  });
+  let json: any;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+}
