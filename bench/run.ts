@@ -14,6 +14,9 @@ import { loadConfig } from '../src/config.js';
 import { Trait } from '../src/toilets/table.js';
 import { toiletId } from '../src/toilets/table.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
+import { benchPlaces } from './places.js';
+import { toolCallRequestLines } from './mcp.js';
+import Database from 'better-sqlite3';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const quick = values.quick === true;
@@ -156,7 +159,12 @@ async function httpSection(port: number, db: string, bodyBytes: number): Promise
   const near = rows.map((r) => `GET /api/v1/toilets/nearest?lat=${(t.lat[r] + (random() - 0.5) * 0.01).toFixed(5)}&lon=${(t.lon[r] + (random() - 0.5) * 0.01).toFixed(5)}`);
   const area = rows.map((r) => `GET /api/v1/toilets?bbox=${(t.lon[r] - 0.1).toFixed(5)},${(t.lat[r] - 0.1).toFixed(5)},${(t.lon[r] + 0.1).toFixed(5)},${(t.lat[r] + 0.1).toFixed(5)}&limit=20`);
   const byId = rows.map((r) => `GET /api/v1/toilets/${toiletId(t, r)}`);
+  const mcp = toolCallRequestLines({ calls: 10_000, argumentsFor: (i) => ({ lat: t.lat[rows[i]] + 0.001, lon: t.lon[rows[i]] - 0.001 }) });
   await app.close();
+  const source = new Database(db, { readonly: true });
+  const placeNames = (source.prepare(`SELECT name FROM places WHERE kind IN ('settlement', 'station') ORDER BY rowid LIMIT 10000`).pluck().all() as string[]);
+  source.close();
+  const byPlace = placeNames.map((name) => `GET /api/v1/toilets/nearest?place=${encodeURIComponent(name)}`);
 
   const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bodyBytes)], process.env);
   let ceilingResult: WrkResult;
@@ -168,18 +176,31 @@ async function httpSection(port: number, db: string, bodyBytes: number): Promise
   row(['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'verdict']);
   row(['---', '---', '---', '---', '---', '---', '---']);
   row(['ceiling (bare uWS)', Math.round(ceilingResult.requestsPerSecond), fmt(ceilingResult.p50Ms, 2), fmt(ceilingResult.p99Ms, 2), '1.00', '', '']);
-  const runs: [string, string[], number | null][] = [
-    ['nearest (coordinates)', near, TARGETS.httpNearestRatio],
-    ['area (distinct boxes, limit 20)', area, TARGETS.httpAreaRatio],
-    ['getToilet', byId, TARGETS.httpToiletRatio],
+  const runs: [string, string[], number | null, Record<string, string>][] = [
+    ['nearest (coordinates)', near, TARGETS.httpNearestRatio, {}],
+    ['nearest (place)', byPlace, null, {}],
+    ['area (distinct boxes, limit 20)', area, TARGETS.httpAreaRatio, {}],
+    ['getToilet', byId, TARGETS.httpToiletRatio, {}],
+    ['MCP find_toilets_near (coordinates)', mcp.requests, null, mcp.headers],
   ];
-  for (const [name, requests, target] of runs) {
-    const r = await runWrk(name.split(' ')[0], port, requests, WRK_SECONDS);
+  for (const [name, requests, target, headers] of runs) {
+    const r = await runWrk(name.replace(/\W+/g, '-'), port, requests, WRK_SECONDS, headers);
     const ratio = r.non2xx > 0 ? null : r.requestsPerSecond / ceilingResult.requestsPerSecond;
     const note = r.non2xx > 0 ? `${r.non2xx} non-2xx answers` : fmt(ratio ?? 0, 2);
     row([name, Math.round(r.requestsPerSecond), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), note, target === null ? '' : `≥ ${target}`, target === null ? '' : atLeast(ratio, target)]);
     if (name.startsWith('nearest') && ratio !== null) lines.push('', `Progress toward the 0.6x stretch goal for nearest: ${fmt((ratio / TARGETS.httpNearestStretchRatio) * 100, 0)}%.`, '');
   }
+}
+
+async function placesSection(): Promise<void> {
+  const count = quick ? 100_000 : 1_000_000;
+  const r = await benchPlaces(count, TASK_MS);
+  const per100k = r.buildMs / (r.places / 100_000);
+  lines.push('', `## Place lookup (${r.places.toLocaleString('en')} synthetic places)`, '');
+  row(['figure', 'mean µs', 'p50 µs', 'p99 µs', 'target', 'verdict']);
+  row(['---', '---', '---', '---', '---', '---']);
+  row(['index build per 100,000 places', '', '', `${Math.round(per100k)} ms`, `< ${TARGETS.placeIndexBuildMsPer100k} ms`, atMost(per100k, TARGETS.placeIndexBuildMsPer100k)]);
+  for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), `p99 < ${TARGETS.placeLookupP99Us} µs`, atMost(s.p99Us, TARGETS.placeLookupP99Us)]);
 }
 
 async function scalingSection(): Promise<void> {
@@ -214,6 +235,8 @@ async function main(): Promise<void> {
   } finally {
     server.stop();
   }
+  log('places …');
+  await placesSection();
   log('scaling …');
   await scalingSection();
   const text = lines.join('\n') + '\n';
