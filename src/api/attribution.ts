@@ -1,8 +1,10 @@
+import { asciiJson } from '../toilets/ascii-json.js';
+
 // The credit every answer with toilet data carries (spec: Attribution object), and the note telling
 // clients what to show.
 
 export function attributionJson(baseUrl: string): string {
-  return JSON.stringify({
+  return asciiJson({
     text: 'Map data © OpenStreetMap contributors, available under the Open Database License (ODbL)',
     license: 'ODbL-1.0',
     url: 'https://www.openstreetmap.org/copyright',
@@ -10,6 +12,6 @@ export function attributionJson(baseUrl: string): string {
   });
 }
 
-export const DISPLAY_NOTE = JSON.stringify(
+export const DISPLAY_NOTE = asciiJson(
   'Show attribution.text with these results. A partner label marks a paid listing by the business; it never changes the order of results, and the toilet\'s own access, hours and open_now stay as mapped.',
 );

@@ -10,6 +10,7 @@ import { initialBearingDegrees } from '../geo/sphere.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../places/lookup.js';
 import { attributionJson, DISPLAY_NOTE } from './attribution.js';
+import { asciiJson } from '../toilets/ascii-json.js';
 
 /** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
 const WALK_METERS_PER_MINUTE = 80;
@@ -128,10 +129,10 @@ export class Reads {
 
   private findAnswer(status: string, origin: Origin | null, results: string, askUser: string | null, bbox = ''): string {
     return (
-      `{"status":"${status}","origin":${origin ? JSON.stringify({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source }) : 'null'}` +
+      `{"status":"${status}","origin":${origin ? asciiJson({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source }) : 'null'}` +
       `,"results":[${results}]` +
       (bbox ? `,"bbox":${bbox}` : '') +
-      (askUser ? `,"ask_user":${JSON.stringify(askUser)}` : '') +
+      (askUser ? `,"ask_user":${asciiJson(askUser)}` : '') +
       `,"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`
     );
   }

@@ -9,14 +9,39 @@ export function haverSin(theta: number): number {
   return s * s;
 }
 
-/** Haversine value between two points; cosLat1 is cos(lat1) precomputed once per query. */
-export function haverSinDistance(lon1: number, lat1: number, lon2: number, lat2: number, cosLat1: number): number {
-  return cosLat1 * Math.cos(lat2 * RAD) * haverSin((lon1 - lon2) * RAD) + haverSin((lat1 - lat2) * RAD);
+/**
+ * Unit vectors of points, in an index's point order: the haversine value between two points is a quarter
+ * of the squared chord between their unit vectors (sin²(θ/2) = (c/2)²), so ranking a candidate needs no
+ * trigonometry at all.
+ */
+export function unitVectors(coords: Float64Array): Float64Array {
+  const xyz = new Float64Array((coords.length >> 1) * 3);
+  for (let i = 0, j = 0; i < coords.length; i += 2, j += 3) {
+    const lon = coords[i] * RAD;
+    const lat = coords[i + 1] * RAD;
+    const cosLat = Math.cos(lat);
+    xyz[j] = cosLat * Math.cos(lon);
+    xyz[j + 1] = cosLat * Math.sin(lon);
+    xyz[j + 2] = Math.sin(lat);
+  }
+  return xyz;
 }
 
-/** The same with cos(lat1)·cos(lat2) precomputed by the caller. */
-export function haverSinDistanceCos(lon1: number, lat1: number, lon2: number, lat2: number, cosLat1CosLat2: number): number {
-  return cosLat1CosLat2 * haverSin((lon1 - lon2) * RAD) + haverSin((lat1 - lat2) * RAD);
+/** A query point's unit vector, written into `out` (length 3). */
+export function unitVectorOf(lon: number, lat: number, out: Float64Array): void {
+  const cosLat = Math.cos(lat * RAD);
+  out[0] = cosLat * Math.cos(lon * RAD);
+  out[1] = cosLat * Math.sin(lon * RAD);
+  out[2] = Math.sin(lat * RAD);
+}
+
+/** Haversine value between the query unit vector `q` and point `i` of `xyz`. */
+export function haverSinChord(q: Float64Array, xyz: Float64Array, i: number): number {
+  const j = 3 * i;
+  const dx = xyz[j] - q[0];
+  const dy = xyz[j + 1] - q[1];
+  const dz = xyz[j + 2] - q[2];
+  return (dx * dx + dy * dy + dz * dz) / 4;
 }
 
 export function haverSinToMeters(h: number): number {

@@ -2,7 +2,7 @@
 // Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
 import type Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
-import { haverSinDistance, haverSinToBox } from './great-circle.js';
+import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
 import type { Accept } from './nearest.js';
 
 const RAD = Math.PI / 180;
@@ -18,8 +18,19 @@ interface FlatbushInternals {
 
 export class BoxSearch {
   private readonly queue = new TripleQueue();
+  /** Unit vectors of the points in the order of Flatbush's leaf boxes (see unitVectors), and the query's. */
+  private readonly xyz: Float64Array;
+  private readonly query = new Float64Array(3);
 
-  constructor(private readonly index: Flatbush) {}
+  constructor(private readonly index: Flatbush) {
+    const { _boxes: boxes, numItems } = index as unknown as FlatbushInternals;
+    const points = new Float64Array(numItems * 2);
+    for (let p = 0; p < numItems; p++) {
+      points[2 * p] = boxes[4 * p];
+      points[2 * p + 1] = boxes[4 * p + 1];
+    }
+    this.xyz = unitVectors(points);
+  }
 
   /** Writes up to `k` accepted rows inside [west, south, east, north] into `rows`, nearest to the centre first. */
   search(west: number, south: number, east: number, north: number, k: number, accept: Accept | null, rows: Int32Array): number {
@@ -28,6 +39,9 @@ export class BoxSearch {
     const lon = (west + east) / 2;
     const lat = (south + north) / 2;
     const cosLat = Math.cos(lat * RAD);
+    const q = this.query;
+    const xyz = this.xyz;
+    unitVectorOf(lon, lat, q);
     const numItems4 = numItems * 4;
     const queue = this.queue;
     queue.clear();
@@ -46,7 +60,7 @@ export class BoxSearch {
         if (pos >= numItems4) {
           queue.push(haverSinToBox(lon, lat, cosLat, x0, y0, x1, y1), index, level - 1);
         } else if (accept === null || accept(index)) {
-          queue.push(haverSinDistance(lon, lat, x0, y0, cosLat), POINT, index);
+          queue.push(haverSinChord(q, xyz, pos >> 2), POINT, index);
         }
       }
       while (queue.length > 0 && queue.peekA() === POINT) {

@@ -2,7 +2,7 @@
 // typed-array queues reused across calls so a query allocates nothing.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
-import { haverSinDistanceCos, haverSinToBox } from './great-circle.js';
+import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
 
 const RAD = Math.PI / 180;
 const POINT = -1;
@@ -18,13 +18,12 @@ export class NearestSearch {
   private bounds = new Float64Array(256 * 4);
   private slots = 0;
 
-  /** cos(latitude) of every point in the index's order: one cosine fewer per candidate. */
-  private readonly cosLat: Float64Array;
+  /** Unit vectors of the points in the index's order (see unitVectors), and the query's. */
+  private readonly xyz: Float64Array;
+  private readonly query = new Float64Array(3);
 
   constructor(private readonly index: KDBush) {
-    const coords = (index as unknown as { coords: Float64Array }).coords;
-    this.cosLat = new Float64Array(coords.length >> 1);
-    for (let i = 0; i < this.cosLat.length; i++) this.cosLat[i] = Math.cos(coords[2 * i + 1] * RAD);
+    this.xyz = unitVectors((index as unknown as { coords: Float64Array }).coords);
   }
 
   /**
@@ -35,6 +34,9 @@ export class NearestSearch {
     const { ids, coords, nodeSize } = this.index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
     const queue = this.queue;
     const cosLat = Math.cos(lat * RAD);
+    const q = this.query;
+    const xyz = this.xyz;
+    unitVectorOf(lon, lat, q);
     let found = 0;
     if (ids.length === 0 || k <= 0) return 0;
     queue.clear();
@@ -46,14 +48,14 @@ export class NearestSearch {
       if (right - left <= nodeSize) {
         for (let i = left; i <= right; i++) {
           const row = ids[i];
-          if (accept === null || accept(row)) queue.push(haverSinDistanceCos(lon, lat, coords[2 * i], coords[2 * i + 1], cosLat * this.cosLat[i]), POINT, row);
+          if (accept === null || accept(row)) queue.push(haverSinChord(q, xyz, i), POINT, row);
         }
       } else {
         const m = (left + right) >> 1;
         const midLon = coords[2 * m];
         const midLat = coords[2 * m + 1];
         const row = ids[m];
-        if (accept === null || accept(row)) queue.push(haverSinDistanceCos(lon, lat, midLon, midLat, cosLat * this.cosLat[m]), POINT, row);
+        if (accept === null || accept(row)) queue.push(haverSinChord(q, xyz, m), POINT, row);
         const axis = this.axis[node];
         const b = node * 4;
         const [minLon, minLat, maxLon, maxLat] = [this.bounds[b], this.bounds[b + 1], this.bounds[b + 2], this.bounds[b + 3]];

@@ -5,9 +5,10 @@
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from './facts.js';
 import { hoursOf, SOURCE_OF_ID_TYPE, toiletId, Trait, type ToiletTable } from './table.js';
 import type { MergedPartner, Snapshot } from './snapshot.js';
+import { asciiJson } from './ascii-json.js';
 
-const quote = (s: string) => JSON.stringify(s);
-const quoteOrNull = (s: string | null) => (s === null ? 'null' : JSON.stringify(s));
+const quote = (s: string) => asciiJson(s);
+const quoteOrNull = (s: string | null) => (s === null ? 'null' : asciiJson(s));
 const fragments = <T extends string>(values: readonly T[], key: string) => values.map((v) => `,"${key}":"${v}"`);
 
 const ACCESS_JSON = fragments(ACCESS, 'access');
@@ -48,7 +49,7 @@ export class ToiletRenderer {
   item(snapshot: Snapshot, row: number, nowMs: number, extra = ''): string {
     const cache = snapshot.renderCache;
     let head = cache.head[row];
-    if (head === null) head = cache.head[row] = headJson(snapshot.table, row);
+    if (head === null) head = cache.head[row] = flat(headJson(snapshot.table, row));
     let facts = cache.facts[row];
     if (facts === null) facts = cache.facts[row] = cache.intern(factsJson(snapshot, row));
     const t = snapshot.table;
@@ -65,6 +66,16 @@ export class ToiletRenderer {
       '}'
     );
   }
+}
+
+/**
+ * A string built by `+` is a tree of pieces that V8 copies into one buffer each time it is written out.
+ * Cached fragments are flattened once (converting to a number makes V8 flatten in place), so an answer
+ * copies a few flat strings instead of walking hundreds of small pieces.
+ */
+export function flat(s: string): string {
+  void Number(s);
+  return s;
 }
 
 function headJson(t: ToiletTable, row: number): string {

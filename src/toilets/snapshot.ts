@@ -10,6 +10,7 @@ import { confidence, verificationState } from './quality.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
+import { flat } from './render.js';
 import { NearestSearch, type Accept } from '../index/nearest.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
@@ -69,8 +70,9 @@ export class RenderCache {
   intern(fragment: string): string {
     const known = this.shared.get(fragment);
     if (known !== undefined) return known;
-    this.shared.set(fragment, fragment);
-    return fragment;
+    const shared = flat(fragment);
+    this.shared.set(shared, shared);
+    return shared;
   }
 
   forget(row: number): void {
