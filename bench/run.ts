@@ -157,7 +157,8 @@ async function httpSection(port: number, db: string, bodyBytes: number): Promise
   const random = seededRandom(7);
   const rows = Array.from({ length: 10_000 }, () => Math.floor(random() * t.count));
   const near = rows.map((r) => `GET /api/v1/toilets/nearest?lat=${(t.lat[r] + (random() - 0.5) * 0.01).toFixed(5)}&lon=${(t.lon[r] + (random() - 0.5) * 0.01).toFixed(5)}`);
-  const area = rows.map((r) => `GET /api/v1/toilets?bbox=${(t.lon[r] - 0.1).toFixed(5)},${(t.lat[r] - 0.1).toFixed(5)},${(t.lon[r] + 0.1).toFixed(5)},${(t.lat[r] + 0.1).toFixed(5)}&limit=20`);
+  // Sides of 0.19998°: rounding to 5 decimals must not push a side past the 0.2° limit.
+  const area = rows.map((r) => `GET /api/v1/toilets?bbox=${(t.lon[r] - 0.09999).toFixed(5)},${(t.lat[r] - 0.09999).toFixed(5)},${(t.lon[r] + 0.09999).toFixed(5)},${(t.lat[r] + 0.09999).toFixed(5)}&limit=20`);
   const byId = rows.map((r) => `GET /api/v1/toilets/${toiletId(t, r)}`);
   const mcp = toolCallRequestLines({ calls: 10_000, argumentsFor: (i) => ({ lat: t.lat[rows[i]] + 0.001, lon: t.lon[rows[i]] - 0.001 }) });
   await app.close();
