@@ -3,17 +3,16 @@
 // so a failed import leaves it exactly as it was.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import KDBush from 'kdbush';
-import { scanExtract, readHeader, type OsmNode, type OsmRelation, type OsmWay, type Tags } from './pbf/index.js';
-import { classify, mapToiletTags, type SkipReason } from './mapping/index.js';
-import { buildPlaces, classifyPlace, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind } from './places.js';
+import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
+import { classify, type Classification, type SkipReason } from './mapping/index.js';
+import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
+import { DatabaseWriter } from './database-writer.js';
+import { lookupTags } from './toilet-record.js';
+import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
-import { countryAt, timeZoneAt } from '../src/geo/where.js';
 import { distanceMeters } from '../src/geo/sphere.js';
-import { checkHours } from '../src/hours/index.js';
-import { QualityFlag, type ToiletFacts } from '../src/toilets/facts.js';
 
 export interface ImportOptions {
   /** The live source database to replace. */
@@ -51,8 +50,6 @@ const REDRAWN_WITHIN_M = 25;
 const TOILET_SELECTOR = { amenity: ['toilets', 'toilet'], toilets: '*', toilet: '*' } as const;
 /** Entrances and doors on a toilet building's outline position the toilet where people walk in. */
 const ENTRANCE_SELECTOR = { entrance: '*', door: '*' } as const;
-/** Keys whose values depend on the country (currency symbols, bare amounts, holidays in hours). */
-const COUNTRY_DEPENDENT_KEYS = ['fee', 'charge', 'toilets:fee', 'toilets:charge', 'opening_hours', 'toilets:opening_hours'];
 
 function mergeSelectors(...selectors: Record<string, '*' | readonly string[]>[]): Record<string, '*' | string[]> {
   const merged: Record<string, '*' | string[]> = {};
@@ -74,16 +71,21 @@ const SCAN_SELECTORS = {
   relations: mergeSelectors(TOILET_SELECTOR, PLACE_SELECTOR),
 };
 
-const INSERT_TOILET = `INSERT INTO toilets (id, kind, lat, lon, name, operator, access, access_rule, scheme_name,
-  fee_required, fee_amount, fee_currency, opening_hours, wheelchair, changing_table, gender, checked, quality,
-  last_edited, time_zone, country, tags) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+/** Per-node work, run in the decoder threads. */
+const NODE_TRANSFORM = new URL('./node-transform.js', import.meta.url).href;
+/** Toilet ways and relations go to the decoders for their records in groups this large. */
+const ROWS_PER_WORK = 4096;
+const PLACE_COLUMNS = ['id', 'kind', 'subkind', 'name', 'alt_names', 'lat', 'lon', 'importance', 'city', 'country'] as const;
+/** The order of skip reasons in the summary. */
+const SKIP_ORDER: (keyof ImportSummary['skipped'])[] = [
+  'private', 'lifecycle', 'building_only', 'no_toilets', 'host_without_access', 'host_not_public', 'no_geometry', 'host_near_toilet',
+];
 
-interface HostToilet {
+/** A host toilet, kept to drop it when it duplicates a standalone toilet. */
+interface HostSpot {
   id: string;
   lat: number;
   lon: number;
-  tags: Tags;
-  timestamp: number | null;
   outline: Ring | null;
 }
 
@@ -95,16 +97,11 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   const extractDate = header.replicationTimestamp !== null ? header.replicationTimestamp * 1000 : now().getTime();
   const tempPath = join(dirname(livePath), `.${basename(livePath)}.${process.pid}.importing`);
   rmSync(tempPath, { force: true });
-  let db: Database.Database | null = null;
+  const db = new DatabaseWriter({ path: tempPath, cacheKiB: 32768 });
   try {
-    db = new Database(tempPath);
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.pragma('cache_size = -262144');
-    db.exec(SOURCE_DDL.replace('id             TEXT NOT NULL UNIQUE', 'id             TEXT NOT NULL'));
+    await db.exec(SOURCE_DDL.replace('id             TEXT NOT NULL UNIQUE', 'id             TEXT NOT NULL'));
     const summary = await writeExtract(db, extractPath, extractDate, options);
-    db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
-    summary.idMoves = carryIdMoves(db, livePath, now().toISOString());
+    summary.idMoves = await carryIdMoves(db, livePath, now().toISOString());
     const meta: ImportMeta = {
       schema_version: String(SOURCE_SCHEMA_VERSION),
       source_file: basename(extractPath),
@@ -115,22 +112,20 @@ export async function importExtract(extractPath: string, options: ImportOptions)
       counts: JSON.stringify(summary),
     };
     summary.replicationTimestamp = meta.replication_timestamp;
-    const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    for (const [key, value] of Object.entries(meta)) if (value !== null) setMeta.run(key, value);
-    db.close();
-    db = null;
+    const entries = Object.entries(meta).filter(([, value]) => value !== null);
+    await db.runEach('INSERT INTO meta (key, value) VALUES (?, ?)', entries);
+    await db.close();
     swapIn(tempPath, livePath);
     summary.elapsedMs = Date.now() - started;
     return summary;
   } catch (error) {
-    db?.close();
+    await db.terminate();
     rmSync(tempPath, { force: true });
     throw asImportError(error, tempPath);
   }
 }
 
-async function writeExtract(db: Database.Database, extractPath: string, extractDate: number, options: ImportOptions): Promise<ImportSummary> {
-  const insertToilet = db.prepare(INSERT_TOILET);
+async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate: number, options: ImportOptions): Promise<ImportSummary> {
   const summary: ImportSummary = {
     toilets: { nodes: 0, ways: 0, relations: 0, hosts: 0, total: 0 },
     places: { settlement: 0, station: 0, street: 0, landmark: 0 },
@@ -140,69 +135,142 @@ async function writeExtract(db: Database.Database, extractPath: string, extractD
     replicationTimestamp: null,
     elapsedMs: 0,
   };
-  const skip = (reason: keyof ImportSummary['skipped']) => (summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1);
-  // Standalone toilet positions, kept to find host toilets that duplicate them.
-  const toiletLons: number[] = [];
-  const toiletLats: number[] = [];
-  const hosts: HostToilet[] = [];
+  const skipped: ImportSummary['skipped'] = {};
+  const skip = (reason: keyof ImportSummary['skipped'], n = 1) => (skipped[reason] = (skipped[reason] ?? 0) + n);
+  // Standalone toilet positions (as written), to find host toilets that duplicate them.
+  const standalone = new GrowingPositions();
+  const hosts: HostSpot[] = [];
   const placeCandidates: PlaceCandidate[] = [];
   const entrances = new Map<number, [number, number]>();
+  let classes: ElementClasses | null = null;
+  let duplicates: HostSpot[] = [];
+  let placesInserted: Promise<void> = Promise.resolve();
 
-  const writeToilet = (id: string, lat: number, lon: number, tags: Tags, host: boolean, timestamp: number | null) => {
-    lat = roundCoordinate(lat);
-    lon = roundCoordinate(lon);
-    const country = COUNTRY_DEPENDENT_KEYS.some((k) => tags[k] !== undefined) ? countryAt(lat, lon) : null;
-    const timeZone = timeZoneAt(lat, lon);
-    const facts = mapToiletTags(tags, { country, host, extractDate });
-    validateHours(facts, lat, lon, country, timeZone);
-    insertToilet.run(
-      id, host ? 'host_toilet' : 'toilet', lat, lon, facts.name, facts.operator, facts.access, facts.access_rule,
-      facts.scheme_name, facts.fee.required === null ? null : facts.fee.required ? 1 : 0, facts.fee.amount,
-      facts.fee.currency, facts.opening_hours, facts.wheelchair, facts.changing_table, facts.gender.join(','),
-      facts.checked, facts.quality, timestamp === null ? null : Math.floor(timestamp / 1000), timeZone, country,
-      JSON.stringify(tags),
-    );
-    summary.toilets.total++;
-    if (!host) {
-      toiletLons.push(lon);
-      toiletLats.push(lat);
-    }
-  };
-
-  /** Classifies a selected element as a toilet record; counts skips of toilet-tagged objects only. */
-  const toiletKind = (tags: Tags): 'toilet' | 'host_toilet' | null => {
-    const c = classify(tags);
-    if (c.kind !== 'skip') return c.kind;
-    if (c.reason !== 'not_a_toilet') skip(c.reason);
-    return null;
-  };
-
-  db.exec('BEGIN');
-  const result = await scanExtract(
+  await db.exec('BEGIN');
+  await scanExtract(
     extractPath,
     {
       ...SCAN_SELECTORS,
-      coordinatesFor: (ways, relations) => neededNodeIds(ways, relations),
-      onNodes(batch: OsmNode[]) {
-        for (const node of batch) {
-          const tags = node.tags;
-          if (tags.entrance !== undefined || tags.door !== undefined) entrances.set(node.id, [node.lon, node.lat]);
-          const kind = toiletKind(tags);
-          if (kind === 'toilet') {
-            writeToilet(`n${node.id}`, node.lat, node.lon, tags, false, node.timestamp);
-            summary.toilets.nodes++;
-          } else if (kind === 'host_toilet') {
-            hosts.push({ id: `n${node.id}`, lat: node.lat, lon: node.lon, tags, timestamp: node.timestamp, outline: null });
+      coordinatesFor(ways, relations) {
+        classes = classifyElements(ways, relations);
+        return neededNodeIds(ways, relations, classes);
+      },
+      nodeTransform: {
+        module: NODE_TRANSFORM,
+        setup() {
+          const { port, state } = db.connectDecoder();
+          return { value: { extractDate, port, state } satisfies NodeTransformSetup, transfer: [port] };
+        },
+        onResult(result) {
+          const found = result as NodeFindings;
+          for (let t = 0; t < found.toilets.length; t += 2) standalone.push(found.toilets[t], found.toilets[t + 1]);
+          summary.toilets.nodes += found.toilets.length / 2;
+          for (let h = 0; h < found.hostIds.length; h++) {
+            hosts.push({ id: found.hostIds[h], lon: found.hosts[2 * h], lat: found.hosts[2 * h + 1], outline: null });
           }
-          const place = classifyPlace(tags, false);
-          if (place) placeCandidates.push({ id: `n${node.id}`, cls: place, tags, lat: node.lat, lon: node.lon });
-        }
+          for (let e = 0; e < found.entrances.length; e += 3) entrances.set(found.entrances[e], [found.entrances[e + 1], found.entrances[e + 2]]);
+          for (const place of found.places) placeCandidates.push(place);
+          for (const [reason, n] of Object.entries(found.skipped)) skip(reason as SkipReason, n);
+        },
+        async finish(result, decoders, post) {
+          summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
+          // All node rows are sent: once they are in, index them while this thread positions ways and relations.
+          await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
+          const marked = db.decodersMarked(); // requests run in order: the index waits for it
+          const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
+          for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
+          if (result.ways !== classes?.ways) classes = classifyElements(result.ways, result.relations);
+          const toilets = positionElements(result, classes, entrances, placeCandidates, skip, summary);
+          for (const toilet of toilets) {
+            if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
+            else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
+          }
+          // Their records are made by the decoders (caches warm), while this thread builds the places.
+          const records: Promise<unknown>[] = [];
+          for (let at = 0, k = 0; at < toilets.length; at += ROWS_PER_WORK, k++) {
+            const chunk = toilets.slice(at, at + ROWS_PER_WORK).map(
+              (t): PositionedToilet => ({ id: t.id, lat: t.lat, lon: t.lon, host: t.host, timestamp: t.element.timestamp, tags: JSON.stringify(t.element.tags) }),
+            );
+            records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
+          }
+          const places = buildPlaces(placeCandidates);
+          for (const place of places) {
+            place.lat = roundCoordinate(place.lat);
+            place.lon = roundCoordinate(place.lon);
+            summary.places[place.kind]++;
+          }
+          placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
+          placesInserted.catch(() => {}); // awaited below
+          duplicates = duplicateHosts(hosts, standalone);
+          await Promise.all(records);
+          await Promise.all([marked, indexed]);
+        },
       },
       onProgress: options.onProgress,
     },
     { threads: options.threads },
   );
-  summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
+
+  // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
+  await db.decodersDone();
+  await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  summary.toilets.hosts = hosts.length - duplicates.length;
+  summary.toilets.total = standalone.length + summary.toilets.hosts;
+  if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);
+  for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
+  await placesInserted;
+  await db.exec('COMMIT');
+  return summary;
+}
+
+/** toiletKind and place class of each selected way and relation, by position in the scan's (sorted) lists. */
+interface ElementClasses {
+  ways: OsmWay[];
+  wayKinds: Classification[];
+  wayPlaces: (PlaceClass | null)[];
+  relationKinds: Classification[];
+  relationPlaces: (PlaceClass | null)[];
+}
+
+/** Classifies on copies made with lookupTags (fast to read, but larger: the elements keep their own tags). */
+function classifyElements(ways: OsmWay[], relations: OsmRelation[]): ElementClasses {
+  const classes: ElementClasses = { ways, wayKinds: [], wayPlaces: [], relationKinds: [], relationPlaces: [] };
+  for (const way of ways) {
+    const tags = lookupTags(way.tags);
+    classes.wayKinds.push(classify(tags));
+    classes.wayPlaces.push(classifyPlace(tags, true));
+  }
+  for (const relation of relations) {
+    const tags = lookupTags(relation.tags);
+    classes.relationKinds.push(classify(tags));
+    classes.relationPlaces.push(classifyPlace(tags, false));
+  }
+  return classes;
+}
+
+/** A toilet way or relation with the position its record gets, and its outline (to find duplicate hosts). */
+interface PositionedElement {
+  element: OsmWay | OsmRelation;
+  id: string;
+  lat: number;
+  lon: number;
+  host: boolean;
+  outline: Ring | null;
+}
+
+/**
+ * Positions the selected ways and relations that are toilets or places: place candidates go to `places`,
+ * toilets are returned. Counts skips of toilet-tagged elements and the standalone toilets per kind.
+ */
+function positionElements(
+  result: ScanResult,
+  classes: ElementClasses,
+  entrances: Map<number, [number, number]>,
+  places: PlaceCandidate[],
+  skip: (reason: keyof ImportSummary['skipped']) => void,
+  summary: ImportSummary,
+): PositionedElement[] {
+  const toilets: PositionedElement[] = [];
   const coords = result.coordinates;
   const ring = (refs: number[]): Ring | null => {
     const points: Ring = [];
@@ -213,8 +281,9 @@ async function writeExtract(db: Database.Database, extractPath: string, extractD
     }
     return points;
   };
-  const wayById = new Map(result.ways.map((w) => [w.id, w]));
-
+  // Ways by id, for the members of multipolygons (only those: a map of all ways would be large).
+  const memberIds = new Set(result.relations.flatMap((r) => r.members.filter((m) => m.type === 'way').map((m) => m.ref)));
+  const wayById = new Map(result.ways.filter((w) => memberIds.has(w.id)).map((w) => [w.id, w]));
   /** Where a closed outline is entered: a tagged entrance on it, else a point inside it. */
   const outlinePosition = (rings: Ring[], refs: number[]): [number, number] | null => {
     for (const ref of refs) {
@@ -223,92 +292,106 @@ async function writeExtract(db: Database.Database, extractPath: string, extractD
     }
     return interiorPoint(rings);
   };
+  /** The record kind of a toilet-tagged element, counting skips. */
+  const kindOf = (c: Classification): 'toilet' | 'host_toilet' | null => {
+    if (c.kind !== 'skip') return c.kind;
+    if (c.reason !== 'not_a_toilet') skip(c.reason);
+    return null;
+  };
+  const addToilet = (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null) => {
+    toilets.push({ element, id, lat, lon, host: kind === 'host_toilet', outline });
+    return kind === 'toilet';
+  };
 
-  for (const way of result.ways) {
-    const kind = toiletKind(way.tags);
-    const place = classifyPlace(way.tags, true);
-    if (!kind && !place) continue;
+  result.ways.forEach((way, w) => {
+    const kind = kindOf(classes.wayKinds[w]);
+    const place = classes.wayPlaces[w];
+    if (!kind && !place) return;
     const closed = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
     if (place?.kind === 'street') {
       const middle = coords.get(way.refs[way.refs.length >> 1]);
-      if (middle) placeCandidates.push({ id: `w${way.id}`, cls: place, tags: way.tags, lat: middle.lat, lon: middle.lon });
+      if (middle) places.push(placeCandidate(`w${way.id}`, place, way.tags, middle.lat, middle.lon));
     }
-    if (!kind && (!place || place.kind === 'street')) continue;
+    if (!kind && (!place || place.kind === 'street')) return;
     const outline = closed ? ring(way.refs) : null;
     const position = outline ? outlinePosition([outline], way.refs) : middleOf(way.refs.map((r) => coords.get(r)));
     if (!position) {
       if (kind) skip('no_geometry');
-      continue;
+      return;
     }
     const [lon, lat] = position;
-    if (place && place.kind !== 'street') placeCandidates.push({ id: `w${way.id}`, cls: place, tags: way.tags, lat, lon });
-    if (kind === 'toilet') {
-      writeToilet(`w${way.id}`, lat, lon, way.tags, false, way.timestamp);
-      summary.toilets.ways++;
-    } else if (kind === 'host_toilet') {
-      hosts.push({ id: `w${way.id}`, lat, lon, tags: way.tags, timestamp: way.timestamp, outline });
-    }
-  }
+    if (place && place.kind !== 'street') places.push(placeCandidate(`w${way.id}`, place, way.tags, lat, lon));
+    if (kind && addToilet(way, `w${way.id}`, kind, lon, lat, outline)) summary.toilets.ways++;
+  });
 
-  for (const relation of result.relations) {
-    if (relation.tags.type !== 'multipolygon') continue;
-    const kind = toiletKind(relation.tags);
-    const place = classifyPlace(relation.tags, false);
-    if (!kind && !place) continue;
+  result.relations.forEach((relation, r) => {
+    if (relation.tags.type !== 'multipolygon') return;
+    const kind = kindOf(classes.relationKinds[r]);
+    const place = classes.relationPlaces[r];
+    if (!kind && !place) return;
     const outerRefs = relation.members
       .filter((m) => m.type === 'way' && m.role !== 'inner')
       .map((m) => wayById.get(m.ref)?.refs)
       .filter((refs): refs is number[] => refs !== undefined);
-    const rings = assembleRings(outerRefs).map(ring).filter((r): r is Ring => r !== null);
+    const rings = assembleRings(outerRefs).map(ring).filter((ring): ring is Ring => ring !== null);
     const position = outlinePosition(rings, outerRefs.flat());
     if (!position) {
       if (kind) skip('no_geometry');
-      continue;
+      return;
     }
     const [lon, lat] = position;
-    if (place) placeCandidates.push({ id: `r${relation.id}`, cls: place, tags: relation.tags, lat, lon });
-    if (kind === 'toilet') {
-      writeToilet(`r${relation.id}`, lat, lon, relation.tags, false, relation.timestamp);
-      summary.toilets.relations++;
-    } else if (kind === 'host_toilet') {
-      hosts.push({ id: `r${relation.id}`, lat, lon, tags: relation.tags, timestamp: relation.timestamp, outline: rings[0] ?? null });
-    }
-  }
-
-  for (const host of withoutDuplicates(hosts, toiletLons, toiletLats)) {
-    writeToilet(host.id, host.lat, host.lon, host.tags, true, host.timestamp);
-    summary.toilets.hosts++;
-  }
-  summary.skipped.host_near_toilet = hosts.length - summary.toilets.hosts || undefined;
-  if (!summary.skipped.host_near_toilet) delete summary.skipped.host_near_toilet;
-
-  const insertPlace = db.prepare(`INSERT INTO places (id, kind, subkind, name, alt_names, lat, lon, importance, city, country)
-    VALUES (@id, @kind, @subkind, @name, @alt_names, @lat, @lon, @importance, @city, @country)`);
-  for (const place of buildPlaces(placeCandidates)) {
-    place.lat = roundCoordinate(place.lat);
-    place.lon = roundCoordinate(place.lon);
-    insertPlace.run(place);
-    summary.places[place.kind]++;
-  }
-  db.exec('COMMIT');
-  return summary;
+    if (place) places.push(placeCandidate(`r${relation.id}`, place, relation.tags, lat, lon));
+    if (kind && addToilet(relation, `r${relation.id}`, kind, lon, lat, rings[0] ?? null)) summary.toilets.relations++;
+  });
+  return toilets;
 }
 
-/** Node ids whose coordinates positions need: every vertex of areas, only the middle vertex of a street. */
-function neededNodeIds(ways: OsmWay[], relations: OsmRelation[]): number[] {
+/** Positions appended one at a time, stored flat (16 bytes a position). */
+class GrowingPositions {
+  lons = new Float64Array(1024);
+  lats = new Float64Array(1024);
+  length = 0;
+
+  push(lon: number, lat: number): void {
+    if (this.length === this.lons.length) {
+      const lons = new Float64Array(this.length * 2);
+      const lats = new Float64Array(this.length * 2);
+      lons.set(this.lons);
+      lats.set(this.lats);
+      this.lons = lons;
+      this.lats = lats;
+    }
+    this.lons[this.length] = lon;
+    this.lats[this.length++] = lat;
+  }
+}
+
+/**
+ * Node ids whose coordinates positions need: every vertex of areas, only the middle vertex of a street. To
+ * bound memory, ways keep only what positioning reads: a street its middle vertex, a way that is neither a
+ * toilet, a place nor part of an area nothing (they are ~70% of the selected ways).
+ */
+function neededNodeIds(ways: OsmWay[], relations: OsmRelation[], classes: ElementClasses): number[] {
   const ids: number[] = [];
   const areaWays = new Set<number>();
-  for (const relation of relations) {
-    if (relation.tags.type !== 'multipolygon') continue;
-    if (classify(relation.tags).kind === 'skip' && !classifyPlace(relation.tags, false)) continue;
+  relations.forEach((relation, r) => {
+    if (relation.tags.type !== 'multipolygon') return;
+    if (classes.relationKinds[r].kind === 'skip' && !classes.relationPlaces[r]) return;
     for (const m of relation.members) if (m.type === 'way') areaWays.add(m.ref);
-  }
-  for (const way of ways) {
-    const place = classifyPlace(way.tags, true);
-    const needsOutline = areaWays.has(way.id) || classify(way.tags).kind !== 'skip' || (place !== null && place.kind !== 'street');
-    if (needsOutline) for (const ref of way.refs) ids.push(ref);
-    else if (place) ids.push(way.refs[way.refs.length >> 1]);
-  }
+  });
+  ways.forEach((way, w) => {
+    const place = classes.wayPlaces[w];
+    const needsOutline = areaWays.has(way.id) || classes.wayKinds[w].kind !== 'skip' || (place !== null && place.kind !== 'street');
+    if (needsOutline) {
+      for (const ref of way.refs) ids.push(ref);
+    } else if (place) {
+      way.refs = [way.refs[way.refs.length >> 1]];
+      ids.push(way.refs[0]);
+    } else {
+      way.refs = [];
+      way.tags = {};
+    }
+  });
   return ids;
 }
 
@@ -317,24 +400,18 @@ function middleOf(points: ({ lat: number; lon: number } | undefined)[]): [number
   return middle ? [middle.lon, middle.lat] : null;
 }
 
-function validateHours(facts: ToiletFacts, lat: number, lon: number, country: string | null, timeZone: string): void {
-  if (facts.opening_hours === null) return;
-  const check = checkHours(facts.opening_hours, { lat, lon, country, timeZone });
-  if (!check.ok) {
-    facts.opening_hours = null;
-    facts.quality |= QualityFlag.HoursUnparseable;
-  } else if (check.holidaysUnresolved) {
-    facts.quality |= QualityFlag.HolidaysUnresolved;
-  }
-}
+/** Grid cells (1/100°) for matching toilets against host search boxes. */
+const HOST_CELLS_PER_DEGREE = 100;
 
-/** Host toilets with no standalone toilet within 30 m or inside the host's outline. */
-function withoutDuplicates(hosts: HostToilet[], lons: number[], lats: number[]): HostToilet[] {
-  if (hosts.length === 0 || lons.length === 0) return hosts;
-  const index = new KDBush(lons.length, 64, Float64Array);
-  for (let i = 0; i < lons.length; i++) index.add(lons[i], lats[i]);
-  index.finish();
-  return hosts.filter((host) => {
+/**
+ * Host toilets with a standalone toilet within 30 m or inside the host's outline. Hosts are far fewer than
+ * toilets, so their search boxes go into a grid and each toilet looks up its cell: linear in the toilets.
+ */
+function duplicateHosts(hosts: HostSpot[], toilets: GrowingPositions): HostSpot[] {
+  const boxes = new Float64Array(hosts.length * 4);
+  const hostsByCell = new Map<number, number[]>();
+  const cell = (x: number, y: number) => (y + 90 * HOST_CELLS_PER_DEGREE) * (361 * HOST_CELLS_PER_DEGREE) + x + 180 * HOST_CELLS_PER_DEGREE;
+  hosts.forEach((host, h) => {
     let [minX, minY, maxX, maxY] = [host.lon, host.lat, host.lon, host.lat];
     for (const [x, y] of host.outline ?? []) {
       minX = Math.min(minX, x);
@@ -344,52 +421,91 @@ function withoutDuplicates(hosts: HostToilet[], lons: number[], lats: number[]):
     }
     const pad = HOST_DUPLICATE_M / 111_320;
     const padLon = pad / Math.max(0.01, Math.cos((host.lat * Math.PI) / 180));
-    for (const i of index.range(minX - padLon, minY - pad, maxX + padLon, maxY + pad)) {
-      if (distanceMeters(host.lat, host.lon, lats[i], lons[i]) <= HOST_DUPLICATE_M) return false;
-      if (host.outline && pointInRing(lons[i], lats[i], host.outline)) return false;
+    boxes.set([minX - padLon, minY - pad, maxX + padLon, maxY + pad], h * 4);
+    for (let y = Math.floor((minY - pad) * HOST_CELLS_PER_DEGREE); y <= Math.floor((maxY + pad) * HOST_CELLS_PER_DEGREE); y++) {
+      for (let x = Math.floor((minX - padLon) * HOST_CELLS_PER_DEGREE); x <= Math.floor((maxX + padLon) * HOST_CELLS_PER_DEGREE); x++) {
+        const key = cell(x, y);
+        const list = hostsByCell.get(key);
+        if (list) list.push(h);
+        else hostsByCell.set(key, [h]);
+      }
     }
-    return true;
   });
+  const duplicate = new Uint8Array(hosts.length);
+  const { lons, lats } = toilets;
+  for (let i = 0; i < toilets.length; i++) {
+    const lon = lons[i];
+    const lat = lats[i];
+    const candidates = hostsByCell.get(cell(Math.floor(lon * HOST_CELLS_PER_DEGREE), Math.floor(lat * HOST_CELLS_PER_DEGREE)));
+    if (!candidates) continue;
+    for (const h of candidates) {
+      if (duplicate[h] || lon < boxes[h * 4] || lat < boxes[h * 4 + 1] || lon > boxes[h * 4 + 2] || lat > boxes[h * 4 + 3]) continue;
+      const host = hosts[h];
+      if (distanceMeters(host.lat, host.lon, lat, lon) <= HOST_DUPLICATE_M || (host.outline && pointInRing(lon, lat, host.outline))) duplicate[h] = 1;
+    }
+  }
+  return hosts.filter((_, h) => duplicate[h]);
 }
 
 /**
  * Copies the live database's id moves forward and records new ones: a toilet id that vanished while a new
  * id of the same kind appeared within 25 m is the same toilet, redrawn. Returns the number of moves.
  */
-function carryIdMoves(db: Database.Database, livePath: string, movedAt: string): number {
+async function carryIdMoves(db: DatabaseWriter, livePath: string, movedAt: string): Promise<number> {
   if (!existsSync(livePath)) return 0;
-  db.prepare('ATTACH DATABASE ? AS live').run(livePath);
-  const liveHasToilets = db.prepare(`SELECT 1 FROM live.sqlite_master WHERE type = 'table' AND name = 'toilets'`).get();
-  if (liveHasToilets) {
-    db.exec(`INSERT INTO id_moves (old_id, new_id, moved_at) SELECT old_id, new_id, moved_at FROM live.id_moves
+  await db.runEach('ATTACH DATABASE ? AS live', [[livePath]]);
+  const liveHasToilets = await db.all(`SELECT 1 FROM live.sqlite_master WHERE type = 'table' AND name = 'toilets'`);
+  if (liveHasToilets.length > 0) {
+    await db.exec(`INSERT INTO id_moves (old_id, new_id, moved_at) SELECT old_id, new_id, moved_at FROM live.id_moves
              WHERE old_id NOT IN (SELECT id FROM main.toilets)`);
-    type Spot = { id: string; kind: string; lat: number; lon: number };
-    const vanished = db.prepare(`SELECT id, kind, lat, lon FROM live.toilets o WHERE NOT EXISTS (SELECT 1 FROM main.toilets n WHERE n.id = o.id)`).all() as Spot[];
+    // In id order, so that which of several candidates a move goes to does not depend on the write order.
+    const vanished = await db.all<Spot>(`SELECT id, kind, lat, lon FROM live.toilets o WHERE NOT EXISTS (SELECT 1 FROM main.toilets n WHERE n.id = o.id) ORDER BY id`);
     if (vanished.length > 0) {
-      const appeared = db.prepare(`SELECT id, kind, lat, lon FROM main.toilets n WHERE NOT EXISTS (SELECT 1 FROM live.toilets o WHERE o.id = n.id)`).all() as Spot[];
-      const taken = new Set<string>();
-      const record = db.prepare('INSERT OR REPLACE INTO id_moves (old_id, new_id, moved_at) VALUES (?, ?, ?)');
-      const follow = db.prepare('UPDATE id_moves SET new_id = ? WHERE new_id = ?');
-      for (const gone of vanished) {
-        let best: Spot | null = null;
-        let bestDistance = REDRAWN_WITHIN_M;
-        for (const fresh of appeared) {
-          if (fresh.kind !== gone.kind || taken.has(fresh.id)) continue;
-          const d = distanceMeters(gone.lat, gone.lon, fresh.lat, fresh.lon);
-          if (d <= bestDistance) {
-            bestDistance = d;
-            best = fresh;
-          }
-        }
-        if (!best) continue;
-        taken.add(best.id);
-        follow.run(best.id, gone.id);
-        record.run(gone.id, best.id, movedAt);
-      }
+      const appeared = await db.all<Spot>(`SELECT id, kind, lat, lon FROM main.toilets n WHERE NOT EXISTS (SELECT 1 FROM live.toilets o WHERE o.id = n.id) ORDER BY id`);
+      const moves = matchRedrawn(vanished, appeared);
+      await db.runEach('UPDATE id_moves SET new_id = ? WHERE new_id = ?', moves.map(([gone, fresh]) => [fresh, gone]));
+      // Follow-ups only touch moves to vanished ids and records only add moves to appeared ids, so running the
+      // follow-ups first does what running them move by move did.
+      await db.runEach('INSERT OR REPLACE INTO id_moves (old_id, new_id, moved_at) VALUES (?, ?, ?)', moves.map(([gone, fresh]) => [gone, fresh, movedAt]));
     }
   }
-  db.exec('DETACH DATABASE live');
-  return (db.prepare('SELECT count(*) AS n FROM id_moves').get() as { n: number }).n;
+  await db.exec('DETACH DATABASE live');
+  const [{ n }] = await db.all<{ n: number }>('SELECT count(*) AS n FROM id_moves');
+  return n;
+}
+
+type Spot = { id: string; kind: string; lat: number; lon: number };
+
+/**
+ * Pairs each vanished toilet, in order, with the nearest appeared toilet of its kind within 25 m not taken
+ * yet (of equally near ones, the later in `appeared`). Returns [vanished id, appeared id] pairs.
+ */
+function matchRedrawn(vanished: Spot[], appeared: Spot[]): [string, string][] {
+  const index = new KDBush(appeared.length, 64, Float64Array);
+  for (const spot of appeared) index.add(spot.lon, spot.lat);
+  index.finish();
+  const taken = new Uint8Array(appeared.length);
+  const moves: [string, string][] = [];
+  const pad = (REDRAWN_WITHIN_M * 2) / 111_320; // generous: the distance test below decides
+  for (const gone of vanished) {
+    const padLon = pad / Math.max(0.01, Math.cos((gone.lat * Math.PI) / 180));
+    const candidates = index.range(gone.lon - padLon, gone.lat - pad, gone.lon + padLon, gone.lat + pad).sort((a, b) => a - b);
+    let best = -1;
+    let bestDistance = REDRAWN_WITHIN_M;
+    for (const i of candidates) {
+      const fresh = appeared[i];
+      if (fresh.kind !== gone.kind || taken[i]) continue;
+      const d = distanceMeters(gone.lat, gone.lon, fresh.lat, fresh.lon);
+      if (d <= bestDistance) {
+        bestDistance = d;
+        best = i;
+      }
+    }
+    if (best < 0) continue;
+    taken[best] = 1;
+    moves.push([gone.id, appeared[best].id]);
+  }
+  return moves;
 }
 
 /** Makes the finished file durable, then renames it over the live one (atomic on one file system). */

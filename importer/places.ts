@@ -115,12 +115,36 @@ export function importanceOf(cls: PlaceClass, tags: Tags): number {
   return Math.min(1, Math.round(importance * 1000) / 1000);
 }
 
+/** What buildPlaces needs of a place, read from its tags where it was found (small, and cheap to pass between threads). */
 export interface PlaceCandidate {
   id: string;
-  cls: PlaceClass;
-  tags: Tags;
+  kind: PlaceKind;
+  subkind: string;
   lat: number;
   lon: number;
+  name: string;
+  /** One per line, or null. */
+  altNames: string | null;
+  importance: number;
+  /** A non-empty addr:city, trimmed, or null. */
+  addrCity: string | null;
+  /** countryAt(lat, lon), when already known (not for streets, whose place moves). */
+  country?: string | null;
+}
+
+export function placeCandidate(id: string, cls: PlaceClass, tags: Tags, lat: number, lon: number): PlaceCandidate {
+  const { name, altNames } = placeNames(tags);
+  return {
+    id,
+    kind: cls.kind,
+    subkind: cls.subkind,
+    lat,
+    lon,
+    name,
+    altNames: altNames.length ? altNames.join('\n') : null,
+    importance: importanceOf(cls, tags),
+    addrCity: tags['addr:city']?.trim() || null,
+  };
 }
 
 /** Typical extent of a settlement in metres (the covering rule Nominatim uses for its address ranks). */
@@ -133,21 +157,22 @@ const SELF_LABELLED = new Set(['city', 'town', 'village']);
  * city, located at the middle vertex of the way nearest the group's centre.
  */
 export function buildPlaces(candidates: PlaceCandidate[]): PlaceRow[] {
-  const settlements = candidates.filter((c) => c.cls.kind === 'settlement' && c.cls.subkind in SETTLEMENT_RADIUS_M);
-  const cityOf = cityLocator(settlements);
+  const settlements = candidates.filter((c) => c.kind === 'settlement' && c.subkind in SETTLEMENT_RADIUS_M);
+  const covering = coveringSettlements(candidates, settlements);
   const rows: PlaceRow[] = [];
   const streets = new Map<string, { row: PlaceRow; points: PlaceRow[] }>();
-  for (const c of candidates) {
-    const { name, altNames } = placeNames(c.tags);
-    const selfLabelled = c.cls.kind === 'settlement' && SELF_LABELLED.has(c.cls.subkind);
-    const city = selfLabelled ? null : (c.tags['addr:city']?.trim() || cityOf(c.lat, c.lon, c.id));
+  candidates.forEach((c, i) => {
+    const name = c.name;
+    const selfLabelled = c.kind === 'settlement' && SELF_LABELLED.has(c.subkind);
+    const city = selfLabelled ? null : (c.addrCity ?? covering[i]?.name ?? null);
     const row: PlaceRow = {
-      id: c.id, kind: c.cls.kind, subkind: c.cls.subkind, name, alt_names: altNames.length ? altNames.join('\n') : null,
-      lat: c.lat, lon: c.lon, importance: importanceOf(c.cls, c.tags), city: city === name ? null : city, country: null,
+      id: c.id, kind: c.kind, subkind: c.subkind, name, alt_names: c.altNames,
+      lat: c.lat, lon: c.lon, importance: c.importance, city: city === name ? null : city, country: null,
     };
-    if (c.cls.kind !== 'street') {
+    if (c.kind !== 'street') {
+      row.country = c.country !== undefined ? c.country : countryAt(row.lat, row.lon);
       rows.push(row);
-      continue;
+      return;
     }
     const key = `${name.toLowerCase()}\u0000${row.city ?? ''}`;
     const group = streets.get(key);
@@ -158,12 +183,12 @@ export function buildPlaces(candidates: PlaceCandidate[]): PlaceRow[] {
     } else {
       streets.set(key, { row, points: [row] });
     }
-  }
+  });
   for (const { row, points } of streets.values()) {
     if (points.length > 1) placeAtMostCentral(row, points);
+    row.country = countryAt(row.lat, row.lon);
     rows.push(row);
   }
-  for (const row of rows) row.country = countryAt(row.lat, row.lon);
   return rows;
 }
 
@@ -194,27 +219,42 @@ function compareOsmIds(a: string, b: string): number {
   return a[0] === b[0] ? Number(a.slice(1)) - Number(b.slice(1)) : a < b ? -1 : 1;
 }
 
-/** Returns a function naming the settlement that best covers a point (smallest distance / typical extent). */
-function cityLocator(settlements: PlaceCandidate[]): (lat: number, lon: number, exceptId: string) => string | null {
-  if (settlements.length === 0) return () => null;
-  const index = new KDBush(settlements.length);
-  for (const s of settlements) index.add(s.lon, s.lat);
+/** How far (degrees of latitude) a point looks for the settlement covering it: the largest extent. */
+const SEARCH_DEGREES = Math.max(...Object.values(SETTLEMENT_RADIUS_M)) / 111_320;
+
+/**
+ * For each point, the settlement that best covers it (smallest distance / typical extent, under 1), among
+ * those within SEARCH_DEGREES of it (scaled by 1/cos(latitude) for longitude); of equals, the lower id.
+ * Searched from the settlements' side, each only as far as it reaches, since settlements are the fewer and
+ * most reach a few kilometres: the same answers as searching from every point, for a fraction of the work.
+ */
+function coveringSettlements(points: PlaceCandidate[], settlements: PlaceCandidate[]): (PlaceCandidate | null)[] {
+  const best: (PlaceCandidate | null)[] = new Array(points.length).fill(null);
+  if (points.length === 0 || settlements.length === 0) return best;
+  const index = new KDBush(points.length);
+  for (const p of points) index.add(p.lon, p.lat);
   index.finish();
-  const maxRadius = Math.max(...Object.values(SETTLEMENT_RADIUS_M));
-  return (lat, lon, exceptId) => {
-    const dLat = maxRadius / 111_320;
-    const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-    let best: PlaceCandidate | null = null;
-    let bestRatio = 1;
-    for (const i of index.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
-      const s = settlements[i];
-      if (s.id === exceptId) continue;
-      const ratio = distanceMeters(lat, lon, s.lat, s.lon) / SETTLEMENT_RADIUS_M[s.cls.subkind];
-      if (ratio < bestRatio) {
-        bestRatio = ratio;
-        best = s;
+  const bestRatio = new Float64Array(points.length).fill(1);
+  const searchLon = Float64Array.from(points, (p) => SEARCH_DEGREES / Math.max(0.01, Math.cos((p.lat * Math.PI) / 180)));
+  for (const s of settlements) {
+    const radius = SETTLEMENT_RADIUS_M[s.subkind];
+    // Twice the reach: every point within `radius` metres is inside (up to 89°; beyond, all longitudes).
+    const reach = (2 * radius) / 111_320;
+    const polar = Math.abs(s.lat) + reach > 89;
+    const lonReach = polar ? 360 : reach / Math.cos((Math.min(89, Math.abs(s.lat) + reach) * Math.PI) / 180);
+    for (const i of index.range(s.lon - lonReach, s.lat - reach, s.lon + lonReach, s.lat + reach)) {
+      const p = points[i];
+      if (p.id === s.id) continue;
+      const dLon = searchLon[i];
+      if (s.lon < p.lon - dLon || s.lon > p.lon + dLon || s.lat < p.lat - SEARCH_DEGREES || s.lat > p.lat + SEARCH_DEGREES) continue;
+      const ratio = distanceMeters(p.lat, p.lon, s.lat, s.lon) / radius;
+      const current = best[i];
+      // Settlements can share a position (GeoNames duplicates): the lower id wins, whatever the input order.
+      if (ratio < bestRatio[i] || (current !== null && ratio === bestRatio[i] && compareOsmIds(s.id, current.id) < 0)) {
+        bestRatio[i] = ratio;
+        best[i] = s;
       }
     }
-    return best ? best.tags.name.trim() : null;
-  };
+  }
+  return best;
 }

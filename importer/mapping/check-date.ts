@@ -70,7 +70,9 @@ function latestOfValue(value: string, limit: number): number {
 
 function latestCheck(tags: Tags, limit: number, keyFilter: (key: string) => boolean): number {
   let latest = 0;
-  for (const key in tags) {
+  const keys = Object.keys(tags); // fewer steps than for…in on the dictionary-mode objects the importer passes
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     if (!keyFilter(key)) continue;
     const date = latestOfValue(tags[key], limit);
     if (date > latest) latest = date;

@@ -32,10 +32,25 @@ const NOT_A_SCHEME = new Set(['no', 'none', 'unknown']);
 const WORD_SEPARATORS = /[\s_-]+/g;
 const TOILET_NETWORK = /toilet/i;
 
+/** Answers per text: operators repeat across thousands of toilets. Bounded, as names are free text. */
+const knownByText = new Map<string, Scheme | null>();
+const MAX_KNOWN = 20_000;
+
 function knownScheme(text: string): Scheme | null {
-  const words = normaliseEnum(text).replace(WORD_SEPARATORS, ' ');
-  for (const [phrase, scheme] of LABELLED) if (words.includes(phrase)) return scheme;
-  return null;
+  let known = knownByText.get(text);
+  if (known === undefined) {
+    const words = normaliseEnum(text).replace(WORD_SEPARATORS, ' ');
+    known = null;
+    for (const [phrase, scheme] of LABELLED) {
+      if (words.includes(phrase)) {
+        known = scheme;
+        break;
+      }
+    }
+    if (knownByText.size >= MAX_KNOWN) knownByText.clear();
+    knownByText.set(text, known);
+  }
+  return known;
 }
 
 /** A known phrase gives its label; any other name is kept as written ("Toilets4London"). */

@@ -21,18 +21,35 @@ export const ABSENT = -1;
 /** Code for "a value is tagged but no item of it is in the table". */
 export const UNREADABLE = -2;
 
-/** Normalised value → code; codes are >= 0, and a lower code is the more cautious statement. */
-export type CodeTable = ReadonlyMap<string, number>;
+/**
+ * Normalised value → code; codes are >= 0, and a lower code is the more cautious statement. Also remembers
+ * the code of each raw value it was asked about (codeOf): an import asks about `yes` a million times.
+ */
+export class CodeTable extends Map<string, number> {
+  readonly byRawValue = new Map<string, number>();
+}
+
+/** Raw values remembered per table; a bound for tables asked about free text. */
+const MAX_REMEMBERED = 10_000;
 
 export function codeTable(entries: Record<string, number>): CodeTable {
-  return new Map(Object.entries(entries));
+  return new CodeTable(Object.entries(entries));
 }
 
 const INNER_SPACE = /\s+/g;
 
 /** Doc §0: trim, lower-case, collapse inner whitespace (enum keys only, never name/operator). */
 export function normaliseEnum(value: string): string {
-  return value.trim().toLowerCase().replace(INNER_SPACE, ' ');
+  return isNormalised(value) ? value : value.trim().toLowerCase().replace(INNER_SPACE, ' ');
+}
+
+/** Printable ASCII without capitals or spaces: what normaliseEnum returns unchanged (the usual `yes`, `no;toilets`). */
+function isNormalised(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || (c >= 0x41 && c <= 0x5a)) return false;
+  }
+  return true;
 }
 
 /** Trim and collapse whitespace, keeping case; empty becomes null. */
@@ -54,6 +71,16 @@ function itemCode(item: string, table: CodeTable): number {
  */
 export function codeOf(value: string | undefined, table: CodeTable): number {
   if (value === undefined) return ABSENT;
+  let code = table.byRawValue.get(value);
+  if (code === undefined) {
+    code = codeOfValue(value, table);
+    if (table.byRawValue.size >= MAX_REMEMBERED) table.byRawValue.clear();
+    table.byRawValue.set(value, code);
+  }
+  return code;
+}
+
+function codeOfValue(value: string, table: CodeTable): number {
   const normalised = normaliseEnum(value);
   if (!normalised.includes(';')) return itemCode(normalised, table);
   let best = ABSENT;

@@ -2,7 +2,7 @@
 // columns plus the few strings the selected elements use, so the main thread neither re-parses protobuf nor
 // receives cloned object graphs.
 import type { StringTable } from './string-table.js';
-import type { OsmMember, OsmNode, OsmRelation, OsmWay, Tags } from './types.js';
+import type { OsmMember, OsmNode, OsmRelation, OsmWay, SelectedNodes, Tags } from './types.js';
 
 /** Columns shared by all element kinds. Tags are pairs of indexes into BlockBatch.strings. */
 interface ElementColumns {
@@ -80,6 +80,54 @@ class NodeBuilder extends ElementBuilder {
   }
 }
 
+/** A node transform's view of the nodes collected so far, read in place. */
+class CollectedNodes implements SelectedNodes {
+  constructor(
+    private readonly nodes: NodeBuilder,
+    private readonly strings: readonly string[],
+  ) {}
+
+  get length(): number {
+    return this.nodes.ids.length;
+  }
+
+  id(i: number): number {
+    return this.nodes.ids[i];
+  }
+
+  lat(i: number): number {
+    return this.nodes.lat[i] / 1e7;
+  }
+
+  lon(i: number): number {
+    return this.nodes.lon[i] / 1e7;
+  }
+
+  timestamp(i: number): number | null {
+    const timestamp = this.nodes.timestamps[i];
+    return Number.isNaN(timestamp) ? null : timestamp;
+  }
+
+  tags(i: number, into: Tags = {}): Tags {
+    const { tags, tagEnds } = this.nodes;
+    for (let t = i === 0 ? 0 : tagEnds[i - 1], end = tagEnds[i]; t < end; t += 2) into[this.strings[tags[t]]] = this.strings[tags[t + 1]];
+    return into;
+  }
+
+  tagCount(i: number): number {
+    const tagEnds = this.nodes.tagEnds;
+    return (tagEnds[i] - (i === 0 ? 0 : tagEnds[i - 1])) / 2;
+  }
+
+  tagKey(i: number, t: number): string {
+    return this.strings[this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t]];
+  }
+
+  tagValue(i: number, t: number): string {
+    return this.strings[this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t + 1]];
+  }
+}
+
 class WayBuilder extends ElementBuilder {
   readonly refEnds: number[] = [];
   readonly refs: number[] = [];
@@ -108,7 +156,7 @@ class RelationBuilder extends ElementBuilder {
 
 /** Collects one block's findings (decoder side). */
 export class BatchBuilder {
-  readonly nodes = new NodeBuilder();
+  nodes = new NodeBuilder();
   readonly ways = new WayBuilder();
   readonly relations = new RelationBuilder();
   readonly coordinates = { slots: [] as number[], lat: [] as number[], lon: [] as number[] };
@@ -129,10 +177,21 @@ export class BatchBuilder {
     return local - 1;
   }
 
+  /** The selected nodes collected so far, for a node transform. */
+  selectedNodes(): SelectedNodes {
+    return new CollectedNodes(this.nodes, this.strings);
+  }
+
+  /** Leaves the selected nodes out of the batch (a node transform has handled them). */
+  dropNodes(): void {
+    this.nodes = new NodeBuilder();
+  }
+
   /** The batch, and the buffers to transfer rather than copy. */
   build(): { batch: BlockBatch; transfer: ArrayBuffer[] } {
+    const used = this.nodes.ids.length + this.ways.ids.length + this.relations.ids.length > 0;
     const batch: BlockBatch = {
-      strings: this.strings,
+      strings: used ? this.strings : [],
       nodes: this.nodes.build(),
       ways: this.ways.build(),
       relations: this.relations.build(),

@@ -8,10 +8,15 @@ import type { SortedIds } from './sorted-ids.js';
 import { StringTable } from './string-table.js';
 import { BlockSelector, type CompiledSelector } from './tag-selector.js';
 
-/** Element kinds as bits, so a block's contents and its decoded parts are small masks. */
+/**
+ * Element kinds as bits, so a block's contents and its decoded parts are small masks. A block with nodes holds
+ * two parts: NODE, its selected nodes (which need no context), and COORDS, the coordinates of the nodes asked
+ * for (which need the ids), so the selected nodes can be delivered before the ids are known.
+ */
 export const NODE = 1;
 export const WAY = 2;
 export const RELATION = 4;
+export const COORDS = 8;
 
 export interface DecodeContext {
   nodes: CompiledSelector;
@@ -19,11 +24,11 @@ export interface DecodeContext {
   relations: CompiledSelector;
   /** Ways to deliver whatever their tags (members of selected relations); needed to decode ways. */
   wantedWays: SortedIds | null;
-  /** Nodes whose coordinates are requested; needed to decode nodes. */
+  /** Nodes whose coordinates are requested; needed to decode COORDS. */
   neededNodes: SortedIds | null;
 }
 
-const GROUP_KINDS: Record<number, number> = { 1: NODE, 2: NODE, 3: WAY, 4: RELATION };
+const GROUP_KINDS: Record<number, number> = { 1: NODE | COORDS, 2: NODE | COORDS, 3: WAY, 4: RELATION };
 const LENGTH_DELIMITED = 2;
 
 export class PrimitiveBlock {
@@ -74,10 +79,14 @@ export class PrimitiveBlock {
     return this.table;
   }
 
-  /** Decodes the elements of the given kinds into `out`: counts all, collects selected and wanted ones. */
+  /**
+   * Decodes the parts of the given kinds into `out`: counts all elements, collects selected and wanted ones
+   * and the coordinates asked for. Nodes are counted with NODE.
+   */
   decode(kinds: number, context: DecodeContext, out: BatchBuilder): void {
     const r = this.reader;
     const nodeSelector = kinds & NODE ? new BlockSelector(context.nodes, this.table) : null;
+    const neededNodes = kinds & COORDS ? context.neededNodes! : null;
     const waySelector = kinds & WAY ? new BlockSelector(context.ways, this.table) : null;
     const relationSelector = kinds & RELATION ? new BlockSelector(context.relations, this.table) : null;
     for (const group of this.groups) {
@@ -87,8 +96,8 @@ export class PrimitiveBlock {
         const kind = GROUP_KINDS[field];
         if (kind === undefined || (kind & kinds) === 0) continue;
         const end = contentEnd(r, group.end);
-        if (field === 2) this.decodeDenseNodes(end, nodeSelector!, context.neededNodes!, out);
-        else if (field === 1) this.decodeNode(end, nodeSelector!, context.neededNodes!, out);
+        if (field === 2) this.decodeDenseNodes(end, nodeSelector, neededNodes, out);
+        else if (field === 1) this.decodeNode(end, nodeSelector, neededNodes, out);
         else if (field === 3) this.decodeWay(end, waySelector!, context.wantedWays!, out);
         else this.decodeRelation(end, relationSelector!, out);
         r.pos = end;
@@ -96,8 +105,11 @@ export class PrimitiveBlock {
     }
   }
 
-  /** DenseNodes{id=1, denseinfo=5 (DenseInfo{timestamp=2}), lat=8, lon=9, keys_vals=10}, all delta-coded but keys_vals. */
-  private decodeDenseNodes(end: number, selector: BlockSelector, needed: SortedIds, out: BatchBuilder): void {
+  /**
+   * DenseNodes{id=1, denseinfo=5 (DenseInfo{timestamp=2}), lat=8, lon=9, keys_vals=10}, all delta-coded but
+   * keys_vals. A null selector skips the selected nodes (NODE), a null `needed` the coordinates (COORDS).
+   */
+  private decodeDenseNodes(end: number, selector: BlockSelector | null, needed: SortedIds | null, out: BatchBuilder): void {
     const r = this.reader;
     const [ids, lats, lons, keysVals, timestamps] = this.cursors;
     let idEnd = -1;
@@ -119,10 +131,10 @@ export class PrimitiveBlock {
     }
     if (idEnd < 0) return;
     const count = countVarints(this.buf, ids.pos, idEnd);
-    out.counts.nodes += count;
+    if (selector) out.counts.nodes += count;
     // Every node ends its keys_vals run with a 0, so one byte per node means no node has tags.
-    const lookAtTags = keysValsEnd >= 0 && keysValsEnd - keysVals.pos > count && !selector.empty;
-    if (!lookAtTags && needed.size === 0) return;
+    const lookAtTags = selector !== null && keysValsEnd >= 0 && keysValsEnd - keysVals.pos > count && !selector.empty;
+    if (!lookAtTags && (needed === null || needed.size === 0)) return;
     if (latEnd < 0 || lonEnd < 0) throw new Error('dense nodes without coordinates');
     const hasTimestamps = timestampEnd >= 0;
 
@@ -144,12 +156,12 @@ export class PrimitiveBlock {
         if (this.buf[tagsStart] === 0) keysVals.pos++; // untagged: the common case, one byte
         else for (let key = keysVals.readVarint(); key !== 0; key = keysVals.readVarint()) {
           const value = keysVals.readVarint();
-          if (!selected && selector.matches(key, value)) selected = true;
+          if (!selected && selector!.matches(key, value)) selected = true;
           if (keysVals.pos > keysValsEnd) throw new Error('keys_vals runs past its field');
         }
       }
       let slot = -1;
-      if (id >= following || id <= lookedUp) {
+      if (needed !== null && (id >= following || id <= lookedUp)) {
         slot = needed.indexOf(id);
         lookedUp = id;
         following = needed.following;
@@ -185,8 +197,8 @@ export class PrimitiveBlock {
     }
   }
 
-  /** Node{id=1, keys=2, vals=3, info=4, lat=8, lon=9}. */
-  private decodeNode(end: number, selector: BlockSelector, needed: SortedIds, out: BatchBuilder): void {
+  /** Node{id=1, keys=2, vals=3, info=4, lat=8, lon=9}; null selector or `needed` as for dense nodes. */
+  private decodeNode(end: number, selector: BlockSelector | null, needed: SortedIds | null, out: BatchBuilder): void {
     const r = this.reader;
     const [keys, vals] = this.cursors;
     let id = 0;
@@ -204,11 +216,11 @@ export class PrimitiveBlock {
       else if (field === 8) lat = readSigned(r);
       else if (field === 9) lon = readSigned(r);
     }
-    out.counts.nodes++;
+    if (selector) out.counts.nodes++;
     const tagsStart = keys.pos;
     const valsStart = vals.pos;
-    const selected = this.tagsMatch(selector, keysEnd, valsEnd);
-    const slot = needed.size === 0 ? -1 : needed.indexOf(id);
+    const selected = selector !== null && this.tagsMatch(selector, keysEnd, valsEnd);
+    const slot = needed === null || needed.size === 0 ? -1 : needed.indexOf(id);
     if (!selected && slot < 0) return;
     const latE7 = this.toE7(lat, this.latOffset);
     const lonE7 = this.toE7(lon, this.lonOffset);

@@ -1,19 +1,21 @@
 // scanExtract: schedules blocks over the decoders and assembles the result.
 //
-// Order of work. Ways can only be decoded once the relations are known (members of selected relations are
-// delivered whatever their tags), and nodes once the ways are known (coordinatesFor names the nodes whose
-// coordinates to keep). A file sorted by type then id ("Sort.Type_then_ID") holds nodes, then ways, then
-// relations, so its blocks are dispatched from the end: relations are done first, and a decoder that meets a
-// block it has no context for yet holds it, inflated, until the context arrives. Every block is read and
-// inflated once. Other files take up to three passes: all blocks (relations), then the blocks holding ways,
-// then the blocks holding nodes.
+// Order of work. Selected nodes and relations need no context. Ways can only be decoded once the relations
+// are known (members of selected relations are delivered whatever their tags), and node coordinates once the
+// ways are known (coordinatesFor names the nodes whose coordinates to keep). A file sorted by type then id
+// ("Sort.Type_then_ID") holds nodes, then ways, then relations, so its blocks are dispatched from the end:
+// relations are done first, and a decoder that meets a block it has no context for yet decodes what it can
+// (a node block's selected nodes) and holds it, inflated, until the context arrives. Every block is read and
+// inflated once. Other files take up to three passes: all blocks (relations, selected nodes), then the blocks
+// holding ways, then the blocks holding nodes (coordinates).
 //
 // Memory. Nodes are streamed to onNodes and never kept. What grows is: the selected ways and relations (as
 // objects), 8 bytes per member-way id of selected relations, 17 bytes per id returned by coordinatesFor
-// (see CoordinateTable), and per decoder at most MAX_BLOCKS_PER_DECODER blocks (each at most 32 MiB
-// inflated, typically about 1 MiB) plus their batches, and about 100 bytes per block of the file for its
-// position and state. Nothing is kept for unselected nodes.
+// (see CoordinateTable), per decoder MAX_IN_FLIGHT_PER_DECODER blocks being decoded and MAX_HELD_PER_DECODER
+// held (each at most 32 MiB inflated, typically under 1 MiB) plus their batches, and about 100 bytes per
+// block of the file for its position and state. Nothing is kept for unselected nodes.
 import { availableParallelism } from 'node:os';
+import type { TransferListItem } from 'node:worker_threads';
 import { nodesOf, relationsOf, waysOf } from './block-batch.js';
 import type { DecoderReply } from './block-decoder.js';
 import { readBlobIndex, type BlobIndex, type BlobRef } from './blob-index.js';
@@ -22,14 +24,22 @@ import { openDecoders, type DecoderChannel } from './decoder-pool.js';
 import { ExtractError } from './extract-error.js';
 import { loadHeader } from './extract-header.js';
 import { SORTED_FEATURE } from './header-block.js';
-import { NODE, RELATION, WAY } from './primitive-block.js';
+import { COORDS, NODE, RELATION, WAY } from './primitive-block.js';
 import { SortedIds } from './sorted-ids.js';
 import { assertTagSelector } from './tag-selector.js';
 import type { ExtractHeader, OsmRelation, OsmWay, ScanPlan, ScanResult } from './types.js';
 
-/** Blocks a decoder may have in flight or held at once: two keep it busy while the main thread works. */
-const MAX_BLOCKS_PER_DECODER = 2;
-const ALL_KINDS = NODE | WAY | RELATION;
+/** Blocks a decoder may have in flight at once: two keep it busy while the main thread works. */
+const MAX_IN_FLIGHT_PER_DECODER = 2;
+/**
+ * Blocks a decoder may hold waiting for context (sorted files). While the main thread works out which node
+ * coordinates it needs, the decoders go on with the selected nodes of the blocks ahead, holding them.
+ */
+const MAX_HELD_PER_DECODER = 32;
+const ALL_KINDS = NODE | WAY | RELATION | COORDS;
+
+/** Replies about blocks (answers to follow-up work are taken aside as they arrive). */
+type BlockReply = Exclude<DecoderReply, { kind: 'worked' }>;
 
 /** Context levels: what the decoders have been told so far. */
 const KNOW_NOTHING = 0;
@@ -45,6 +55,7 @@ export async function scanExtract(path: string, plan: ScanPlan, options: ScanOpt
   assertTagSelector(plan.nodes, 'plan.nodes');
   assertTagSelector(plan.ways, 'plan.ways');
   assertTagSelector(plan.relations, 'plan.relations');
+  if ((plan.onNodes === undefined) === (plan.nodeTransform === undefined)) throw new TypeError('give exactly one of plan.onNodes and plan.nodeTransform');
   const threads = options.threads ?? Math.max(1, availableParallelism());
   if (!Number.isInteger(threads) || threads < 0) throw new TypeError(`threads must be a whole number ≥ 0, got ${threads}`);
   const index = await readBlobIndex(path);
@@ -64,7 +75,9 @@ class Scan {
   private readonly holder: Int32Array;
   private readonly queue: number[] = [];
   private queueHead = 0;
-  private outstanding: number[] = [];
+  /** Per decoder: blocks it is decoding, and blocks it holds. */
+  private inFlightOn: number[] = [];
+  private heldOn: number[] = [];
   private level = KNOW_NOTHING;
   private reportedCount = 0;
   /** Sorted files: every block at or after `frontier` has reported. */
@@ -80,7 +93,10 @@ class Scan {
   private coordinates: CoordinateTable | null = null;
   private readonly counts = { nodes: 0, ways: 0, relations: 0 };
 
-  private readonly inbox: { channel: number; reply: DecoderReply }[] = [];
+  private readonly inbox: { channel: number; reply: BlockReply }[] = [];
+  /** Follow-up work posted and not answered yet. */
+  private readonly work = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
+  private nextWork = 0;
   private draining = false;
   private settled = false;
   private resolve!: (result: ScanResult) => void;
@@ -110,12 +126,26 @@ class Scan {
       this.reject = reject;
     });
     try {
-      this.channels = openDecoders(
+      const transform = this.plan.nodeTransform;
+      this.channels = await openDecoders(
         this.threads,
-        { path: this.index.path, nodes: this.plan.nodes, ways: this.plan.ways, relations: this.plan.relations },
+        (decoder) => {
+          const setup = transform?.setup(decoder);
+          return {
+            setup: {
+              path: this.index.path,
+              nodes: this.plan.nodes,
+              ways: this.plan.ways,
+              relations: this.plan.relations,
+              transform: transform && { module: transform.module, setup: setup!.value },
+            },
+            transfer: setup?.transfer ?? [],
+          };
+        },
         { reply: (channel, reply) => this.receive(channel, reply), crash: (error) => this.fail(error) },
       );
-      this.outstanding = this.channels.map(() => 0);
+      this.inFlightOn = this.channels.map(() => 0);
+      this.heldOn = this.channels.map(() => 0);
       for (let i = 0; i < this.blobs.length; i++) this.enqueue(this.sorted ? this.blobs.length - 1 - i : i);
       this.advance();
       return await done;
@@ -126,8 +156,25 @@ class Scan {
   }
 
   private receive(channel: number, reply: DecoderReply): void {
-    this.inbox.push({ channel, reply });
+    if (reply.kind === 'worked' || (reply.kind === 'transform-failed' && reply.id !== undefined)) {
+      const work = this.work.get(reply.id!);
+      this.work.delete(reply.id!);
+      if (reply.kind === 'worked') work?.resolve(reply.result);
+      else work?.reject(new Error(`node transform failed: ${reply.message}`));
+      return;
+    }
+    this.inbox.push({ channel, reply: reply as BlockReply });
     void this.drain();
+  }
+
+  /** PostWork, for NodeTransformPlan.finish. */
+  private postWork(decoder: number, input: unknown, transfer?: TransferListItem[]): Promise<unknown> {
+    if (!(decoder >= 0 && decoder < this.channels.length)) return Promise.reject(new RangeError(`no decoder ${decoder}`));
+    const id = this.nextWork++;
+    return new Promise((resolve, reject) => {
+      this.work.set(id, { resolve, reject });
+      this.channels[decoder].post({ kind: 'work', id, input }, transfer);
+    });
   }
 
   /** Handles replies one at a time, so onNodes is never called concurrently and its promise holds back work. */
@@ -138,6 +185,7 @@ class Scan {
       while (this.inbox.length > 0 && !this.settled) {
         const { channel, reply } = this.inbox.shift()!;
         if (reply.kind === 'failed') throw new ExtractError(reply.code, reply.message);
+        if (reply.kind === 'transform-failed') throw new Error(`node transform failed: ${reply.message}`);
         await this.absorb(channel, reply);
         this.advance(reply.blob);
       }
@@ -156,12 +204,10 @@ class Scan {
     this.pending[blob] = reply.pending;
     this.blocksPendingWays += (reply.pending & WAY ? 1 : 0) - (wasPending & WAY ? 1 : 0);
     this.blocksPending += (reply.pending ? 1 : 0) - (wasPending ? 1 : 0);
-    if (reply.pending !== 0 && this.sorted) {
-      this.holder[blob] = channel;
-    } else {
-      this.holder[blob] = -1;
-      this.outstanding[channel]--;
-    }
+    this.inFlightOn[channel]--;
+    if (this.holder[blob] >= 0) this.heldOn[this.holder[blob]]--;
+    this.holder[blob] = reply.pending !== 0 && this.sorted ? channel : -1;
+    if (this.holder[blob] >= 0) this.heldOn[channel]++;
     if (reply.pending === 0) this.bytesDone += this.blobs[blob].end - this.blobs[blob].start;
 
     const { batch } = reply;
@@ -172,7 +218,8 @@ class Scan {
     if (batch.ways.ids.length > 0) this.ways.push(...waysOf(batch));
     const hits = batch.coordinates;
     for (let i = 0; i < hits.slots.length; i++) this.coordinates!.set(hits.slots[i], hits.lat[i], hits.lon[i]);
-    if (batch.nodes.ids.length > 0) await this.plan.onNodes(nodesOf(batch));
+    if (reply.transformed) await this.plan.nodeTransform!.onResult(reply.nodeResult);
+    else if (batch.nodes.ids.length > 0) await this.plan.onNodes!(nodesOf(batch));
     this.plan.onProgress?.({
       bytesRead: this.bytesDone,
       totalBytes: this.index.size,
@@ -247,11 +294,12 @@ class Scan {
 
   /** Sends a reported block with kinds left to decode back to work, if the context now allows it. */
   private wake(blob: number): void {
-    const ready = RELATION | (this.level >= KNOW_WANTED_WAYS ? WAY : 0) | (this.level >= KNOW_NEEDED_NODES ? NODE : 0);
+    const ready = RELATION | NODE | (this.level >= KNOW_WANTED_WAYS ? WAY : 0) | (this.level >= KNOW_NEEDED_NODES ? COORDS : 0);
     if (!this.reported[blob] || this.inFlight[blob] || this.queued[blob] || (this.pending[blob] & ready) === 0) return;
     const holder = this.holder[blob];
     if (holder >= 0) {
       this.inFlight[blob] = 1;
+      this.inFlightOn[holder]++;
       this.channels[holder].post({ kind: 'resume', blob });
     } else {
       this.enqueue(blob);
@@ -267,14 +315,15 @@ class Scan {
     while (this.queueHead < this.queue.length) {
       let channel = -1;
       for (let c = 0; c < this.channels.length; c++) {
-        if (this.outstanding[c] < MAX_BLOCKS_PER_DECODER && (channel < 0 || this.outstanding[c] < this.outstanding[channel])) channel = c;
+        const free = this.inFlightOn[c] < MAX_IN_FLIGHT_PER_DECODER && this.heldOn[c] < MAX_HELD_PER_DECODER;
+        if (free && (channel < 0 || this.inFlightOn[c] < this.inFlightOn[channel])) channel = c;
       }
       if (channel < 0) return;
       const blob = this.queue[this.queueHead++];
       const ref = this.blobs[blob];
       this.queued[blob] = 0;
       this.inFlight[blob] = 1;
-      this.outstanding[channel]++;
+      this.inFlightOn[channel]++;
       this.channels[channel].post({
         kind: 'decode',
         blob,
@@ -291,16 +340,24 @@ class Scan {
     this.settled = true;
     this.ways.sort(byId);
     this.relations.sort(byId);
-    this.resolve({
+    const result: ScanResult = {
       header: this.header,
       ways: this.ways,
       relations: this.relations,
       coordinates: this.coordinates!,
       counts: { ...this.counts, blobs: this.index.blobs.length },
-    });
+    };
+    const followUp = this.plan.nodeTransform?.finish;
+    if (!followUp) return this.resolve(result);
+    followUp(result, this.channels.length, (decoder, input, transfer) => this.postWork(decoder, input, transfer)).then(
+      () => this.resolve(result),
+      (error) => this.reject(error),
+    );
   }
 
   private fail(error: unknown): void {
+    for (const work of this.work.values()) work.reject(error instanceof Error ? error : new Error(String(error)));
+    this.work.clear();
     if (this.settled) return;
     this.settled = true;
     this.reject(error);

@@ -1,4 +1,5 @@
 // Public, OSM-domain-free types of the PBF reader and writer.
+import type { TransferListItem } from 'node:worker_threads';
 
 export type Tags = Record<string, string>;
 
@@ -59,6 +60,68 @@ export interface ScanProgress {
   elements: number;
 }
 
+/** The selected nodes of one block, as a node transform sees them (in a decoder thread). */
+export interface SelectedNodes {
+  readonly length: number;
+  id(i: number): number;
+  /** Degrees, at the file's 1e-7 precision (as OsmNode). */
+  lat(i: number): number;
+  lon(i: number): number;
+  /** Epoch milliseconds, or null (as OsmNode). */
+  timestamp(i: number): number | null;
+  /** Adds node i's tags to `into` (a new plain object by default) and returns it. */
+  tags(i: number, into?: Tags): Tags;
+  /** Node i's tags one by one, in file order: how many, and the key and value of the t-th. */
+  tagCount(i: number): number;
+  tagKey(i: number, t: number): string;
+  tagValue(i: number, t: number): string;
+}
+
+/** A node transform's answer for one block: any structured-cloneable value, and buffers to move, not copy. */
+export interface NodeTransformOutput {
+  result: unknown;
+  transfer?: ArrayBuffer[];
+}
+
+export interface NodeTransform {
+  /** One block's selected nodes. */
+  transform(nodes: SelectedNodes): NodeTransformOutput;
+  /** Follow-up work posted by NodeTransformPlan.finish. */
+  work?(input: unknown): NodeTransformOutput;
+  /** As the decoder closes, after its last block and work. */
+  close?(): void;
+}
+
+/** Runs the transform's work(input) in decoder `decoder` and resolves to its result. */
+export type PostWork = (decoder: number, input: unknown, transfer?: TransferListItem[]) => Promise<unknown>;
+
+/** What the module named by NodeTransformPlan.module exports. */
+export interface NodeTransformModule {
+  createNodeTransform(setup: unknown): NodeTransform | Promise<NodeTransform>;
+}
+
+/**
+ * Per-node work moved into the decoder threads: each decoder imports `module` once and runs its transform on
+ * every block's selected nodes; the main thread receives only the results.
+ */
+export interface NodeTransformPlan {
+  /** URL (a file: URL's href) of a NodeTransformModule. */
+  module: string;
+  /**
+   * The argument to createNodeTransform in decoder `decoder` (0, 1, …; one decoder on the main thread when
+   * threads is 0): a structured-cloneable value, and objects to transfer with it (a MessagePort per decoder).
+   */
+  setup(decoder: number): { value: unknown; transfer?: TransferListItem[] };
+  /** Each block's result, one at a time; a returned promise is awaited (back-pressure). */
+  onResult(result: unknown): void | Promise<void>;
+  /**
+   * Called once every block is done, with the scan's result, while the decoders are still up: `post` hands
+   * follow-up work to them (and to whatever their transforms have cached). scanExtract resolves when it does.
+   */
+  finish?(result: ScanResult, decoders: number, post: PostWork): Promise<void>;
+}
+
+/** Selected nodes go either to onNodes (as objects, on the main thread) or through nodeTransform: give exactly one. */
 export interface ScanPlan {
   nodes: TagSelector;
   ways: TagSelector;
@@ -70,7 +133,8 @@ export interface ScanPlan {
    */
   coordinatesFor(ways: OsmWay[], relations: OsmRelation[]): Iterable<number>;
   /** Batches of selected nodes, streamed while the scan runs; a returned promise is awaited (back-pressure). */
-  onNodes(batch: OsmNode[]): void | Promise<void>;
+  onNodes?(batch: OsmNode[]): void | Promise<void>;
+  nodeTransform?: NodeTransformPlan;
   onProgress?(p: ScanProgress): void;
 }
 

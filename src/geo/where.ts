@@ -3,6 +3,7 @@
 
 import tzLookup from '@photostructure/tz-lookup';
 import { feature, featuresContaining } from '@rapideditor/country-coder';
+import { BorderCells } from './border-cells.js';
 
 type IsoStatus = string | undefined;
 
@@ -25,6 +26,10 @@ export function timeZoneAt(lat: number, lon: number): string {
 
 /** ISO 3166-1 alpha-2 code (upper case) at a coordinate, or null at sea or where unknown. */
 export function countryAt(lat: number, lon: number): string | null {
+  return countryCells.get(lat, lon);
+}
+
+function countryOfPoint(lat: number, lon: number): string | null {
   for (const level of COUNTRY_LEVELS) {
     const region = feature([lon, lat], { level, withProp: 'iso1A2' });
     if (region === null) return null;
@@ -40,7 +45,11 @@ export function countryAt(lat: number, lon: number): string | null {
  * of a union, so most points (e.g. any contiguous US state) get null.
  */
 export function subdivisionAt(lat: number, lon: number): string | null {
-  const country = countryAt(lat, lon);
+  return subdivisionCells.get(lat, lon);
+}
+
+function subdivisionOfPoint(lat: number, lon: number): string | null {
+  const country = countryOfPoint(lat, lon);
   if (country === null) return null;
   const prefix = country + '-';
   // featuresContaining lists the smallest region first, so the first match is the most specific one.
@@ -51,6 +60,10 @@ export function subdivisionAt(lat: number, lon: number): string | null {
   }
   return null;
 }
+
+// Both answers depend on the point only through the country-coder polygon that contains it.
+const countryCells = new BorderCells(countryOfPoint);
+const subdivisionCells = new BorderCells(subdivisionOfPoint);
 
 /** True for an ISO 3166-1 alpha-2 code that exists (case-insensitive; aliases such as 'UK' are not codes). */
 export function isCountryCode(code: string): boolean {

@@ -14,10 +14,10 @@
 //   whatever TZ the server was started with.
 
 import { CompiledHours } from './compiled-hours.js';
-import { parseForPlace, type HoursPlace, type ParsedHours } from './parse.js';
+import { checkForPlace, parseForPlace, type HoursCheck, type HoursPlace, type ParsedHours } from './parse.js';
 
 export { CompiledHours, type HoursState } from './compiled-hours.js';
-export type { HoursPlace } from './parse.js';
+export type { HoursCheck, HoursPlace } from './parse.js';
 export { requireUtcProcessZone } from './process-zone.js';
 
 /**
@@ -25,15 +25,12 @@ export { requireUtcProcessZone } from './process-zone.js';
  * reads it only by guessing from free words ("daylight hours", localised day names); reason is the
  * library's message on one line. Formatting warnings (`8-18`, a trailing `;`) do not fail.
  * holidaysUnresolved: the value names a PH/SH calendar the library lacks for this region (treated as
- * matching no day); the importer records it as QualityFlag.HolidaysUnresolved.
+ * matching no day); the importer records it as QualityFlag.HolidaysUnresolved. Answers are shared per value
+ * and holiday region (frozen objects); sun-time values are checked as syntax, at a place where the sun rises
+ * and sets every day (see parse.ts).
  */
-export function checkHours(
-  value: string,
-  place: HoursPlace,
-): { ok: true; holidaysUnresolved: boolean } | { ok: false; reason: string } {
-  const parsed = parseForPlace(value, place);
-  if ('reason' in parsed) return { ok: false, reason: parsed.reason };
-  return { ok: true, holidaysUnresolved: parsed.holidaysUnresolved };
+export function checkHours(value: string, place: HoursPlace): HoursCheck {
+  return checkForPlace(value, place);
 }
 
 /**

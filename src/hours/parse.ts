@@ -73,8 +73,37 @@ export function parseForPlace(input: string, place: HoursPlace): ParseResult {
   return result;
 }
 
+export type HoursCheck = { ok: true; holidaysUnresolved: boolean } | { ok: false; reason: string };
+
+// Import checks one value per toilet and most values repeat. A check depends on the value and its holiday
+// region only, except through sun times: the library's check evaluates the value from the current moment at
+// the place, which fails wherever a sun event does not happen that day (polar day or night, and days on which
+// the event crosses midnight UTC). That is not a property of the syntax, so sun-time values are checked at one
+// fixed place where every sun event happens every day, and answers are shared per value and region.
+const checks = new Map<string, HoursCheck>();
+const SUN_CHECK_PLACE = { lat: 0, lon: 0 };
+
+export function checkForPlace(input: string, place: HoursPlace): HoursCheck {
+  const value = input.trim();
+  const region = holidayRegion(value, place);
+  const key = `${region.country}/${region.subdivision}/${value}`;
+  let check = checks.get(key);
+  if (check === undefined) {
+    const parsed = usesSunTimes(value) ? parseAt(value, { ...place, ...SUN_CHECK_PLACE }, region) : parseForPlace(value, place);
+    check = Object.freeze('reason' in parsed ? { ok: false, reason: parsed.reason } : { ok: true, holidaysUnresolved: parsed.holidaysUnresolved });
+    if (checks.size >= SHARED_LIMIT) checks.clear();
+    checks.set(key, check);
+  }
+  return check;
+}
+
 function parseAt(value: string, place: HoursPlace, region: HolidayRegion): ParseResult {
   const libraryPlaceHere = libraryPlace(place.lat, place.lon, region);
+  const rewritten = knownRewrite(value, place, region);
+  if (rewritten !== null) {
+    const parsed = rewrittenParse(rewritten, libraryPlaceHere);
+    return parsed instanceof Error ? { reason: oneLine(parsed.message) } : parsedHours(rewritten, region, parsed, true);
+  }
   try {
     const parsed = parseWithLibrary(value, libraryPlaceHere);
     const guess = guessedWordMessage(parsed);
@@ -94,6 +123,65 @@ function parseAt(value: string, place: HoursPlace, region: HolidayRegion): Parse
       return { reason: oneLine(canonicalError) };
     }
   }
+}
+
+// The fallback above costs three parses per value and region, and most regions lack some calendar. The library
+// looks a holiday calendar up for every PH/SH selector as it parses, and throws when the region lacks it (which
+// is how unresolvedHolidays probes), so a value whose canonical rules name a calendar the region lacks is
+// refused there for certain: such values go straight to their rewrite, and the canonical parse and the rewrite
+// are shared per value. Values the library reads only by guessing words are left to the fallback (the region's
+// languages may read them differently), as are sun-time values (their canonical parse depends on the place).
+const canonicalByValue = new Map<string, OpeningHours | null>();
+const rewrites = new Map<string, string | null>();
+
+// A rewrite that names no calendar at all parses the same in every region: one parse per rewrite.
+const parsesOfRewrites = new Map<string, OpeningHours | Error>();
+
+function rewrittenParse(rewritten: string, place: ReturnType<typeof libraryPlace>): OpeningHours | Error {
+  const shared = !mayUseHolidays(rewritten);
+  let parsed = shared ? parsesOfRewrites.get(rewritten) : undefined;
+  if (parsed === undefined) {
+    try {
+      parsed = parseWithLibrary(rewritten, place);
+    } catch (error) {
+      parsed = new Error(oneLine(error));
+    }
+    if (shared) {
+      if (parsesOfRewrites.size >= SHARED_LIMIT) parsesOfRewrites.clear();
+      parsesOfRewrites.set(rewritten, parsed);
+    }
+  }
+  return parsed;
+}
+
+/** The rewrite of `value` without the calendars `region` lacks, when the library certainly refuses `value` there. */
+function knownRewrite(value: string, place: HoursPlace, region: HolidayRegion): string | null {
+  if (region.country === null || usesSunTimes(value)) return null;
+  const unresolved = unresolvedHolidays(region);
+  if (unresolved.size === 0) return null;
+  const key = `${[...unresolved].join(',')}/${value}`;
+  let rewritten = rewrites.get(key);
+  if (rewritten === undefined) {
+    let canonical = canonicalByValue.get(value);
+    if (canonical === undefined) {
+      try {
+        canonical = parseWithLibrary(value, libraryPlace(place.lat, place.lon, CANONICAL_REGION));
+        if (guessedWordMessage(canonical) !== null) canonical = null;
+      } catch {
+        canonical = null;
+      }
+      if (canonicalByValue.size >= SHARED_LIMIT) canonicalByValue.clear();
+      canonicalByValue.set(value, canonical);
+    }
+    try {
+      rewritten = canonical === null ? null : withoutHolidays(canonical, unresolved);
+    } catch {
+      rewritten = null;
+    }
+    if (rewrites.size >= SHARED_LIMIT) rewrites.clear();
+    rewrites.set(key, rewritten);
+  }
+  return rewritten;
 }
 
 /** The holiday region matters only to values that may name holidays; others share one null region. */

@@ -1,0 +1,61 @@
+// One toilet's row: the mapped facts, the time zone and (where the tags need it) the country at its
+// position, the hours validated there, and the raw tags. Runs in the decoder threads for nodes and on the
+// main thread for ways and relations.
+import type { Tags } from './pbf/index.js';
+import { mapToiletTags } from './mapping/index.js';
+import { roundCoordinate } from './geometry.js';
+import type { ToiletRecord } from './toilet-rows.js';
+import { countryAt, timeZoneAt } from '../src/geo/where.js';
+import { checkHours } from '../src/hours/index.js';
+import { QualityFlag, type ToiletFacts } from '../src/toilets/facts.js';
+
+/** Keys whose values depend on the country (currency symbols, bare amounts, holidays in hours). */
+const COUNTRY_DEPENDENT_KEYS = ['fee', 'charge', 'toilets:fee', 'toilets:charge', 'opening_hours', 'toilets:opening_hours'];
+
+/**
+ * Tags the mapping reads fast: a null-prototype object is a dictionary to V8, so looking up the ~50 keys the
+ * mapping asks for is a hash probe, where a million differently-shaped plain objects would make every lookup
+ * megamorphic (about ten times slower). Keeps the key order, so the JSON is the same.
+ */
+export function lookupTags(tags: Tags = {}): Tags {
+  return Object.assign(Object.create(null) as Tags, tags);
+}
+
+/**
+ * `id`: n/w/r and the OSM id; `timestamp`: epoch ms of the last edit, or null. `tags` as from lookupTags,
+ * `json` their JSON text when the caller has it.
+ */
+export function toiletRecord(
+  id: string,
+  lat: number,
+  lon: number,
+  tags: Tags,
+  host: boolean,
+  timestamp: number | null,
+  extractDate: number,
+  json: string = JSON.stringify(tags),
+): ToiletRecord {
+  lat = roundCoordinate(lat);
+  lon = roundCoordinate(lon);
+  const country = needsCountry(tags) ? countryAt(lat, lon) : null;
+  const timeZone = timeZoneAt(lat, lon);
+  const facts = mapToiletTags(tags, { country, host, extractDate });
+  validateHours(facts, lat, lon, country, timeZone);
+  return { id, host, lat, lon, facts, lastEdited: timestamp === null ? null : Math.floor(timestamp / 1000), timeZone, country, tags: json };
+}
+
+function needsCountry(tags: Tags): boolean {
+  for (const key of COUNTRY_DEPENDENT_KEYS) if (tags[key] !== undefined) return true;
+  return false;
+}
+
+function validateHours(facts: ToiletFacts, lat: number, lon: number, country: string | null, timeZone: string): void {
+  if (facts.opening_hours === null) return;
+  const check = checkHours(facts.opening_hours, { lat, lon, country, timeZone });
+  if (!check.ok) {
+    facts.opening_hours = null;
+    facts.quality |= QualityFlag.HoursUnparseable;
+  } else if (check.holidaysUnresolved) {
+    facts.quality |= QualityFlag.HolidaysUnresolved;
+  }
+}
