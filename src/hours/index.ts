@@ -34,7 +34,8 @@ export function checkHours(value: string, place: HoursPlace): HoursCheck {
 }
 
 /**
- * Compiles a value once (at load time) for stateAt(); null when checkHours says ok=false.
+ * Compiles a value once (at load time) for stateAt(); null when checkHours says ok=false, and for a
+ * sun-time value where the library cannot evaluate it today (polar day or night; see parse.ts).
  * Throws RangeError for a time zone Intl does not know.
  */
 /** Toilets whose hours parse to the same rules in the same zone share one CompiledHours, and so its memoised state. */

@@ -1,0 +1,43 @@
+// A NodeTransformModule for the transform tests: hands back every selected node as plain data, read both
+// ways the SelectedNodes view offers; answers work with its setup; reports its close on the port it was given.
+import type { MessagePort } from 'node:worker_threads';
+import type { NodeTransform, SelectedNodes, Tags } from '../../importer/pbf/index.js';
+
+export interface EchoSetup {
+  decoder: number;
+  port: MessagePort;
+  /** Throw from transform() (a block) or work(). */
+  fail?: 'transform' | 'work';
+}
+
+export interface EchoedNode {
+  id: number;
+  lat: number;
+  lon: number;
+  timestamp: number | null;
+  tags: Tags;
+  pairs: [string, string][];
+}
+
+export function createNodeTransform(setup: EchoSetup): NodeTransform {
+  return {
+    transform(nodes: SelectedNodes) {
+      if (setup.fail === 'transform') throw new Error('echo refuses blocks');
+      const echoed: EchoedNode[] = [];
+      for (let i = 0; i < nodes.length; i++) {
+        const pairs: [string, string][] = [];
+        for (let t = 0; t < nodes.tagCount(i); t++) pairs.push([nodes.tagKey(i, t), nodes.tagValue(i, t)]);
+        echoed.push({ id: nodes.id(i), lat: nodes.lat(i), lon: nodes.lon(i), timestamp: nodes.timestamp(i), tags: nodes.tags(i), pairs });
+      }
+      return { result: echoed };
+    },
+    work(input: unknown) {
+      if (setup.fail === 'work') throw new Error('echo refuses work');
+      return { result: { decoder: setup.decoder, input } };
+    },
+    close() {
+      setup.port.postMessage({ closed: setup.decoder });
+      setup.port.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// scanExtract with a node transform: per-node work in the decoder threads (or inline), follow-up work on the
+// same threads once every block is done, and failures of the transform reported as such.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { PbfExtractWriter, scanExtract, type OsmNode, type ScanPlan, type Tags } from '../../importer/pbf/index.js';
+import type { EchoedNode, EchoSetup } from './echo-transform.js';
+import { scan, temporaryDirectory } from './fixtures.js';
+
+const ECHO = new URL('./echo-transform.js', import.meta.url).href;
+const temp = temporaryDirectory();
+after(temp.remove);
+const town = join(temp.dir, 'town.osm.pbf');
+const SELECTOR = { amenity: ['toilets'], entrance: '*' } as const;
+
+/** Enough nodes for many blocks, some tagged (including keys JSON and objects treat specially), and ways. */
+async function writeTown(path: string): Promise<void> {
+  const writer = new PbfExtractWriter(path);
+  for (let id = 1; id <= 40_000; id++) {
+    let tags: Tags | undefined;
+    if (id % 9 === 0) tags = { amenity: 'toilets', name: `WC "${id}" \\ ☕`, fee: id % 2 ? 'yes' : 'no' };
+    else if (id % 13 === 0) tags = { entrance: 'yes', '1': 'one', 'addr:housenumber': String(id) };
+    writer.addNode({ id, lat: 38 + id * 1e-6, lon: -9 + id * 1e-6, tags, timestamp: id % 4 ? 1_600_000_000_000 + id * 1000 : undefined });
+  }
+  for (let id = 1; id <= 5_000; id++) writer.addWay({ id, refs: [id * 3, id * 3 + 1, id * 3 + 2], tags: { highway: 'footway' } });
+  await writer.close();
+}
+
+before(() => writeTown(town));
+
+/** Scans `town` through the echo transform; `finish` may post follow-up work. */
+async function echoScan(threads: number, options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish'] } = {}) {
+  const echoed: EchoedNode[] = [];
+  const ports: MessagePort[] = [];
+  const closed: number[] = [];
+  const plan: ScanPlan = {
+    nodes: SELECTOR,
+    ways: {},
+    relations: {},
+    coordinatesFor: () => [],
+    nodeTransform: {
+      module: ECHO,
+      setup(decoder) {
+        const { port1, port2 } = new MessageChannel();
+        port1.on('message', (message: { closed: number }) => closed.push(message.closed));
+        ports.push(port1);
+        return { value: { decoder, port: port2, fail: options.fail } satisfies EchoSetup, transfer: [port2] };
+      },
+      onResult: (result) => void echoed.push(...(result as EchoedNode[])),
+      finish: options.finish,
+    },
+  };
+  try {
+    const result = await scanExtract(town, plan, { threads });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the close messages cross threads
+    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort() };
+  } finally {
+    for (const port of ports) port.close();
+  }
+}
+
+describe('scanExtract with a node transform', () => {
+  for (const threads of [0, 2]) {
+    it(`hands the transform exactly the nodes onNodes gets (threads: ${threads})`, async () => {
+      const plain = await scan(town, SELECTOR, { threads, ways: {}, relations: {}, coordinatesFor: () => [] });
+      const { result, echoed } = await echoScan(threads);
+      assert.equal(echoed.length, plain.nodes.length);
+      assert.ok(echoed.length > 7000);
+      echoed.forEach((node, i) => {
+        const expected: OsmNode = plain.nodes[i];
+        assert.deepEqual({ id: node.id, lat: node.lat, lon: node.lon, tags: node.tags, timestamp: node.timestamp }, expected);
+        assert.deepEqual(Object.fromEntries(node.pairs), expected.tags, 'the pairs are the tags');
+      });
+      assert.deepEqual(result.counts, plain.counts);
+    });
+  }
+
+  it('runs follow-up work in each decoder once every block is done, then closes every transform', async () => {
+    const answers: unknown[] = [];
+    let blocksDone = 0;
+    const { closed, echoed } = await echoScan(2, {
+      async finish(result, decoders, post) {
+        blocksDone = result.counts.nodes;
+        assert.equal(decoders, 2);
+        answers.push(...(await Promise.all([post(0, 'a'), post(1, { b: [1, 2] }), post(0, 'c')])));
+      },
+    });
+    assert.equal(blocksDone, 40_000, 'finish sees the whole scan');
+    assert.ok(echoed.length > 0);
+    assert.deepEqual(answers, [{ decoder: 0, input: 'a' }, { decoder: 1, input: { b: [1, 2] } }, { decoder: 0, input: 'c' }]);
+    assert.deepEqual(closed, [0, 1]);
+  });
+
+  it('reports a transform that throws, on a block or in follow-up work, as a failure of the transform', async () => {
+    for (const threads of [0, 2]) {
+      await assert.rejects(echoScan(threads, { fail: 'transform' }), /node transform failed: .*echo refuses blocks/);
+      await assert.rejects(echoScan(threads, { fail: 'work', finish: async (_result, _decoders, post) => void (await post(0, 'x')) }), /node transform failed: .*echo refuses work/);
+    }
+  });
+
+  it('takes the nodes either as objects or through a transform, not both', async () => {
+    const plan = { nodes: SELECTOR, ways: {}, relations: {}, coordinatesFor: () => [] };
+    await assert.rejects(scanExtract(town, plan as ScanPlan), TypeError);
+    const both: ScanPlan = { ...plan, onNodes() {}, nodeTransform: { module: ECHO, setup: () => ({ value: {} }), onResult() {} } };
+    await assert.rejects(scanExtract(town, both), TypeError);
+  });
+});
