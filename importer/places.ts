@@ -3,10 +3,11 @@
 // settlement whose typical extent covers the point best (no admin boundary geometry is needed).
 import KDBush from 'kdbush';
 import type { Tags } from './pbf/index.js';
+import type { PlaceKind, PlaceRecord } from '../src/places/record.js';
 import { distanceMeters } from '../src/geo/sphere.js';
 import { countryAt } from '../src/geo/where.js';
 
-export type PlaceKind = 'settlement' | 'station' | 'street' | 'landmark';
+export type { PlaceKind };
 
 export interface PlaceClass {
   kind: PlaceKind;
@@ -15,17 +16,10 @@ export interface PlaceClass {
   base: number;
 }
 
-export interface PlaceRow {
+/** A row of the places table: what the place index reads, plus the OSM id and the value that made it a place. */
+export interface PlaceRow extends PlaceRecord {
   id: string;
-  kind: PlaceKind;
   subkind: string;
-  name: string;
-  alt_names: string | null;
-  lat: number;
-  lon: number;
-  importance: number;
-  city: string | null;
-  country: string | null;
 }
 
 // key -> value -> [kind, base importance]. One table drives both the scan selectors and classification.
