@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest } from '../mcp/support.js';
-import { assertValid, Clock, deviceId, importedData, startService, type Data, type Service } from './support.js';
+import { assertValid, Clock, deviceId, startService, type Data, type Service, startPortoService, stopPortoService } from './support.js';
 
 const RATED = 'n4791588622'; // Porto: Teleférico de Gaia
 
@@ -14,15 +14,8 @@ describe('effects in every read answer', () => {
   let clock: Clock;
   let s: Service;
 
-  before(async () => {
-    data = await importedData('porto');
-    clock = new Clock(Date.parse('2026-06-15T10:00:00Z'));
-    s = await startService(data, clock);
-  });
-  after(async () => {
-    await s.close();
-    data.remove();
-  });
+  before(async () => ({ data, clock, s } = await startPortoService()));
+  after(() => stopPortoService({ data, clock, s }));
 
   test('a rating shows in the MCP get_toilet answer right after its 201', async () => {
     assert.equal((await s.post(`/api/v1/toilets/${RATED}/ratings`, { rating: 4, device_id: deviceId(1) })).status, 201);

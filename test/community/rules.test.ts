@@ -3,7 +3,7 @@
 // one new rater or voter per address per day), and their effects in every read answer at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertValid, Clock, deviceId, importedData, startService, type Data, type Service } from './support.js';
+import { assertValid, Clock, deviceId, type Data, type Service, startPortoService, stopPortoService } from './support.js';
 
 const PAID = 'n5225387845'; // Porto: access public (tagged), fee paid, wheelchair yes, gender female,male
 const BARE = 'n2934493244'; // Porto: no source values but existence (access inferred)
@@ -15,15 +15,8 @@ describe('counting rules', () => {
   let clock: Clock;
   let s: Service;
 
-  before(async () => {
-    data = await importedData('porto');
-    clock = new Clock(Date.parse('2026-06-15T10:00:00Z'));
-    s = await startService(data, clock);
-  });
-  after(async () => {
-    await s.close();
-    data.remove();
-  });
+  before(async () => ({ data, clock, s } = await startPortoService()));
+  after(() => stopPortoService({ data, clock, s }));
 
   const confirm = (id: string, ip: string) => s.post(`/api/v1/toilets/${id}/confirmations`, {}, { ip });
   const rate = (id: string, rating: number, device: number, ip: string) => s.post(`/api/v1/toilets/${id}/ratings`, { rating, device_id: deviceId(device) }, { ip });

@@ -3,12 +3,12 @@
 // A request refused by a later guard never burns the user's token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertValid, Clock, deviceId, importedData, SITE_ORIGIN, startService, type Data, type Service } from './support.js';
+import { assertValid, Clock, deviceId, SITE_ORIGIN, startService, type Data, type Service, startPortoService, stopPortoService, TEST_START } from './support.js';
 
 const TOILET = 'n5225387845'; // Porto: public, paid, wheelchair yes
 const OTHER = 'n3191740661';
 const UNKNOWN = 'n1';
-const START = '2026-06-15T10:00:00Z';
+const START = TEST_START;
 
 /** A valid body for each operation (challenge_token added by the test client). */
 const VALID: Record<string, [path: string, body: object]> = {
@@ -28,15 +28,8 @@ describe('contribution statuses and guards', () => {
   /** A fresh client address, so per-address-per-day rules stay out of the way. */
   const freshIp = () => `203.0.113.${++ipCounter}`;
 
-  before(async () => {
-    data = await importedData('porto');
-    clock = new Clock(Date.parse(START));
-    s = await startService(data, clock);
-  });
-  after(async () => {
-    await s.close();
-    data.remove();
-  });
+  before(async () => ({ data, clock, s } = await startPortoService()));
+  after(() => stopPortoService({ data, clock, s }));
 
   test('201: each operation saves and answers its body', async () => {
     const submitted = await s.post(...VALID.submitToilet, { ip: freshIp() });

@@ -165,3 +165,24 @@ export function moderate(data: Data, args: string[], env: Record<string, string>
   }
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
 }
+
+/** The moment the community tests start at (a Monday, well inside every counting window). */
+export const TEST_START = '2026-06-15T10:00:00Z';
+
+export interface PortoService {
+  data: Data;
+  clock: Clock;
+  s: Service;
+}
+
+/** The real service over a fresh Porto import, with its own clock at TEST_START. */
+export async function startPortoService(env: Record<string, string> = {}): Promise<PortoService> {
+  const data = await importedData('porto');
+  const clock = new Clock(Date.parse(TEST_START));
+  return { data, clock, s: await startService(data, clock, env) };
+}
+
+export async function stopPortoService({ data, s }: PortoService): Promise<void> {
+  await s.close();
+  data.remove();
+}
