@@ -78,6 +78,3 @@ export interface OverlaySource {
   /** The overlay data of one loaded toilet (by current id), or null when it has none. */
   entry(id: string, view: SourceView): ToiletOverlay | null;
 }
-
-/** The overlay of a service with no contributions yet. */
-export const NO_OVERLAYS: OverlaySource = { communityToilets: () => [], entries: () => [], entry: () => null };
