@@ -20,6 +20,8 @@ export type WriterRequest = { id: number } & (
   | { op: 'all'; sql: string; params: unknown[] }
   /** `values[c][r]`: column c of row r (columns clone faster than one array per row). */
   | { op: 'insertRows'; table: string; columns: readonly string[]; values: unknown[][] }
+  /** Writes the column store of every toilet row inserted so far, leaving out these ids. */
+  | { op: 'writeColumns'; dropIds: string[] }
   /** Done once every connected decoder has sent a mark (or ended): what they sent before it is in. */
   | { op: 'decodersMarked' }
   /** Done once every connected decoder has ended: all their rows are in. */

@@ -4,6 +4,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BulkInsert } from './bulk-insert.js';
+import { ToiletColumnsBuilder } from './toilet-columns.js';
+import { writeToiletColumns } from '../src/source/columns.js';
 import { fillToiletParams, TOILET_COLUMNS, TOILET_PLACEHOLDERS, type ToiletRows } from './toilet-rows.js';
 import { FAILED, IN_FLIGHT, type DecoderMessage, type WriterReply, type WriterRequest, type WriterSetup } from './database-protocol.js';
 
@@ -17,6 +19,8 @@ let failure: unknown = null;
 const db = open();
 // Prepared on first use: the tables exist once the main thread has sent the schema.
 let toilets: BulkInsert | null = null;
+/** The same rows again, collected for the column store (writeColumns). */
+const columns = new ToiletColumnsBuilder();
 
 function open(): Database.Database | null {
   try {
@@ -36,6 +40,7 @@ const requests: WriterRequest[] = [];
 function insertToilets(rows: ToiletRows): void {
   toilets ??= new BulkInsert(db!, 'toilets', TOILET_COLUMNS, TOILET_PLACEHOLDERS);
   toilets.run(rows.count, (params, at, row) => fillToiletParams(params, at, rows, row));
+  columns.add(rows);
 }
 
 function fail(error: unknown): void {
@@ -97,6 +102,8 @@ function answer(request: WriterRequest): unknown {
       });
       return undefined;
     }
+    case 'writeColumns':
+      return void writeToiletColumns(database, columns.finish(new Set(request.dropIds)));
     case 'decodersMarked':
       return decoders.every((d) => d.marked) ? undefined : WAIT;
     case 'decodersDone':

@@ -61,6 +61,11 @@ export class DatabaseWriter {
     return this.request({ op: 'insertRows', table, columns, values }) as Promise<void>;
   }
 
+  /** Writes the column store (src/source/columns.ts) of the toilets inserted, leaving out `dropIds`. */
+  writeColumns(dropIds: string[]): Promise<void> {
+    return this.request({ op: 'writeColumns', dropIds }) as Promise<void>;
+  }
+
   /** Resolves once every connected decoder has sent a mark (RowSink.mark) or ended: what came before is in. */
   decodersMarked(): Promise<void> {
     return this.request({ op: 'decodersMarked' }) as Promise<void>;

@@ -221,6 +221,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  await db.writeColumns(duplicates.map((host) => host.id));
   summary.toilets.hosts = hosts.length - duplicates.length;
   summary.toilets.total = standalone.length + summary.toilets.hosts;
   if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);

@@ -11,7 +11,7 @@ export const TOILET_COLUMNS = [
   'fee_currency', 'opening_hours', 'wheelchair', 'changing_table', 'gender', 'checked', 'quality', 'last_edited', 'time_zone',
   'country', 'tags',
 ] as const;
-type Column = (typeof TOILET_COLUMNS)[number];
+export type Column = (typeof TOILET_COLUMNS)[number];
 
 /** Every subset of GENDER in spec order, as the gender column stores it ('' for none). */
 const GENDER_LISTS = Array.from({ length: 1 << GENDER.length }, (_, bits) => GENDER.filter((_, i) => bits & (1 << i)).join(','));
@@ -28,8 +28,8 @@ const ENUMS: Partial<Record<Column, readonly string[]>> = {
 
 /** Columns stored in `numbers`, in the order add() pushes them: numbers, then enum codes. Others are text. */
 const NUMBER_COLUMNS: readonly Column[] = ['lat', 'lon', 'fee_required', 'fee_amount', 'quality', 'last_edited', 'kind', 'access', 'access_rule', 'wheelchair', 'changing_table', 'gender'];
-const NUMBERS = NUMBER_COLUMNS.length;
-const TEXTS = TOILET_COLUMNS.length - NUMBERS;
+export const NUMBERS = NUMBER_COLUMNS.length;
+export const TEXTS = TOILET_COLUMNS.length - NUMBERS;
 
 /** The placeholder of each column in an INSERT: `?`, or a CASE turning an enum code into its text. */
 export const TOILET_PLACEHOLDERS = TOILET_COLUMNS.map((column) => {
@@ -146,6 +146,12 @@ const SOURCES: [numeric: boolean, index: number][] = (() => {
   let text = 0;
   return TOILET_COLUMNS.map((name) => (NUMBER_COLUMNS.includes(name) ? [true, NUMBER_COLUMNS.indexOf(name)] : [false, text++]));
 })();
+
+/** Where a column's value sits in a row: numbers[row * NUMBERS + at] or texts[row * TEXTS + at] (NaN, -1: NULL). */
+export function valueAt(column: Column): { numeric: boolean; at: number } {
+  const [numeric, at] = SOURCES[TOILET_COLUMNS.indexOf(column)];
+  return { numeric, at };
+}
 
 /** Writes row `row` of `rows` to params[at .. at + TOILET_COLUMNS.length), for TOILET_PLACEHOLDERS; NULLs as null. */
 export function fillToiletParams(params: unknown[], at: number, rows: ToiletRows, row: number): void {

@@ -2,9 +2,10 @@
 // every import (written beside the live file, then renamed over it), so nothing here may be edited in
 // place: community and partner data live in the separate overlay database, keyed by toilet id.
 import Database from 'better-sqlite3';
+import { TOILET_COLUMNS_DDL } from './columns.js';
 
 /** Bump when the layout changes; the server refuses a database with another version and says to re-import. */
-export const SOURCE_SCHEMA_VERSION = 1;
+export const SOURCE_SCHEMA_VERSION = 2;
 
 export const SOURCE_DDL = `
 CREATE TABLE meta (
@@ -59,7 +60,7 @@ CREATE TABLE id_moves (
   new_id   TEXT NOT NULL,
   moved_at TEXT NOT NULL                 -- ISO time of the import that saw the move
 );
-`;
+${TOILET_COLUMNS_DDL}`;
 
 /** Keys of the meta table. */
 export interface ImportMeta {

@@ -40,7 +40,7 @@ export class ToiletCatalog {
     private readonly now: () => number = Date.now,
   ) {
     this.dbPath = resolve(dbPath);
-    this.snapshotInUse = Snapshot.build({ table: createTable(0), rowByKey: new Map(), movedTo: new Map() }, { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
+    this.snapshotInUse = Snapshot.build({ table: createTable(0), movedTo: new Map() }, { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
   }
 
   get snapshot(): Snapshot {

@@ -5,7 +5,7 @@
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import type { LoadedToilets } from './load.js';
-import { idKey, refreshTraits, Trait, type ToiletTable } from './table.js';
+import { idKey, refreshTraits, rowOfKey, Trait, type ToiletTable } from './table.js';
 import { confidence, verificationState } from './quality.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
@@ -97,7 +97,6 @@ export class Snapshot implements SourceView {
 
   constructor(
     readonly table: ToiletTable,
-    private readonly rowByKey: Map<number, number>,
     readonly info: SourceInfo,
     private readonly movedTo: ReadonlyMap<string, string> = new Map(),
   ) {
@@ -133,7 +132,7 @@ export class Snapshot implements SourceView {
   }
 
   static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlaySource, nowMs: number): Snapshot {
-    const snapshot = new Snapshot(loaded.table, loaded.rowByKey, info, loaded.movedTo);
+    const snapshot = new Snapshot(loaded.table, info, loaded.movedTo);
     // an empty table (the catalog before its first load) has nothing to merge into
     if (loaded.table.count > 0) for (const [id, overlay] of overlays.entries(snapshot)) snapshot.applyOverlay(snapshot.loadedRowOf(id), overlay);
     snapshot.refreshQuality(nowMs);
@@ -149,7 +148,7 @@ export class Snapshot implements SourceView {
   /** The row of a loaded toilet id, marked gone or not, or -1. */
   loadedRowOf(id: string): number {
     const key = idKey(id);
-    return (key < 0 ? undefined : this.rowByKey.get(key)) ?? -1;
+    return key < 0 ? -1 : rowOfKey(this.table, key);
   }
 
   currentId(id: string): string | null {

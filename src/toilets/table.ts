@@ -3,6 +3,7 @@
 // fit in well under 200 MB this way, where a million record objects would take over 500 MB.
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from './facts.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
+import type { ItemText } from '../source/columns.js';
 
 /** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
 export const ID_TYPES = ['n', 'w', 'r', 'c_'] as const;
@@ -50,6 +51,11 @@ export interface ToiletTable {
   /** Epoch seconds of the last edit in the source, 0 when unknown. */
   lastEdited: Uint32Array;
   traits: Uint8Array;
+  /** Id, lat, lon and source name of each row as answer text (see ItemText). */
+  itemText: ItemText;
+  /** Rows 0 .. sortedCount-1 are in id order (the source's, see rowOfKey); the rest are in communityRows. */
+  sortedCount: number;
+  communityRows: Map<number, number>;
 }
 
 export function createTable(count: number): ToiletTable {
@@ -78,7 +84,24 @@ export function createTable(count: number): ToiletTable {
     quality: new Uint8Array(count),
     lastEdited: new Uint32Array(count),
     traits: new Uint8Array(count),
+    itemText: { bytes: new Uint8Array(0), starts: new Uint32Array(1) },
+    sortedCount: 0,
+    communityRows: new Map(),
   };
+}
+
+/** The row of an id key (see idKey), or -1: binary search over the sorted rows, then the community rows. */
+export function rowOfKey(table: ToiletTable, key: number): number {
+  let low = 0;
+  let high = table.sortedCount - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = table.idNumber[middle] * 4 + table.idType[middle];
+    if (at < key) low = middle + 1;
+    else if (at > key) high = middle - 1;
+    else return middle;
+  }
+  return table.communityRows.get(key) ?? -1;
 }
 
 export function toiletId(table: ToiletTable, row: number): string {

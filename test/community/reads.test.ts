@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest } from '../mcp/support.js';
 import { assertValid, Clock, deviceId, startService, type Data, type Service, startPortoService, stopPortoService } from './support.js';
+import { rebuildColumnStore } from '../support/column-store.js';
 
 const RATED = 'n4791588622'; // Porto: Teleférico de Gaia
 
@@ -35,6 +36,7 @@ describe('effects in every read answer', () => {
     const source = new Database(data.toiletsDb);
     source.prepare("UPDATE toilets SET id = 'w999000111' WHERE id = ?").run(RATED);
     source.prepare("INSERT INTO id_moves (old_id, new_id, moved_at) VALUES (?, 'w999000111', '2026-06-16T03:15:00Z')").run(RATED);
+    rebuildColumnStore(source);
     source.close();
     s = await startService(data, clock);
 

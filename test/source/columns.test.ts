@@ -1,0 +1,117 @@
+// The column store (src/source/columns.ts): the importer writes it beside the toilets table; the server
+// loads only it. Every loaded row must equal its toilets-table row, in id order, with answer texts that
+// match what String() and JSON would write.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { importExtract } from '../../importer/import.js';
+import { generateExtract } from '../../bench/generate/generate.js';
+import { openSourceDatabase } from '../../src/source/schema.js';
+import { ItemTextWriter, ITEM_TEXT_PARTS, readToiletColumns, type ItemText } from '../../src/source/columns.js';
+import { loadToilets } from '../../src/toilets/load.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/toilets/facts.js';
+import { idKey, toiletId, type ToiletTable } from '../../src/toilets/table.js';
+import { asciiJson } from '../../src/toilets/ascii-json.js';
+import { osmExtract } from '../support/paths.js';
+import { rows, tempDir } from '../importer/support.js';
+
+const dir = tempDir('columns');
+
+interface TableRow {
+  id: string;
+  lat: number;
+  lon: number;
+  name: string | null;
+  operator: string | null;
+  access: string;
+  access_rule: string;
+  scheme_name: string | null;
+  fee_required: number | null;
+  fee_amount: number | null;
+  fee_currency: string | null;
+  opening_hours: string | null;
+  wheelchair: string;
+  changing_table: string;
+  gender: string;
+  checked: string | null;
+  quality: number;
+  last_edited: number | null;
+  time_zone: string;
+  country: string | null;
+}
+
+const part = (text: ItemText, row: number, p: number) =>
+  Buffer.from(text.bytes.subarray(text.starts[row * ITEM_TEXT_PARTS + p], text.starts[row * ITEM_TEXT_PARTS + p + 1])).toString('latin1');
+
+function assertSameToilets(dbPath: string): number {
+  const expected = rows<TableRow>(dbPath, `SELECT id, lat, lon, name, operator, access, access_rule, scheme_name, fee_required, fee_amount, fee_currency,
+    opening_hours, wheelchair, changing_table, gender, checked, quality, last_edited, time_zone, country FROM toilets`);
+  const db = openSourceDatabase(dbPath);
+  let t: ToiletTable;
+  try {
+    t = loadToilets(db).table;
+  } finally {
+    db.close();
+  }
+  assert.equal(t.count, expected.length);
+  const byId = new Map(expected.map((r) => [r.id, r]));
+  for (let row = 0; row < t.count; row++) {
+    const id = toiletId(t, row);
+    const r = byId.get(id);
+    assert.ok(r, `${id} is in the toilets table`);
+    if (row > 0) assert.ok(idKey(toiletId(t, row - 1)) < idKey(id), 'rows in id order');
+    const loaded = {
+      lat: t.lat[row], lon: t.lon[row], name: t.name[row], operator: t.operator[row], access: ACCESS[t.access[row]], access_rule: ACCESS_RULE[t.accessRule[row]],
+      scheme_name: t.schemeName[row], fee_required: t.feeRequired[row] === -1 ? null : t.feeRequired[row], fee_amount: Number.isNaN(t.feeAmount[row]) ? null : t.feeAmount[row],
+      fee_currency: t.feeCurrency[row], opening_hours: t.openingHours[row], wheelchair: WHEELCHAIR[t.wheelchair[row]], changing_table: CHANGING_TABLE[t.changingTable[row]],
+      gender: GENDER.filter((_, i) => t.gender[row] & (1 << i)).join(','), checked: t.checked[row], quality: t.quality[row], last_edited: t.lastEdited[row] || null,
+      time_zone: t.timeZone[row], country: t.country[row],
+    };
+    const { id: _, ...stored } = r;
+    assert.deepEqual(loaded, stored, id);
+    assert.deepEqual([0, 1, 2, 3].map((p) => part(t.itemText, row, p)), [id, String(r.lat), String(r.lon), r.name === null ? 'null' : asciiJson(r.name)], `${id} item text`);
+  }
+  return t.count;
+}
+
+for (const name of ['porto', 'andorra'] as const) {
+  test(`${name}: the loaded column store holds exactly the toilets table, in id order`, async () => {
+    const db = join(dir, `${name}.db`);
+    await importExtract(osmExtract(name), { db, threads: 2 });
+    assert.ok(assertSameToilets(db) > 20);
+  });
+}
+
+test('a generated extract (ways, multipolygons, hosts, messy tags) loads as its toilets table says', async () => {
+  const pbf = join(dir, 'generated.osm.pbf');
+  await generateExtract(pbf, { toilets: 3000, otherNodes: 6000, seed: 5 });
+  const db = join(dir, 'generated.db');
+  await importExtract(pbf, { db, threads: 2 });
+  assert.ok(assertSameToilets(db) >= 3000);
+});
+
+test('item texts write coordinates exactly as String() does', () => {
+  const values = [0, 1e-7, -1e-7, 9e-7, 1e-6, 1.5e-6, 0.1, -0.1, 90, -90, 180, -180, 48.202535, 16.3735609, -33.8688197, 1.23e-5, Math.PI, 1 / 3, 12.5];
+  for (let k = 1; k < 5000; k++) values.push(Math.round(Math.sin(k) * 1.8e9) / 1e7, k / 1e7);
+  const writer = new ItemTextWriter(values.length);
+  for (const v of values) writer.add('n1', v, -v, null);
+  const text = writer.finish();
+  values.forEach((v, row) => {
+    assert.equal(part(text, row, 1), String(v));
+    assert.equal(part(text, row, 2), String(-v));
+  });
+  assert.equal(part(text, 0, 3), 'null');
+});
+
+test('a damaged column store is refused with what to do', async () => {
+  const db = join(dir, 'damaged.db');
+  await importExtract(osmExtract('monaco'), { db, threads: 0 });
+  const writable = new Database(db);
+  writable.prepare(`UPDATE toilet_columns SET data = substr(data, 1, 10) WHERE name = 'lon'`).run();
+  assert.throws(() => readToiletColumns(writable), /damaged \(column lon holds 10 bytes for \d+ rows\).*npm run import/);
+  writable.prepare(`DELETE FROM toilet_columns WHERE name = 'name.values'`).run();
+  writable.prepare(`UPDATE toilet_columns SET data = (SELECT data FROM toilet_columns WHERE name = 'lat') WHERE name = 'lon'`).run();
+  assert.throws(() => readToiletColumns(writable), /column name\.values is missing.*npm run import/);
+  writable.close();
+});
