@@ -109,7 +109,7 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
     const p = points[next()];
     return app.reads.findNear({ lat: p.lat, lon: p.lon, limit: 5, ...NO_FILTERS, ...filters } as FindParams, now);
   };
-  const sample = app.reads.findNear({ lat: points[0].lat, lon: points[0].lon, limit: 5, ...NO_FILTERS } as FindParams, now) as string;
+  const sample = app.reads.findNear({ lat: points[0].lat, lon: points[0].lon, limit: 5, ...NO_FILTERS } as FindParams, now) as Buffer;
   const tasks: Record<string, () => unknown> = {
     'nearest k=5': nearest({}),
     'nearest k=5, wheelchair': nearest({ wheelchair: true }),
@@ -125,7 +125,7 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
   const stats = await latencies(tasks, taskMs);
   stats[`nearest k=5, rarest filter (${rarest})`] = stats[`nearest k=5, ${rarest}`];
   await app.close();
-  return { stats, filterShares, nearestBodyBytes: Buffer.byteLength(sample) };
+  return { stats, filterShares, nearestBodyBytes: sample.length };
 }
 
 function inProcessSection(r: InProcess, toilets: number): void {

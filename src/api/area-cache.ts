@@ -7,7 +7,7 @@ import type { AreaParams } from '../schemas/params.js';
 const MAX_ENTRIES = 10_000;
 
 export class AreaCache {
-  private entries = new Map<string, { json: string; expires: number }>();
+  private entries = new Map<string, { json: Buffer; expires: number }>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -16,7 +16,7 @@ export class AreaCache {
     return `${west},${south},${east},${north},${p.limit},${+p.open_now}${+p.wheelchair}${+p.changing_table}${+p.free}${+p.no_purchase_needed}`;
   }
 
-  get(key: string, nowMs: number): string | null {
+  get(key: string, nowMs: number): Buffer | null {
     const hit = this.entries.get(key);
     if (!hit) return null;
     if (hit.expires > nowMs) return hit.json;
@@ -24,7 +24,7 @@ export class AreaCache {
     return null;
   }
 
-  set(key: string, json: string, nowMs: number): void {
+  set(key: string, json: Buffer, nowMs: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { json, expires: nowMs + this.ttlMs });

@@ -1,10 +1,11 @@
-// The three public reads as plain functions from typed parameters to JSON text: REST routes and MCP
+// The three public reads as plain functions from typed parameters to JSON bytes: REST routes and MCP
 // tools both call these, so every interface answers alike. Searches run synchronously on shared
-// buffers (the server is single-threaded), and items are rendered straight into the answer string.
+// buffers (the server is single-threaded), and items are written straight into one answer buffer.
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { Trait } from '../toilets/table.js';
-import { hoursAt, ToiletRenderer } from '../toilets/render.js';
+import { hoursAt, ITEM_CLOSE, ToiletRenderer } from '../toilets/render.js';
+import { fragment, JsonBytes } from '../toilets/json-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
@@ -35,9 +36,22 @@ export interface FilterFlags {
 /** A place lookup could not answer: REST says 503 with Retry-After, MCP an isError result. */
 export { PlaceLookupUnavailable };
 
+const RESULTS_OPEN = fragment(',"results":[');
+const RESULTS_CLOSE = fragment(']');
+const NO_MORE = fragment('],"truncated":false');
+const MORE = fragment('],"truncated":true');
+const COMMA = fragment(',');
+const DISTANCE = fragment(',"distance_m":');
+const WALK = fragment(',"walk_min":');
+const BEARING = fragment(',"bearing":');
+const AREA_OPEN = fragment('{"results":[');
+const TOILET_OPEN = fragment('{"toilet":');
+
 export class Reads {
   private readonly renderer: ToiletRenderer;
-  private readonly attribution: string;
+  /** The attribution and display note members, and the answer's closing brace. */
+  private readonly tail: Uint8Array;
+  private readonly out = new JsonBytes();
   private readonly rows = new Int32Array(MAX_RESULTS + 1);
   private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
   // The filter of the search in progress; one object reused, so a filtered query allocates no closure.
@@ -58,7 +72,7 @@ export class Reads {
     private readonly maxDistanceM: number,
   ) {
     this.renderer = new ToiletRenderer(baseUrl);
-    this.attribution = attributionJson(baseUrl);
+    this.tail = fragment(`,"attribution":${attributionJson(baseUrl)},"display_note":${DISPLAY_NOTE}}`);
   }
 
   /**
@@ -66,14 +80,14 @@ export class Reads {
    * neither place nor coordinates were sent. Synchronous unless the place lookup has to wait for a remote
    * geocoder. Throws (or rejects with) PlaceLookupUnavailable.
    */
-  findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): string | Promise<string> {
+  findNear(params: FindParams, nowMs: number, hostHint: Origin | null = null): Buffer | Promise<Buffer> {
     if (params.place !== undefined) {
       if (!this.places) throw new PlaceLookupUnavailable('this server has no place lookup yet', 3600);
       const country = params.country?.toUpperCase() ?? null;
       const near = params.lat !== undefined && params.lon !== undefined ? { lat: params.lat, lon: params.lon } : null;
       const place = params.place;
       const answer = (match: PlaceMatch | null) =>
-        match ? this.nearestFrom({ ...match, source: 'place' }, params, nowMs) : this.findAnswer('place_not_found', null, '', placeNotFoundQuestion(place, country));
+        match ? this.nearestFrom({ ...match, source: 'place' }, params, nowMs) : this.emptyFindAnswer('place_not_found', placeNotFoundQuestion(place, country));
       const found = this.places.find({ text: place, country, near });
       return found instanceof Promise ? found.then(answer) : answer(found);
     }
@@ -81,60 +95,85 @@ export class Reads {
       return this.nearestFrom({ lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' }, params, nowMs);
     }
     if (hostHint) return this.nearestFrom(hostHint, params, nowMs);
-    return this.findAnswer('needs_location', null, '', NEEDS_LOCATION_QUESTION);
+    return this.emptyFindAnswer('needs_location', NEEDS_LOCATION_QUESTION);
   }
 
   /** listToiletsInArea: every toilet in the box, nearest to its centre first. */
-  inArea(params: AreaParams, nowMs: number): string {
+  inArea(params: AreaParams, nowMs: number): Buffer {
     const snapshot = this.catalog.snapshot;
     const { west, south, east, north } = params.bbox;
     this.setFilter(snapshot, params, nowMs);
     const found = snapshot.findInBox(west, south, east, north, params.limit + 1, this.accept, this.rows);
     const shown = Math.min(found, params.limit);
-    let results = '';
-    for (let i = 0; i < shown; i++) results += (i ? ',' : '') + this.renderer.item(snapshot, this.rows[i], nowMs);
-    return `{"results":[${results}],"truncated":${found > params.limit},"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`;
+    const out = this.out;
+    out.reset();
+    out.bytes(AREA_OPEN);
+    for (let i = 0; i < shown; i++) {
+      if (i > 0) out.bytes(COMMA);
+      this.renderer.item(out, snapshot, this.rows[i], nowMs);
+      out.bytes(ITEM_CLOSE);
+    }
+    out.bytes(found > params.limit ? MORE : NO_MORE);
+    out.bytes(this.tail);
+    return out.take();
   }
 
   /** getToilet body, or null when no toilet has the id (or a moderator marked it gone). */
-  toilet(id: string, nowMs: number): string | null {
+  toilet(id: string, nowMs: number): Buffer | null {
     const snapshot = this.catalog.snapshot;
     const row = snapshot.rowOf(id);
     if (row < 0) return null;
-    return `{"toilet":${this.renderer.item(snapshot, row, nowMs)},"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`;
+    const out = this.out;
+    out.reset();
+    out.bytes(TOILET_OPEN);
+    this.renderer.item(out, snapshot, row, nowMs);
+    out.bytes(ITEM_CLOSE);
+    out.bytes(this.tail);
+    return out.take();
   }
 
-  private nearestFrom(origin: Origin, filters: FilterFlags & { limit: number }, nowMs: number): string {
+  private nearestFrom(origin: Origin, filters: FilterFlags & { limit: number }, nowMs: number): Buffer {
     const snapshot = this.catalog.snapshot;
     this.setFilter(snapshot, filters, nowMs);
     const found = snapshot.findNearest(origin.lon, origin.lat, filters.limit, metersToHaverSin(this.maxDistanceM), this.accept, this.rows, this.haverSins);
     const t = snapshot.table;
+    const out = this.out;
+    out.reset();
+    out.ascii(`{"status":"${found > 0 ? 'ok' : 'no_results'}","origin":${asciiJson({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source })}`);
+    out.bytes(RESULTS_OPEN);
     let [west, south, east, north] = [origin.lon, origin.lat, origin.lon, origin.lat];
-    let results = '';
     for (let i = 0; i < found; i++) {
       const row = this.rows[i];
       const lat = t.lat[row];
       const lon = t.lon[row];
       const meters = haverSinToMeters(this.haverSins[i]);
-      const extra = `,"distance_m":${Math.round(meters)},"walk_min":${Math.max(1, Math.ceil(meters / WALK_METERS_PER_MINUTE))},"bearing":${initialBearingDegrees(origin.lat, origin.lon, lat, lon)}`;
-      results += (i ? ',' : '') + this.renderer.item(snapshot, row, nowMs, extra);
+      if (i > 0) out.bytes(COMMA);
+      this.renderer.item(out, snapshot, row, nowMs);
+      out.bytes(DISTANCE);
+      out.integer(Math.round(meters));
+      out.bytes(WALK);
+      out.integer(Math.max(1, Math.ceil(meters / WALK_METERS_PER_MINUTE)));
+      out.bytes(BEARING);
+      out.integer(initialBearingDegrees(origin.lat, origin.lon, lat, lon));
+      out.bytes(ITEM_CLOSE);
       if (lon < west) west = lon;
       if (lon > east) east = lon;
       if (lat < south) south = lat;
       if (lat > north) north = lat;
     }
-    const bbox = found > 0 ? `[${west},${south},${east},${north}]` : '';
-    return this.findAnswer(found > 0 ? 'ok' : 'no_results', origin, results, null, bbox);
+    out.bytes(RESULTS_CLOSE);
+    if (found > 0) out.ascii(`,"bbox":[${west},${south},${east},${north}]`);
+    out.bytes(this.tail);
+    return out.take();
   }
 
-  private findAnswer(status: string, origin: Origin | null, results: string, askUser: string | null, bbox = ''): string {
-    return (
-      `{"status":"${status}","origin":${origin ? asciiJson({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source }) : 'null'}` +
-      `,"results":[${results}]` +
-      (bbox ? `,"bbox":${bbox}` : '') +
-      (askUser ? `,"ask_user":${asciiJson(askUser)}` : '') +
-      `,"attribution":${this.attribution},"display_note":${DISPLAY_NOTE}}`
-    );
+  /** An answer without results that asks the user a question. */
+  private emptyFindAnswer(status: 'place_not_found' | 'needs_location', askUser: string): Buffer {
+    const out = this.out;
+    out.reset();
+    out.ascii(`{"status":"${status}","origin":null,"results":[],"ask_user":${asciiJson(askUser)}`);
+    out.bytes(this.tail);
+    return out.take();
   }
 
   private setFilter(snapshot: Snapshot, f: FilterFlags, nowMs: number): void {

@@ -55,7 +55,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (country !== undefined && !isCountryCode(country)) {
         return invalid([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }], budget.headers);
       }
-      const ok = (body: string): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...budget.headers], body });
+      const ok = (body: Buffer): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...budget.headers], body });
       const unavailable = (error: unknown): HttpReply => {
         if (!(error instanceof PlaceLookupUnavailable)) throw error;
         return problems.reply('unavailable', `The place lookup cannot answer right now (${error.message}). Send lat and lon instead, or retry the place after ${error.retryAfterSeconds} seconds.`, {
@@ -65,7 +65,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       };
       try {
         const body = reads.findNear(parsed.params, nowMs);
-        return typeof body === 'string' ? ok(body) : body.then(ok, unavailable);
+        return body instanceof Promise ? body.then(ok, unavailable) : ok(body);
       } catch (error) {
         return unavailable(error);
       }

@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Snapshot } from '../toilets/snapshot.js';
-import { ToiletRenderer } from '../toilets/render.js';
+import { ITEM_CLOSE, ToiletRenderer } from '../toilets/render.js';
+import { JsonBytes } from '../toilets/json-bytes.js';
 import { Trait } from '../toilets/table.js';
 
 /** The latest dump's files in DUMP_DIR, served under /dumps/. */
@@ -72,10 +73,16 @@ Fields are those of the API's toilet items: ${baseUrl}/api/v1/openapi.json
 export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string, nowMs: number): Promise<DumpReport> {
   await mkdir(dir, { recursive: true });
   const renderer = new ToiletRenderer(baseUrl);
+  const out = new JsonBytes();
   const notice = odblNotice(baseUrl, nowMs);
   const items = function* (): Generator<Item> {
     const t = snapshot.table;
-    for (let row = 0; row < t.count; row++) if (!(t.traits[row] & Trait.Hidden)) yield JSON.parse(renderer.item(snapshot, row, nowMs));
+    for (let row = 0; row < t.count; row++) if (!(t.traits[row] & Trait.Hidden)) {
+      out.reset();
+      renderer.item(out, snapshot, row, nowMs);
+      out.bytes(ITEM_CLOSE);
+      yield JSON.parse(out.text());
+    }
   };
   let toilets = 0;
   const geojson = function* () {

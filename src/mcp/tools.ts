@@ -116,7 +116,8 @@ export class ToolSet {
 }
 
 /** A read's JSON as structured content, the same JSON as text, then the data credit as a line of its own. */
-function answer(json: string): CallToolResult {
+function answer(body: Buffer): CallToolResult {
+  const json = body.toString('latin1'); // answers are ASCII
   const structured = JSON.parse(json) as { attribution: { text: string } };
   return {
     content: [

@@ -46,7 +46,8 @@ export interface DictionaryColumn {
 /**
  * Each row's id, lat, lon and name exactly as they appear in an answer (ASCII JSON; the name quoted or
  * `null`), so the server copies them into answers instead of formatting numbers per request or per start.
- * `starts` has four entries per row (id, lat, lon, name) and the end of the last row's name.
+ * `starts` has four entries per row and the end of the last row's name: the id, lat, then lon behind a
+ * comma (so lat through lon is the "lat,lon" of the links), and the name.
  */
 export interface ItemText {
   bytes: Uint8Array;
@@ -75,6 +76,7 @@ export class ItemTextWriter {
     this.starts[part + 1] = this.length;
     this.coordinate(lat);
     this.starts[part + 2] = this.length;
+    this.ascii(',');
     this.coordinate(lon);
     this.starts[part + 3] = this.length;
     this.ascii(name === null ? 'null' : asciiJson(name));

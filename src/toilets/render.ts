@@ -1,25 +1,17 @@
-// Toilet result items as JSON text. Fragments that change rarely are rendered once (enum values at
-// start-up; a row's head and facts on first use, see RenderCache); per request only the hours state,
-// the partner and the links are added, and the item is one string concatenation. Members are grouped
-// by how often they change, not in the spec table's order (JSON objects are unordered).
+// Toilet result items, written as bytes (JsonBytes). An item is made of fragments most toilets share
+// (the enum members combined into one fragment per combination, each distinct operator, hours, scheme or
+// check date as its member once) and slices of the column store's item text (id, name, position); per
+// request only the hours state, the partner and the nearest-search numbers are written. Nothing is
+// rendered per toilet ahead of time, so the first answer showing a toilet costs what any later one does.
+// Members are grouped by how they are made, not in the spec table's order (JSON objects are unordered).
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from './facts.js';
-import { hoursOf, SOURCE_OF_ID_TYPE, toiletId, Trait, type ToiletTable } from './table.js';
+import { hoursOf, SOURCE_OF_ID_TYPE, Trait, type ToiletTable } from './table.js';
 import type { MergedPartner, Snapshot } from './snapshot.js';
 import { asciiJson } from './ascii-json.js';
+import { fragment, type JsonBytes } from './json-bytes.js';
+import { ITEM_TEXT_PARTS } from '../source/columns.js';
 
-const quote = (s: string) => asciiJson(s);
 const quoteOrNull = (s: string | null) => (s === null ? 'null' : asciiJson(s));
-const fragments = <T extends string>(values: readonly T[], key: string) => values.map((v) => `,"${key}":"${v}"`);
-
-const ACCESS_JSON = fragments(ACCESS, 'access');
-const ACCESS_RULE_JSON = fragments(ACCESS_RULE, 'access_rule');
-const WHEELCHAIR_JSON = fragments(WHEELCHAIR, 'wheelchair');
-const CHANGING_TABLE_JSON = fragments(CHANGING_TABLE, 'changing_table');
-const VERIFICATION_JSON = fragments(VERIFICATION_STATE, 'verification_state');
-const CONFIDENCE_JSON = fragments(CONFIDENCE, 'confidence');
-const GENDER_JSON = Array.from({ length: 8 }, (_, bits) => `,"gender":${JSON.stringify(GENDER.filter((_, i) => bits & (1 << i)))}`);
-const FEE_REQUIRED_JSON: Record<number, string> = { [-1]: 'null', 0: 'false', 1: 'true' };
-const NO_OVERLAY_JSON = ',"last_confirmed_at":null';
 
 export interface HoursAnswer {
   open_now: boolean | 'unknown';
@@ -27,97 +19,152 @@ export interface HoursAnswer {
 }
 
 const UNKNOWN_HOURS: HoursAnswer = { open_now: 'unknown', closes_at: null };
-const UNKNOWN_HOURS_JSON = ',"open_now":"unknown","closes_at":null';
-const NO_PARTNER_JSON = ',"partner":null';
-const GOOGLE_PREFIX = ',"directions":{"google_maps":"https://www.google.com/maps/dir/?api=1&destination=';
-const GOOGLE_TO_APPLE = '&travelmode=walking","apple_maps":"https://maps.apple.com/?daddr=';
-const APPLE_TO_GEO = '&dirflg=w"},"geo":"geo:';
 
-/**
- * Renders toilet items. An item is: a head (id, name, position) and a facts fragment (access … provenance),
- * both rendered once per row on first use and kept in the snapshot (facts fragments are interned: most
- * toilets share one); then the parts that change per request (hours state, partner) and the links.
- */
+const ID_OPEN = fragment('{"id":"');
+const NAME = fragment('","name":');
+const LAT = fragment(',"lat":');
+const LON = fragment(',"lon":');
+const NO_OVERLAY = fragment(',"last_confirmed_at":null,"confirmations":0,"cleanliness":null');
+const NO_DECISIONS = fragment(',"decided":{}}');
+const NULL = fragment('null');
+const UNKNOWN_HOURS_MEMBERS = fragment(',"open_now":"unknown","closes_at":null');
+const OPEN_NOW = [fragment(',"open_now":false,"closes_at":'), fragment(',"open_now":true,"closes_at":'), fragment(',"open_now":"unknown","closes_at":')];
+const NO_PARTNER = fragment(',"partner":null');
+const GOOGLE_MAPS = fragment('","directions":{"google_maps":"https://www.google.com/maps/dir/?api=1&destination=');
+const APPLE_MAPS = fragment('&travelmode=walking","apple_maps":"https://maps.apple.com/?daddr=');
+const GEO = fragment('&dirflg=w"},"geo":"geo:');
+const QUOTE = fragment('"');
+export const ITEM_CLOSE = fragment('}');
+
+/** fee.required by feeRequired + 1. */
+const FEE_REQUIRED = ['null', 'false', 'true'];
+/** `,"fee":{…}` for the common case of no amount and no currency, by feeRequired + 1. */
+const PLAIN_FEE = FEE_REQUIRED.map((required) => fragment(`,"fee":{"required":${required},"amount":null,"currency":null}`));
+/** Enum members combined: access, access_rule, wheelchair, changing_table, gender (bits). */
+const ENUM_COMBINATIONS = ACCESS.length * ACCESS_RULE.length * WHEELCHAIR.length * CHANGING_TABLE.length * (1 << GENDER.length);
+/** verification_state, confidence and source (by id type), which runs on into provenance up to its "checked" value. */
+const QUALITY = VERIFICATION_STATE.flatMap((state) =>
+  CONFIDENCE.flatMap((level) =>
+    SOURCE_OF_ID_TYPE.map((source) => fragment(`,"verification_state":"${state}","confidence":"${level}","source":"${source}","provenance":{"source":"${source}","checked":`)),
+  ),
+);
+
+/** A text's fragment, made on first use and kept: the distinct values of a column are few. */
+class TextFragments {
+  private readonly made = new Map<string, Uint8Array>();
+  private readonly none: Uint8Array;
+
+  constructor(private readonly prefix: string) {
+    this.none = fragment(`${prefix}null`);
+  }
+
+  of(text: string | null): Uint8Array {
+    if (text === null) return this.none;
+    let bytes = this.made.get(text);
+    if (bytes === undefined) this.made.set(text, (bytes = fragment(this.prefix + asciiJson(text))));
+    return bytes;
+  }
+}
+
 export class ToiletRenderer {
-  private readonly urlPrefix: string;
+  private readonly url: Uint8Array;
+  private readonly enums: (Uint8Array | undefined)[] = new Array(ENUM_COMBINATIONS);
+  private readonly schemeNames = new TextFragments(',"scheme_name":');
+  private readonly openingHours = new TextFragments(',"opening_hours":');
+  private readonly operators = new TextFragments(',"operator":');
+  private readonly checked = new TextFragments('');
+  private readonly fees = new Map<string, Uint8Array>();
 
   constructor(baseUrl: string) {
-    this.urlPrefix = `,"url":"${baseUrl}/t/`;
+    this.url = fragment(`,"url":"${baseUrl}/t/`);
   }
 
-  /** The toilet item JSON for a row; `extra` is appended inside the object (nearest-search fields). */
-  item(snapshot: Snapshot, row: number, nowMs: number, extra = ''): string {
-    const cache = snapshot.renderCache;
-    let head = cache.head[row];
-    if (head === null) head = cache.head[row] = flat(headJson(snapshot.table, row));
-    let facts = cache.facts[row];
-    if (facts === null) facts = cache.facts[row] = cache.intern(factsJson(snapshot, row));
+  /** Writes a row's item without its closing brace (nearest answers add members; then ITEM_CLOSE). */
+  item(out: JsonBytes, snapshot: Snapshot, row: number, nowMs: number): void {
     const t = snapshot.table;
-    const where = `${t.lat[row]},${t.lon[row]}`;
-    const partner = snapshot.overlayByRow.get(row)?.partner;
-    return (
-      head +
-      facts +
-      (t.traits[row] & Trait.HasHours ? hoursJson(hoursAt(t, row, nowMs)) : UNKNOWN_HOURS_JSON) +
-      (partner ? `,"partner":${partnerJson(partner, nowMs)}` : NO_PARTNER_JSON) +
-      this.urlPrefix + toiletId(t, row) +
-      '"' + GOOGLE_PREFIX + where + GOOGLE_TO_APPLE + where + APPLE_TO_GEO + where + '"' +
-      extra +
-      '}'
-    );
+    const text = t.itemText.bytes;
+    const at = row * ITEM_TEXT_PARTS;
+    const id = t.itemText.starts[at];
+    const lat = t.itemText.starts[at + 1];
+    const lon = t.itemText.starts[at + 2];
+    const name = t.itemText.starts[at + 3];
+    const end = t.itemText.starts[at + 4];
+    const overlay = snapshot.overlayByRow.get(row);
+
+    out.bytes(ID_OPEN);
+    out.range(text, id, lat);
+    out.bytes(NAME);
+    if (overlay?.nameJson) out.bytes(overlay.nameJson);
+    else out.range(text, name, end);
+    out.bytes(LAT);
+    out.range(text, lat, lon);
+    out.bytes(LON);
+    out.range(text, lon + 1, name);
+
+    out.bytes(this.enumMembers(t, row));
+    out.bytes(this.schemeNames.of(t.schemeName[row]));
+    out.bytes(this.fee(t, row));
+    out.bytes(this.openingHours.of(t.openingHours[row]));
+    out.bytes(this.operators.of(t.operator[row]));
+    out.bytes(overlay ? overlay.json : NO_OVERLAY);
+    out.bytes(QUALITY[(snapshot.verification[row] * CONFIDENCE.length + snapshot.confidence[row]) * SOURCE_OF_ID_TYPE.length + t.idType[row]]);
+    out.bytes(this.checked.of(t.checked[row]));
+    out.bytes(overlay ? overlay.decidedJson : NO_DECISIONS);
+
+    if (t.traits[row] & Trait.HasHours) hoursMembers(out, hoursAt(t, row, nowMs));
+    else out.bytes(UNKNOWN_HOURS_MEMBERS);
+    const partner = overlay?.partner;
+    if (partner) out.ascii(`,"partner":${partnerJson(partner, nowMs)}`);
+    else out.bytes(NO_PARTNER);
+
+    out.bytes(this.url);
+    out.range(text, id, lat);
+    out.bytes(GOOGLE_MAPS);
+    out.range(text, lat, name);
+    out.bytes(APPLE_MAPS);
+    out.range(text, lat, name);
+    out.bytes(GEO);
+    out.range(text, lat, name);
+    out.bytes(QUOTE);
+  }
+
+  private enumMembers(t: ToiletTable, row: number): Uint8Array {
+    const access = t.access[row];
+    const rule = t.accessRule[row];
+    const wheelchair = t.wheelchair[row];
+    const changingTable = t.changingTable[row];
+    const gender = t.gender[row];
+    const index = (((access * ACCESS_RULE.length + rule) * WHEELCHAIR.length + wheelchair) * CHANGING_TABLE.length + changingTable) * (1 << GENDER.length) + gender;
+    return (this.enums[index] ??= fragment(
+      `,"access":"${ACCESS[access]}","access_rule":"${ACCESS_RULE[rule]}","wheelchair":"${WHEELCHAIR[wheelchair]}"` +
+        `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}`,
+    ));
+  }
+
+  private fee(t: ToiletTable, row: number): Uint8Array {
+    const required = t.feeRequired[row];
+    const amount = t.feeAmount[row];
+    const currency = t.feeCurrency[row];
+    if (Number.isNaN(amount) && currency === null) return PLAIN_FEE[required + 1];
+    const key = `${required} ${amount} ${currency}`;
+    let bytes = this.fees.get(key);
+    if (bytes === undefined) {
+      const fee = `,"fee":{"required":${FEE_REQUIRED[required + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(currency)}}`;
+      this.fees.set(key, (bytes = fragment(fee)));
+    }
+    return bytes;
   }
 }
 
-/**
- * A string built by `+` is a tree of pieces that V8 copies into one buffer each time it is written out.
- * Cached fragments are flattened once (converting to a number makes V8 flatten in place), so an answer
- * copies a few flat strings instead of walking hundreds of small pieces.
- */
-export function flat(s: string): string {
-  void Number(s);
-  return s;
-}
-
-function headJson(t: ToiletTable, row: number): string {
-  return `{"id":"${toiletId(t, row)}","name":${quoteOrNull(t.name[row])},"lat":${t.lat[row]},"lon":${t.lon[row]}`;
-}
-
-/** The members that change only with overlays or the hourly quality refresh. */
-function factsJson(snapshot: Snapshot, row: number): string {
-  const t = snapshot.table;
-  const overlay = snapshot.overlayByRow.get(row);
-  return (
-    ACCESS_JSON[t.access[row]] +
-    ACCESS_RULE_JSON[t.accessRule[row]] +
-    `,"scheme_name":${quoteOrNull(t.schemeName[row])}` +
-    feeJson(t, row) +
-    `,"opening_hours":${quoteOrNull(t.openingHours[row])}` +
-    WHEELCHAIR_JSON[t.wheelchair[row]] +
-    CHANGING_TABLE_JSON[t.changingTable[row]] +
-    GENDER_JSON[t.gender[row]] +
-    `,"operator":${quoteOrNull(t.operator[row])}` +
-    (overlay ? `,"last_confirmed_at":${quoteOrNull(overlay.last_confirmed_at)}` : NO_OVERLAY_JSON) +
-    VERIFICATION_JSON[snapshot.verification[row]] +
-    `,"confirmations":${overlay ? overlay.confirmations : 0}` +
-    `,"cleanliness":${overlay?.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}` +
-    CONFIDENCE_JSON[snapshot.confidence[row]] +
-    `,"source":"${SOURCE_OF_ID_TYPE[t.idType[row]]}"` +
-    `,"provenance":{"source":"${SOURCE_OF_ID_TYPE[t.idType[row]]}","checked":${quoteOrNull(t.checked[row])},"decided":${overlay ? overlay.decidedJson : '{}'}}`
-  );
-}
-
-function hoursJson(h: HoursAnswer): string {
-  return `,"open_now":${h.open_now === 'unknown' ? '"unknown"' : h.open_now},"closes_at":${quoteOrNull(h.closes_at)}`;
+function hoursMembers(out: JsonBytes, h: HoursAnswer): void {
+  out.bytes(OPEN_NOW[h.open_now === 'unknown' ? 2 : h.open_now ? 1 : 0]);
+  if (h.closes_at === null) out.bytes(NULL);
+  else out.ascii(asciiJson(h.closes_at));
 }
 
 export function hoursAt(t: ToiletTable, row: number, nowMs: number): HoursAnswer {
   const compiled = t.traits[row] & Trait.HasHours ? hoursOf(t, row) : null;
   return compiled ? compiled.stateAt(nowMs) : UNKNOWN_HOURS;
-}
-
-function feeJson(t: ToiletTable, row: number): string {
-  const amount = t.feeAmount[row];
-  return `,"fee":{"required":${FEE_REQUIRED_JSON[t.feeRequired[row]]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(t.feeCurrency[row])}}`;
 }
 
 /** The partner object: the business's own hours and live switch, evaluated at the toilet's local time. */
@@ -126,7 +173,7 @@ function partnerJson(p: MergedPartner, nowMs: number): string {
   if (p.closed_until > nowMs) state = { open_now: false, closes_at: null };
   else if (p.hours !== null) state = p.hours.stateAt(nowMs);
   return (
-    `{"name":${quote(p.name)},"tier":"${p.tier}","conditions":${quoteOrNull(p.conditions)},"opening_hours":${quoteOrNull(p.opening_hours)}` +
+    `{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${quoteOrNull(p.conditions)},"opening_hours":${quoteOrNull(p.opening_hours)}` +
     `,"open_now":${state.open_now === 'unknown' ? '"unknown"' : state.open_now},"closes_at":${quoteOrNull(state.closes_at)}}`
   );
 }

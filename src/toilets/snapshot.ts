@@ -10,7 +10,8 @@ import { confidence, verificationState } from './quality.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
-import { flat } from './render.js';
+import { fragment } from './json-bytes.js';
+import { asciiJson } from './ascii-json.js';
 import { NearestSearch, type Accept } from '../index/nearest.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
@@ -26,8 +27,12 @@ export interface MergedPartner extends PartnerListing {
 
 export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   partner: MergedPartner | null;
-  /** `provenance.decided` as JSON, rendered once per change. */
-  decidedJson: string;
+  /** Answer fragments, made once per change (see render.ts): last_confirmed_at, confirmations and cleanliness members; */
+  json: Uint8Array;
+  /** `provenance.decided` with the closing braces; */
+  decidedJson: Uint8Array;
+  /** the decided name's JSON, when a name was decided. */
+  nameJson: Uint8Array | null;
 }
 
 /** The columns a decision may change: kept per decided row so a changed or withdrawn decision starts from the source. */
@@ -55,34 +60,7 @@ export interface SourceInfo {
   sourceFile: string | null;
 }
 
-/** Rendered fragments, filled on first use per row (see render.ts) and dropped when the row changes. */
-export class RenderCache {
-  readonly head: (string | null)[];
-  readonly facts: (string | null)[];
-  private readonly shared = new Map<string, string>();
-
-  constructor(count: number) {
-    this.head = new Array(count).fill(null);
-    this.facts = new Array(count).fill(null);
-  }
-
-  /** One string per distinct facts fragment: most toilets share a handful. */
-  intern(fragment: string): string {
-    const known = this.shared.get(fragment);
-    if (known !== undefined) return known;
-    const shared = flat(fragment);
-    this.shared.set(shared, shared);
-    return shared;
-  }
-
-  forget(row: number): void {
-    this.head[row] = null;
-    this.facts[row] = null;
-  }
-}
-
 export class Snapshot implements SourceView {
-  readonly renderCache: RenderCache;
   readonly overlayByRow = new Map<number, MergedOverlay>();
   readonly verification: Uint8Array;
   readonly confidence: Uint8Array;
@@ -106,7 +84,6 @@ export class Snapshot implements SourceView {
       else this.movedFrom.set(to, [from]);
     }
     const n = table.count;
-    this.renderCache = new RenderCache(n);
     this.verification = new Uint8Array(n);
     this.confidence = new Uint8Array(n);
     const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
@@ -226,7 +203,6 @@ export class Snapshot implements SourceView {
     for (const attribute of decisions) applyDecision(t, row, attribute, overlay!.decided[attribute]!.value!);
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
     refreshTraits(t, row);
-    this.renderCache.forget(row);
     if (overlay === null) {
       this.overlayByRow.delete(row);
       return;
@@ -235,7 +211,13 @@ export class Snapshot implements SourceView {
       ...overlay.partner,
       hours: overlay.partner.opening_hours === null ? null : compileHours(overlay.partner.opening_hours, placeOf(t, row)),
     };
-    this.overlayByRow.set(row, { ...overlay, partner, decidedJson: decidedJson(overlay) });
+    this.overlayByRow.set(row, {
+      ...overlay,
+      partner,
+      json: fragment(`,"last_confirmed_at":${overlay.last_confirmed_at === null ? 'null' : asciiJson(overlay.last_confirmed_at)},"confirmations":${overlay.confirmations},"cleanliness":${overlay.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}`),
+      decidedJson: fragment(`,"decided":${decidedJson(overlay)}}`),
+      nameJson: overlay.decided.name?.value != null ? fragment(t.name[row] === null ? 'null' : asciiJson(t.name[row])) : null,
+    });
   }
 
   /** Recomputes verification_state and confidence, which depend on the date. */
@@ -255,13 +237,8 @@ export class Snapshot implements SourceView {
       disputed: overlay?.disputed ?? false,
       partnerRunning: overlay?.partner != null,
     };
-    const verification = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
-    const level = CONFIDENCE.indexOf(confidence(inputs, nowMs));
-    if (verification !== this.verification[row] || level !== this.confidence[row]) {
-      this.verification[row] = verification;
-      this.confidence[row] = level;
-      this.renderCache.forget(row);
-    }
+    this.verification[row] = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
+    this.confidence[row] = CONFIDENCE.indexOf(confidence(inputs, nowMs));
   }
 }
 

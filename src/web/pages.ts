@@ -60,7 +60,7 @@ licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0<
     handler: (request: HttpRequestInfo) => {
       const json = reads.toilet(request.params.id, now());
       if (json === null) return { ...page('Toilet not found', '<p>No toilet has this id, or it was removed.</p>'), status: 404 };
-      const { toilet, attribution } = JSON.parse(json);
+      const { toilet, attribution } = JSON.parse(json.toString('latin1'));
       const rows: [string, unknown][] = [
         ['Access', toilet.access], ['Rule', toilet.access_rule], ['Fee', describeFee(toilet.fee)], ['Opening hours', toilet.opening_hours ?? 'unknown'],
         ['Open now', toilet.open_now], ['Closes at', toilet.closes_at ?? '–'], ['Wheelchair', toilet.wheelchair], ['Changing table', toilet.changing_table],

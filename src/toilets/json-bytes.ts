@@ -1,0 +1,81 @@
+// An answer assembled as bytes: prepared ASCII fragments and slices of the column store's item text are
+// copied into one growing buffer, and only numbers and the few per-request texts are written fresh. This
+// skips what a string answer costs on the way out (V8 flattening the pieces, then UTF-8 encoding them),
+// about half the CPU of a nearest request. Answers are ASCII only (see asciiJson), so bytes are characters.
+
+/** A constant fragment as bytes (it must be ASCII). */
+export function fragment(text: string): Uint8Array {
+  if (!/^[\x00-\x7f]*$/.test(text)) throw new RangeError(`fragment is not ASCII: ${text.slice(0, 40)}`);
+  return Buffer.from(text, 'latin1');
+}
+
+export class JsonBytes {
+  private out = new Uint8Array(1 << 16);
+  length = 0;
+
+  /** Starts a new answer. */
+  reset(): void {
+    this.length = 0;
+  }
+
+  /** A prepared fragment. */
+  bytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.out.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  /** `source[start, end)`: a byte loop, cheaper than a subarray and a set for the short slices this copies. */
+  range(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    const out = this.out;
+    let at = this.length;
+    for (let i = start; i < end; i++) out[at++] = source[i];
+    this.length = at;
+  }
+
+  /** An ASCII string (JSON text made with asciiJson, or digits). */
+  ascii(text: string): void {
+    this.reserve(text.length);
+    const out = this.out;
+    let at = this.length;
+    for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /** A whole number in decimal. */
+  integer(value: number): void {
+    if (value < 0 || value > 0xffffffff || value !== Math.floor(value)) {
+      this.ascii(String(value));
+      return;
+    }
+    this.reserve(10);
+    let digits = 1;
+    for (let v = value; v >= 10; v = (v / 10) >>> 0) digits++;
+    const out = this.out;
+    for (let i = this.length + digits - 1; i >= this.length; i--) {
+      out[i] = 48 + (value % 10);
+      value = (value / 10) >>> 0;
+    }
+    this.length += digits;
+  }
+
+  /** The answer so far as a string (answers are ASCII). */
+  text(): string {
+    return Buffer.from(this.out.buffer, this.out.byteOffset, this.length).toString('latin1');
+  }
+
+  /** The answer so far as a Buffer of its own (the writer is reused for the next answer). */
+  take(): Buffer {
+    const answer = Buffer.allocUnsafe(this.length);
+    answer.set(this.out.subarray(0, this.length));
+    return answer;
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.out.length) return;
+    const grown = new Uint8Array(Math.max(this.length + extra, this.out.length * 2));
+    grown.set(this.out.subarray(0, this.length));
+    this.out = grown;
+  }
+}
