@@ -13,6 +13,10 @@ import { lookupTags } from './toilet-record.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
 import { distanceMeters } from '../src/geo/sphere.js';
+import { buildPlaceIndex } from '../src/places/build.js';
+import { placeIndexBlobs } from '../src/places/stored.js';
+import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
+import { worldTowns } from '../src/places/world-towns.js';
 
 export interface ImportOptions {
   /** The live source database to replace. */
@@ -152,6 +156,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   let classes: ElementClasses | null = null;
   let duplicates: HostSpot[] = [];
   let placesInserted: Promise<void> = Promise.resolve();
+  let placeIndexWritten: Promise<void> = Promise.resolve();
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -209,6 +214,11 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
           placesInserted.catch(() => {}); // awaited below
           duplicates = duplicateHosts(hosts, standalone);
+          // The place index, built whole while the database thread inserts (this thread is otherwise idle).
+          const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+          const blobs = placeIndexBlobs(index);
+          placeIndexWritten = db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
+          placeIndexWritten.catch(() => {}); // awaited below
           await Promise.all(records);
           await Promise.all([marked, indexed]);
         },
@@ -227,6 +237,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);
   for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
   await placesInserted;
+  await placeIndexWritten;
   await db.exec('COMMIT');
   return summary;
 }
@@ -354,6 +365,21 @@ function positionElements(
 }
 
 /** Positions appended one at a time, stored flat (16 bytes a position). */
+/** Positions of the toilets written: the standalone ones and the hosts that duplicate none of them. */
+function toiletPositions(standalone: GrowingPositions, hosts: HostSpot[], duplicates: HostSpot[]): ToiletPoints {
+  const dropped = new Set(duplicates);
+  const kept = hosts.filter((host) => !dropped.has(host));
+  const lat = new Float64Array(standalone.length + kept.length);
+  const lon = new Float64Array(standalone.length + kept.length);
+  lat.set(standalone.lats.subarray(0, standalone.length));
+  lon.set(standalone.lons.subarray(0, standalone.length));
+  kept.forEach((host, i) => {
+    lat[standalone.length + i] = host.lat;
+    lon[standalone.length + i] = host.lon;
+  });
+  return { lat, lon };
+}
+
 class GrowingPositions {
   lons = new Float64Array(1024);
   lats = new Float64Array(1024);

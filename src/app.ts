@@ -46,7 +46,7 @@ export function createApp(options: AppOptions): App {
   const community = new Community(config, log, now);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
-  catalog.onChange(() => placeIndex.rebuild(catalog.snapshot.table));
+  catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
   const reads = new Reads(catalog, config.baseUrl, places, config.nearestMaxDistanceM);
   const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute);

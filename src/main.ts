@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     toilets: report.toilets,
     data_as_of: report.dataAsOf,
     load_ms: Math.round(performance.now() - started),
-    parts: { toilets_ms: report.loadMs - app.placeIndex.buildMs, places_ms: app.placeIndex.buildMs },
+    parts: { toilets_ms: report.loadMs - app.placeIndex.loadMs, places_ms: app.placeIndex.loadMs },
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });

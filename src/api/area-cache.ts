@@ -27,7 +27,7 @@ export class AreaCache {
   set(key: string, json: Buffer, nowMs: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { json, expires: nowMs + this.ttlMs });
+    this.entries.set(key, { json: Buffer.from(json), expires: nowMs + this.ttlMs }); // a copy: reads reuse their buffer
   }
 
   clear(): void {

@@ -47,6 +47,10 @@ const BEARING = fragment(',"bearing":');
 const AREA_OPEN = fragment('{"results":[');
 const TOILET_OPEN = fragment('{"toilet":');
 
+/**
+ * The reads. An answer returned directly is a view of the reads' one answer buffer, valid until the next
+ * read: write it out (uWS copies it) or copy it before reading again. A promised answer is a copy.
+ */
 export class Reads {
   private readonly renderer: ToiletRenderer;
   /** The attribution and display note members, and the answer's closing brace. */
@@ -89,7 +93,8 @@ export class Reads {
       const answer = (match: PlaceMatch | null) =>
         match ? this.nearestFrom({ ...match, source: 'place' }, params, nowMs) : this.emptyFindAnswer('place_not_found', placeNotFoundQuestion(place, country));
       const found = this.places.find({ text: place, country, near });
-      return found instanceof Promise ? found.then(answer) : answer(found);
+      // a later read may run before the caller resumes: a promised answer gets bytes of its own
+      return found instanceof Promise ? found.then((match) => Buffer.from(answer(match))) : answer(found);
     }
     if (params.lat !== undefined && params.lon !== undefined) {
       return this.nearestFrom({ lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' }, params, nowMs);
@@ -115,7 +120,7 @@ export class Reads {
     }
     out.bytes(found > params.limit ? MORE : NO_MORE);
     out.bytes(this.tail);
-    return out.take();
+    return out.view();
   }
 
   /** getToilet body, or null when no toilet has the id (or a moderator marked it gone). */
@@ -129,7 +134,7 @@ export class Reads {
     this.renderer.item(out, snapshot, row, nowMs);
     out.bytes(ITEM_CLOSE);
     out.bytes(this.tail);
-    return out.take();
+    return out.view();
   }
 
   private nearestFrom(origin: Origin, filters: FilterFlags & { limit: number }, nowMs: number): Buffer {
@@ -164,7 +169,7 @@ export class Reads {
     out.bytes(RESULTS_CLOSE);
     if (found > 0) out.ascii(`,"bbox":[${west},${south},${east},${north}]`);
     out.bytes(this.tail);
-    return out.take();
+    return out.view();
   }
 
   /** An answer without results that asks the user a question. */
@@ -173,7 +178,7 @@ export class Reads {
     out.reset();
     out.ascii(`{"status":"${status}","origin":null,"results":[],"ask_user":${asciiJson(askUser)}`);
     out.bytes(this.tail);
-    return out.take();
+    return out.view();
   }
 
   private setFilter(snapshot: Snapshot, f: FilterFlags, nowMs: number): void {

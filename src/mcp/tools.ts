@@ -83,7 +83,8 @@ export class ToolSet {
     try {
       // The hint costs a place lookup when it names only a city: ask for it only when it can be used.
       const hint = args.place === undefined && args.lat === undefined ? await hostHintOrigin(ctx.mcpReq._meta, places) : null;
-      return answer(await reads.findNear(args, now(), hint));
+      const body = reads.findNear(args, now(), hint);
+      return answer(body instanceof Promise ? await body : body); // a direct answer is read before anything else runs
     } catch (error) {
       return this.failure(error);
     }

@@ -207,17 +207,28 @@ class Collector {
   }
 }
 
-/** Entries by the tokens of their place's city, ascending. */
+/** Entries by the tokens of their place's city, ascending: views of one array, counted first, then filled. */
 function contextPostings(entryPlace: Uint32Array, placeGroup: Uint32Array, groupTokens: number[][]): Map<number, Uint32Array> {
-  const lists = new Map<number, GrowableArray<Uint32Array>>();
+  const counts = new Map<number, number>();
+  for (let e = 0; e < entryPlace.length; e++) {
+    for (const token of groupTokens[placeGroup[entryPlace[e]]]) counts.set(token, (counts.get(token) ?? 0) + 1);
+  }
+  const next = new Map<number, number>();
+  let total = 0;
+  for (const [token, count] of counts) {
+    next.set(token, total);
+    total += count;
+  }
+  const all = new Uint32Array(total);
+  const lists = new Map([...next].map(([token, start]) => [token, all.subarray(start, start + counts.get(token)!)]));
   for (let e = 0; e < entryPlace.length; e++) {
     for (const token of groupTokens[placeGroup[entryPlace[e]]]) {
-      let list = lists.get(token);
-      if (list === undefined) lists.set(token, (list = uint32s()));
-      list.push(e);
+      const at = next.get(token)!;
+      all[at] = e;
+      next.set(token, at + 1);
     }
   }
-  return new Map([...lists].map(([token, list]) => [token, list.toArray()]));
+  return lists;
 }
 
 function uint32s(): GrowableArray<Uint32Array> {

@@ -2,7 +2,7 @@
 // states the matching rules and the ranking; build.ts lays the arrays out.
 import { nameTokens } from './fold.js';
 import { mayBeMisspelt, planQuery, type QueryPlan } from './query-plan.js';
-import type { TokenLexicon } from './token-lexicon.js';
+import { TokenLexicon } from './token-lexicon.js';
 import type { PlaceLookup, PlaceMatch, PlaceQuery } from './lookup.js';
 
 /** Words of a name beyond this are not indexed (coverage is tracked in one 32-bit mask). */
@@ -70,6 +70,9 @@ export interface PlaceIndexData {
   countryNameTokens: Set<number>;
 }
 
+/** PlaceIndexData as plain arrays: the lexicon as its arrays, the names as bytes. */
+export type PlaceIndexParts = Omit<PlaceIndexData, 'lexicon' | 'nameBytes'> & { lexicon: TokenLexicon['parts']; nameBytes: Uint8Array };
+
 export class PlaceIndex implements PlaceLookup {
   private readonly countryIndex: Map<string, number>;
   // State of the search under way; searches run one at a time and synchronously.
@@ -85,6 +88,17 @@ export class PlaceIndex implements PlaceLookup {
 
   constructor(private readonly data: PlaceIndexData) {
     this.countryIndex = new Map(data.countryCodes.map((code, index) => [code, index]));
+  }
+
+  /** The arrays it is made of (to store it, see stored.ts), the lexicon as its arrays too. */
+  get parts(): PlaceIndexParts {
+    const { lexicon, ...rest } = this.data;
+    return { ...rest, lexicon: lexicon.parts };
+  }
+
+  static fromParts(parts: PlaceIndexParts): PlaceIndex {
+    const { lexicon, nameBytes, ...rest } = parts;
+    return new PlaceIndex({ ...rest, nameBytes: Buffer.from(nameBytes.buffer, nameBytes.byteOffset, nameBytes.byteLength), lexicon: new TokenLexicon(...lexicon) });
   }
 
   /** Number of places. */

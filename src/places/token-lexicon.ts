@@ -57,6 +57,11 @@ export class TokenLexicon {
     private readonly slots: Int32Array,
   ) {}
 
+  /** The arrays it is made of, to store it and make it again with `new TokenLexicon(...parts)`. */
+  get parts(): [bytes: Uint8Array, starts: Uint32Array, slots: Int32Array] {
+    return [this.bytes, this.starts, this.slots];
+  }
+
   get size(): number {
     return this.starts.length - 1;
   }

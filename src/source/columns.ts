@@ -180,20 +180,17 @@ export function writeToiletColumns(db: Database.Database, columns: StoredColumns
 
 /** Reads what writeToiletColumns wrote; throws with what to do when a column is missing or has the wrong size. */
 export function readToiletColumns(db: Database.Database): StoredColumns {
-  const blobs = new Map((db.prepare('SELECT name, data FROM toilet_columns').raw(true).all() as [string, Buffer][]));
+  // One blob at a time: each is copied into its typed array and dropped, so the peak stays near one copy.
+  const select = db.prepare('SELECT data FROM toilet_columns WHERE name = ?').pluck();
   const blob = (name: string) => {
-    const data = blobs.get(name);
+    const data = select.get(name) as Buffer | undefined;
     if (data === undefined) throw damaged(`column ${name} is missing`);
     return data;
   };
-  const count = blob('lat').byteLength / Float64Array.BYTES_PER_ELEMENT;
-  const typed = <T extends ArrayBufferView>(name: string, Type: { new (length: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
-    const data = blob(name);
-    if (data.byteLength !== length * Type.BYTES_PER_ELEMENT) throw damaged(`column ${name} holds ${data.byteLength} bytes for ${length} rows`);
-    const array = new Type(length); // a copy: the blob's bytes need not be aligned for the type
-    new Uint8Array(array.buffer).set(data);
-    return array;
-  };
+  const latBytes = db.prepare(`SELECT length(data) FROM toilet_columns WHERE name = 'lat'`).pluck().get() as number | undefined;
+  if (latBytes === undefined) throw damaged('column lat is missing');
+  const count = latBytes / Float64Array.BYTES_PER_ELEMENT;
+  const typed = <T extends ArrayBufferView>(name: string, Type: TypedArrayType<T>, length: number): T => typedColumn(name, blob(name), Type, length);
   const numbers = {} as Record<NumberColumn, ArrayBufferView>;
   for (const [name, Type] of Object.entries(NUMBER_COLUMNS) as [NumberColumn, { new (length: number): ArrayBufferView; BYTES_PER_ELEMENT: number }][]) {
     numbers[name] = typed(name, Type, count);
@@ -209,6 +206,25 @@ export function readToiletColumns(db: Database.Database): StoredColumns {
   const bytes = blob('itemText');
   if (starts[count * ITEM_TEXT_PARTS] !== bytes.byteLength) throw damaged('column itemText does not match its starts');
   return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts } };
+}
+
+/** Only the positions (for the place index's toilet nearness, built in its own thread). */
+export function readToiletPositions(db: Database.Database): { lat: Float64Array; lon: Float64Array } {
+  const blobs = new Map((db.prepare(`SELECT name, data FROM toilet_columns WHERE name IN ('lat', 'lon')`).raw(true).all() as [string, Buffer][]));
+  const lat = blobs.get('lat');
+  const lon = blobs.get('lon');
+  if (lat === undefined || lon === undefined) throw damaged('column lat or lon is missing');
+  const count = lat.byteLength / Float64Array.BYTES_PER_ELEMENT;
+  return { lat: typedColumn('lat', lat, Float64Array, count), lon: typedColumn('lon', lon, Float64Array, count) };
+}
+
+type TypedArrayType<T> = { new (length: number): T; BYTES_PER_ELEMENT: number };
+
+function typedColumn<T extends ArrayBufferView>(name: string, data: Buffer, Type: TypedArrayType<T>, length: number): T {
+  if (data.byteLength !== length * Type.BYTES_PER_ELEMENT) throw damaged(`column ${name} holds ${data.byteLength} bytes for ${length} rows`);
+  const array = new Type(length); // a copy: the blob's bytes need not be aligned for the type
+  new Uint8Array(array.buffer).set(data);
+  return array;
 }
 
 function damaged(what: string): Error {

@@ -3,6 +3,7 @@
 // place: community and partner data live in the separate overlay database, keyed by toilet id.
 import Database from 'better-sqlite3';
 import { TOILET_COLUMNS_DDL } from './columns.js';
+import { PLACE_INDEX_DDL } from '../places/stored.js';
 
 /** Bump when the layout changes; the server refuses a database with another version and says to re-import. */
 export const SOURCE_SCHEMA_VERSION = 2;
@@ -60,7 +61,7 @@ CREATE TABLE id_moves (
   new_id   TEXT NOT NULL,
   moved_at TEXT NOT NULL                 -- ISO time of the import that saw the move
 );
-${TOILET_COLUMNS_DDL}`;
+${TOILET_COLUMNS_DDL}${PLACE_INDEX_DDL}`;
 
 /** Keys of the meta table. */
 export interface ImportMeta {

@@ -10,7 +10,7 @@ export function fragment(text: string): Uint8Array {
 }
 
 export class JsonBytes {
-  private out = new Uint8Array(1 << 16);
+  private out = Buffer.allocUnsafeSlow(1 << 16);
   length = 0;
 
   /** Starts a new answer. */
@@ -62,19 +62,17 @@ export class JsonBytes {
 
   /** The answer so far as a string (answers are ASCII). */
   text(): string {
-    return Buffer.from(this.out.buffer, this.out.byteOffset, this.length).toString('latin1');
+    return this.out.toString('latin1', 0, this.length);
   }
 
-  /** The answer so far as a Buffer of its own (the writer is reused for the next answer). */
-  take(): Buffer {
-    const answer = Buffer.allocUnsafe(this.length);
-    answer.set(this.out.subarray(0, this.length));
-    return answer;
+  /** The answer so far, not copied: valid until the writer's next reset. */
+  view(): Buffer {
+    return this.out.subarray(0, this.length);
   }
 
   private reserve(extra: number): void {
     if (this.length + extra <= this.out.length) return;
-    const grown = new Uint8Array(Math.max(this.length + extra, this.out.length * 2));
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.length + extra, this.out.length * 2));
     grown.set(this.out.subarray(0, this.length));
     this.out = grown;
   }

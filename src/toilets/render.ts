@@ -42,12 +42,22 @@ const FEE_REQUIRED = ['null', 'false', 'true'];
 const PLAIN_FEE = FEE_REQUIRED.map((required) => fragment(`,"fee":{"required":${required},"amount":null,"currency":null}`));
 /** Enum members combined: access, access_rule, wheelchair, changing_table, gender (bits). */
 const ENUM_COMBINATIONS = ACCESS.length * ACCESS_RULE.length * WHEELCHAIR.length * CHANGING_TABLE.length * (1 << GENDER.length);
+const QUALITY_BITS = 6;
 /** verification_state, confidence and source (by id type), which runs on into provenance up to its "checked" value. */
 const QUALITY = VERIFICATION_STATE.flatMap((state) =>
   CONFIDENCE.flatMap((level) =>
     SOURCE_OF_ID_TYPE.map((source) => fragment(`,"verification_state":"${state}","confidence":"${level}","source":"${source}","provenance":{"source":"${source}","checked":`)),
   ),
 );
+
+/**
+ * Which enum and quality fragments a row's item uses, as one number the snapshot keeps per row (set when
+ * the row's facts or quality change): one read per item instead of one per enum column.
+ */
+export function fragmentKey(t: ToiletTable, row: number, verification: number, confidence: number): number {
+  const enums = (((t.access[row] * ACCESS_RULE.length + t.accessRule[row]) * WHEELCHAIR.length + t.wheelchair[row]) * CHANGING_TABLE.length + t.changingTable[row]) * (1 << GENDER.length) + t.gender[row];
+  return (enums << QUALITY_BITS) | ((verification * CONFIDENCE.length + confidence) * SOURCE_OF_ID_TYPE.length + t.idType[row]);
+}
 
 /** A text's fragment, made on first use and kept: the distinct values of a column are few. */
 class TextFragments {
@@ -101,13 +111,14 @@ export class ToiletRenderer {
     out.bytes(LON);
     out.range(text, lon + 1, name);
 
-    out.bytes(this.enumMembers(t, row));
+    const key = snapshot.fragmentKey[row];
+    out.bytes(this.enums[key >>> QUALITY_BITS] ?? this.enumMembers(key >>> QUALITY_BITS));
     out.bytes(this.schemeNames.of(t.schemeName[row]));
     out.bytes(this.fee(t, row));
     out.bytes(this.openingHours.of(t.openingHours[row]));
     out.bytes(this.operators.of(t.operator[row]));
     out.bytes(overlay ? overlay.json : NO_OVERLAY);
-    out.bytes(QUALITY[(snapshot.verification[row] * CONFIDENCE.length + snapshot.confidence[row]) * SOURCE_OF_ID_TYPE.length + t.idType[row]]);
+    out.bytes(QUALITY[key & ((1 << QUALITY_BITS) - 1)]);
     out.bytes(this.checked.of(t.checked[row]));
     out.bytes(overlay ? overlay.decidedJson : NO_DECISIONS);
 
@@ -128,14 +139,17 @@ export class ToiletRenderer {
     out.bytes(QUOTE);
   }
 
-  private enumMembers(t: ToiletTable, row: number): Uint8Array {
-    const access = t.access[row];
-    const rule = t.accessRule[row];
-    const wheelchair = t.wheelchair[row];
-    const changingTable = t.changingTable[row];
-    const gender = t.gender[row];
-    const index = (((access * ACCESS_RULE.length + rule) * WHEELCHAIR.length + wheelchair) * CHANGING_TABLE.length + changingTable) * (1 << GENDER.length) + gender;
-    return (this.enums[index] ??= fragment(
+  /** The enum members of a combination (see fragmentKey), made on first use. */
+  private enumMembers(index: number): Uint8Array {
+    const gender = index % (1 << GENDER.length);
+    let rest = (index - gender) / (1 << GENDER.length);
+    const changingTable = rest % CHANGING_TABLE.length;
+    rest = (rest - changingTable) / CHANGING_TABLE.length;
+    const wheelchair = rest % WHEELCHAIR.length;
+    rest = (rest - wheelchair) / WHEELCHAIR.length;
+    const rule = rest % ACCESS_RULE.length;
+    const access = (rest - rule) / ACCESS_RULE.length;
+    return (this.enums[index] = fragment(
       `,"access":"${ACCESS[access]}","access_rule":"${ACCESS_RULE[rule]}","wheelchair":"${WHEELCHAIR[wheelchair]}"` +
         `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}`,
     ));

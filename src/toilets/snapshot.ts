@@ -11,6 +11,7 @@ import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDE
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
 import { fragment } from './json-bytes.js';
+import { fragmentKey } from './render.js';
 import { asciiJson } from './ascii-json.js';
 import { NearestSearch, type Accept } from '../index/nearest.js';
 import { BoxSearch } from '../index/in-box.js';
@@ -62,8 +63,8 @@ export interface SourceInfo {
 
 export class Snapshot implements SourceView {
   readonly overlayByRow = new Map<number, MergedOverlay>();
-  readonly verification: Uint8Array;
-  readonly confidence: Uint8Array;
+  /** Per row, the item fragments its facts and quality select (see fragmentKey). */
+  readonly fragmentKey: Uint32Array;
   private readonly nearest: NearestSearch;
   private readonly box: BoxSearch | null;
   /** Source values of rows that have decisions applied. */
@@ -84,8 +85,7 @@ export class Snapshot implements SourceView {
       else this.movedFrom.set(to, [from]);
     }
     const n = table.count;
-    this.verification = new Uint8Array(n);
-    this.confidence = new Uint8Array(n);
+    this.fragmentKey = new Uint32Array(n);
     const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
     const flat = n > 0 ? new Flatbush(n, 16, Float64Array) : null; // Flatbush holds at least one item
     for (let row = 0; row < n; row++) {
@@ -237,8 +237,8 @@ export class Snapshot implements SourceView {
       disputed: overlay?.disputed ?? false,
       partnerRunning: overlay?.partner != null,
     };
-    this.verification[row] = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
-    this.confidence[row] = CONFIDENCE.indexOf(confidence(inputs, nowMs));
+    const state = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
+    this.fragmentKey[row] = fragmentKey(t, row, state, CONFIDENCE.indexOf(confidence(inputs, nowMs)));
   }
 }
 

@@ -13,7 +13,7 @@ import { importExtract } from '../../importer/import.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
-import { loadPlaceIndex } from '../../src/places/load.js';
+import { loadPlaceIndex } from '../support/place-index.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
 import { osmExtract } from '../support/paths.js';
 

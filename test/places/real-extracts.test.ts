@@ -1,6 +1,6 @@
-// The place lookup over the real extracts: each is imported into a temporary source database and loaded
-// the way the server loads it (places table, GeoNames towns, toilets for nearness). Names and positions
-// are those of the extracts.
+// The place lookup over the real extracts: each is imported into a temporary source database and its stored
+// index loaded the way the server loads it (places table, GeoNames towns, toilets for nearness, built by
+// the importer). Names and positions are those of the extracts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importExtract } from '../../importer/import.js';
 import { openSourceDatabase } from '../../src/source/schema.js';
-import { loadPlaceIndex } from '../../src/places/load.js';
+import { loadPlaceIndex } from '../support/place-index.js';
+import { readPlaceIndex } from '../../src/places/stored.js';
 import type { PlaceIndex } from '../../src/places/place-index.js';
 import { osmExtract } from '../support/paths.js';
 
@@ -22,7 +23,7 @@ before(async () => {
     const path = join(dir, `${name}.db`);
     await importExtract(osmExtract(name), { db: path });
     const db = openSourceDatabase(path);
-    indexes[name] = loadPlaceIndex(db);
+    indexes[name] = readPlaceIndex(db);
     db.close();
   }
 });
@@ -105,4 +106,21 @@ test('loaded without world towns and with toilets given, only the extract answer
   assert.equal(own.find({ text: 'Vienna', country: null, near: null }), null);
   assert.equal(own.find({ text: 'Porto', country: 'BR', near: null }), null);
   assert.equal(own.find({ text: 'Trindade', country: null, near: null })?.label, 'Trindade, Porto');
+});
+
+test('the stored index answers exactly as one built afresh from the places table', () => {
+  const queries = ['Vaduz', 'Schaan', 'Bahnhofstrasse, Schaan', 'Städtle', 'Monaco', 'Casino', 'Andorra la Vella', 'Porto', 'Trindade', 'Rua de Santa Catarina', 'Vienna', 'Osaka', 'Santa', 'Bahnhof', 'Aeroporto', 'Mueseu'];
+  for (const name of EXTRACTS) {
+    const db = openSourceDatabase(join(dir, `${name}.db`));
+    const fresh = loadPlaceIndex(db);
+    db.close();
+    assert.equal(fresh.size, indexes[name].size);
+    for (const text of queries) {
+      for (const country of [null, 'PT', 'LI']) {
+        const query = { text, country, near: null };
+        assert.deepEqual(indexes[name].find(query), fresh.find(query), `${name}: ${text} ${country}`);
+        assert.deepEqual(indexes[name].find({ ...query, near: { lat: 41.15, lon: -8.61 } }), fresh.find({ ...query, near: { lat: 41.15, lon: -8.61 } }));
+      }
+    }
+  }
 });

@@ -1,14 +1,15 @@
-// The place index of a source database: its `places` table, GeoNames towns of the whole world, and its
-// toilets for ranking by nearness.
+// Builds a place index from a source database's places table, as the importer builds the one it stores
+// (GeoNames towns of the whole world, toilets for ranking by nearness), with options for tests.
 import type Database from 'better-sqlite3';
-import { buildPlaceIndex } from './build.js';
-import type { PlaceIndex } from './place-index.js';
-import type { PlaceRecord } from './record.js';
-import { ToiletGrid, type ToiletPoints } from './toilet-nearness.js';
-import { worldTowns } from './world-towns.js';
+import { buildPlaceIndex } from '../../src/places/build.js';
+import type { PlaceIndex } from '../../src/places/place-index.js';
+import type { PlaceRecord } from '../../src/places/record.js';
+import { ToiletGrid, type ToiletPoints } from '../../src/places/toilet-nearness.js';
+import { worldTowns } from '../../src/places/world-towns.js';
+import { readToiletPositions } from '../../src/source/columns.js';
 
 export interface LoadPlaceIndexOptions {
-  /** Toilet positions already in memory (a ToiletTable fits); read from the toilets table when absent. */
+  /** Toilet positions already in memory; read from the source's column store when absent. */
   toilets?: ToiletPoints;
   /** Merge GeoNames towns of the whole world (default true). */
   worldTowns?: boolean;
@@ -30,7 +31,5 @@ function* placesOf(db: Database.Database): Generator<PlaceRecord> {
 }
 
 function toiletGridOf(db: Database.Database): ToiletGrid {
-  const grid = new ToiletGrid();
-  for (const [lat, lon] of db.prepare('SELECT lat, lon FROM toilets').raw(true).iterate() as IterableIterator<[number, number]>) grid.add(lat, lon);
-  return grid;
+  return ToiletGrid.of(readToiletPositions(db));
 }
