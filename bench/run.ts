@@ -12,7 +12,7 @@ import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { Trait } from '../src/toilets/table.js';
-import { toiletId } from '../src/toilets/table.js';
+import { hoursOf, toiletId } from '../src/toilets/table.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
 import { benchPlaces } from './places.js';
 import { toolCallRequestLines } from './mcp.js';
@@ -101,8 +101,9 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
   const share = (bit: number) => t.traits.reduce((n, traits) => n + ((traits & bit) === bit ? 1 : 0), 0) / t.count;
   const filterShares = { wheelchair: share(Trait.Wheelchair), changing_table: share(Trait.ChangingTable), free: share(Trait.Free), no_purchase_needed: share(Trait.NoPurchase) };
   const rarest = (Object.entries(filterShares) as [keyof typeof filterShares, number][]).sort((a, b) => a[1] - b[1])[0][0];
+  // Rows whose hours compile (they compile on first use, as in an answer).
   const withHours: number[] = [];
-  for (let row = 0; row < t.count && withHours.length < 4096; row++) if (t.hours[row]) withHours.push(row);
+  for (let row = 0; row < t.count && withHours.length < 4096; row++) if (t.traits[row] & Trait.HasHours && hoursOf(t, row)) withHours.push(row);
   let i = 0;
   const next = () => (i = (i + 1) & 4095);
   const nearest = (filters: Partial<FindParams>) => () => {
@@ -157,8 +158,11 @@ async function httpSection(port: number, db: string, bodyBytes: number): Promise
   const random = seededRandom(7);
   const rows = Array.from({ length: 10_000 }, () => Math.floor(random() * t.count));
   const near = rows.map((r) => `GET /api/v1/toilets/nearest?lat=${(t.lat[r] + (random() - 0.5) * 0.01).toFixed(5)}&lon=${(t.lon[r] + (random() - 0.5) * 0.01).toFixed(5)}`);
-  // Sides of 0.19998°: rounding to 5 decimals must not push a side past the 0.2° limit.
-  const area = rows.map((r) => `GET /api/v1/toilets?bbox=${(t.lon[r] - 0.09999).toFixed(5)},${(t.lat[r] - 0.09999).toFixed(5)},${(t.lon[r] + 0.09999).toFixed(5)},${(t.lat[r] + 0.09999).toFixed(5)}&limit=20`);
+  // Sides of 0.1999° from a rounded corner, so rounding to 5 decimals cannot push a side past the 0.2° limit.
+  const area = rows.map((r) => {
+    const [west, south] = [(t.lon[r] - 0.1).toFixed(5), (t.lat[r] - 0.1).toFixed(5)];
+    return `GET /api/v1/toilets?bbox=${west},${south},${(Number(west) + 0.1999).toFixed(5)},${(Number(south) + 0.1999).toFixed(5)}&limit=20`;
+  });
   const byId = rows.map((r) => `GET /api/v1/toilets/${toiletId(t, r)}`);
   const mcp = toolCallRequestLines({ calls: 10_000, argumentsFor: (i) => ({ lat: t.lat[rows[i]] + 0.001, lon: t.lon[rows[i]] - 0.001 }) });
   await app.close();

@@ -4,6 +4,7 @@
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { Trait } from '../toilets/table.js';
+import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_CLOSE, ToiletRenderer } from '../toilets/render.js';
 import { fragment, JsonBytes } from '../toilets/json-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
@@ -58,15 +59,15 @@ export class Reads {
   private readonly out = new JsonBytes();
   private readonly rows = new Int32Array(MAX_RESULTS + 1);
   private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
-  // The filter of the search in progress; one object reused, so a filtered query allocates no closure.
-  private filterMask = 0;
-  private filterOpenNow = false;
+  // The filter of the search in progress: one object reused, so a query allocates nothing. Traits decide
+  // every filter but open_now, which asks the hours of toilets that have them.
   private filterNow = 0;
   private filterSnapshot: Snapshot | null = null;
-  private readonly accept = (row: number): boolean => {
-    const traits = this.filterSnapshot!.table.traits[row];
-    if ((traits & (this.filterMask | Trait.Hidden)) !== this.filterMask) return false;
-    return !(this.filterOpenNow && traits & Trait.HasHours && hoursAt(this.filterSnapshot!.table, row, this.filterNow).open_now === false);
+  private readonly filter: PointFilter = {
+    mask: Trait.Hidden,
+    required: 0,
+    verify: 0,
+    accept: (row) => hoursAt(this.filterSnapshot!.table, row, this.filterNow).open_now !== false,
   };
 
   constructor(
@@ -108,7 +109,7 @@ export class Reads {
     const snapshot = this.catalog.snapshot;
     const { west, south, east, north } = params.bbox;
     this.setFilter(snapshot, params, nowMs);
-    const found = snapshot.findInBox(west, south, east, north, params.limit + 1, this.accept, this.rows);
+    const found = snapshot.findInBox(west, south, east, north, params.limit + 1, this.filter, this.rows);
     const shown = Math.min(found, params.limit);
     const out = this.out;
     out.reset();
@@ -140,7 +141,7 @@ export class Reads {
   private nearestFrom(origin: Origin, filters: FilterFlags & { limit: number }, nowMs: number): Buffer {
     const snapshot = this.catalog.snapshot;
     this.setFilter(snapshot, filters, nowMs);
-    const found = snapshot.findNearest(origin.lon, origin.lat, filters.limit, metersToHaverSin(this.maxDistanceM), this.accept, this.rows, this.haverSins);
+    const found = snapshot.findNearest(origin.lon, origin.lat, filters.limit, metersToHaverSin(this.maxDistanceM), this.filter, this.rows, this.haverSins);
     const t = snapshot.table;
     const out = this.out;
     out.reset();
@@ -184,9 +185,10 @@ export class Reads {
   private setFilter(snapshot: Snapshot, f: FilterFlags, nowMs: number): void {
     this.filterSnapshot = snapshot;
     this.filterNow = nowMs;
-    this.filterOpenNow = f.open_now;
-    this.filterMask =
-      (f.wheelchair ? Trait.Wheelchair : 0) | (f.changing_table ? Trait.ChangingTable : 0) | (f.free ? Trait.Free : 0) | (f.no_purchase_needed ? Trait.NoPurchase : 0);
+    const required = (f.wheelchair ? Trait.Wheelchair : 0) | (f.changing_table ? Trait.ChangingTable : 0) | (f.free ? Trait.Free : 0) | (f.no_purchase_needed ? Trait.NoPurchase : 0);
+    this.filter.mask = required | Trait.Hidden;
+    this.filter.required = required;
+    this.filter.verify = f.open_now ? Trait.HasHours : 0;
   }
 }
 

@@ -9,6 +9,7 @@ import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
 import type { OverlayStore } from './store.js';
 import { normalizeVote } from './normal-form.js';
+import type { PointFilter } from '../index/point-filter.js';
 
 /** A refused action; the message says why and what to do. */
 export class ModerationError extends Error {}
@@ -109,7 +110,7 @@ export class Moderation {
     const snapshot = this.catalog.snapshot;
     const rows = new Int32Array(NEARBY_COUNT);
     const haverSins = new Float64Array(NEARBY_COUNT);
-    const listed = (row: number) => !(snapshot.table.traits[row] & Trait.Hidden);
+    const listed: PointFilter = { mask: Trait.Hidden, required: 0, verify: 0, accept: null };
     return (this.sql.pendingSubmissions.all() as SubmissionRow[]).map((s) => {
       const found = snapshot.findNearest(s.lon, s.lat, NEARBY_COUNT, metersToHaverSin(NEARBY_METERS), listed, rows, haverSins);
       const nearby = Array.from({ length: found }, (_, i) => ({

@@ -3,7 +3,7 @@
 import type Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
-import type { Accept } from './nearest.js';
+import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const RAD = Math.PI / 180;
 const POINT = -1;
@@ -22,8 +22,16 @@ export class BoxSearch {
   private readonly xyz: Float64Array;
   private readonly query = new Float64Array(3);
 
-  constructor(private readonly index: Flatbush) {
-    const { _boxes: boxes, numItems } = index as unknown as FlatbushInternals;
+  /** The points' tags in the order of Flatbush's leaf boxes (see PointFilter). */
+  readonly tags: PositionTags;
+
+  /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. */
+  constructor(
+    private readonly index: Flatbush,
+    rowTags?: Uint8Array,
+  ) {
+    const { _boxes: boxes, _indices: indices, numItems } = index as unknown as FlatbushInternals;
+    this.tags = new PositionTags(indices, numItems, rowTags);
     const points = new Float64Array(numItems * 2);
     for (let p = 0; p < numItems; p++) {
       points[2 * p] = boxes[4 * p];
@@ -32,8 +40,8 @@ export class BoxSearch {
     this.xyz = unitVectors(points);
   }
 
-  /** Writes up to `k` accepted rows inside [west, south, east, north] into `rows`, nearest to the centre first. */
-  search(west: number, south: number, east: number, north: number, k: number, accept: Accept | null, rows: Int32Array): number {
+  /** Writes up to `k` rows that `filter` keeps inside [west, south, east, north] into `rows`, nearest to the centre first. */
+  search(west: number, south: number, east: number, north: number, k: number, filter: PointFilter, rows: Int32Array): number {
     const { _boxes: boxes, _indices: indices, _levelBounds: levelBounds, nodeSize, numItems } = this.index as unknown as FlatbushInternals;
     if (numItems === 0 || k <= 0) return 0;
     const lon = (west + east) / 2;
@@ -44,6 +52,7 @@ export class BoxSearch {
     unitVectorOf(lon, lat, q);
     const numItems4 = numItems * 4;
     const queue = this.queue;
+    const tags = this.tags.tags;
     queue.clear();
     let found = 0;
     let nodeIndex = boxes.length - 4;
@@ -59,7 +68,7 @@ export class BoxSearch {
         const index = indices[pos >> 2];
         if (pos >= numItems4) {
           queue.push(haverSinToBox(lon, lat, cosLat, x0, y0, x1, y1), index, level - 1);
-        } else if (accept === null || accept(index)) {
+        } else if (keeps(filter, tags[pos >> 2], index)) {
           queue.push(haverSinChord(q, xyz, pos >> 2), POINT, index);
         }
       }

@@ -3,11 +3,10 @@
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
+import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const RAD = Math.PI / 180;
 const POINT = -1;
-
-export type Accept = (row: number) => boolean;
 
 export class NearestSearch {
   private readonly queue = new TripleQueue();
@@ -22,17 +21,27 @@ export class NearestSearch {
   private readonly xyz: Float64Array;
   private readonly query = new Float64Array(3);
 
-  constructor(private readonly index: KDBush) {
-    this.xyz = unitVectors((index as unknown as { coords: Float64Array }).coords);
+  /** The points' tags in the index's order (see PointFilter). */
+  readonly tags: PositionTags;
+
+  /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. */
+  constructor(
+    private readonly index: KDBush,
+    rowTags?: Uint8Array,
+  ) {
+    const { ids, coords } = index as unknown as { ids: Uint32Array; coords: Float64Array };
+    this.xyz = unitVectors(coords);
+    this.tags = new PositionTags(ids, ids.length, rowTags);
   }
 
   /**
    * Writes into `rows`/`haverSins` up to `k` rows nearest to (lon, lat) whose haversine value is at most
-   * `maxHaverSin` and that `accept` keeps, nearest first; returns how many were written.
+   * `maxHaverSin` and that `filter` keeps, nearest first; returns how many were written.
    */
-  search(lon: number, lat: number, k: number, maxHaverSin: number, accept: Accept | null, rows: Int32Array, haverSins: Float64Array): number {
+  search(lon: number, lat: number, k: number, maxHaverSin: number, filter: PointFilter, rows: Int32Array, haverSins: Float64Array): number {
     const { ids, coords, nodeSize } = this.index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
     const queue = this.queue;
+    const tags = this.tags.tags;
     const cosLat = Math.cos(lat * RAD);
     const q = this.query;
     const xyz = this.xyz;
@@ -48,14 +57,14 @@ export class NearestSearch {
       if (right - left <= nodeSize) {
         for (let i = left; i <= right; i++) {
           const row = ids[i];
-          if (accept === null || accept(row)) queue.push(haverSinChord(q, xyz, i), POINT, row);
+          if (keeps(filter, tags[i], row)) queue.push(haverSinChord(q, xyz, i), POINT, row);
         }
       } else {
         const m = (left + right) >> 1;
         const midLon = coords[2 * m];
         const midLat = coords[2 * m + 1];
         const row = ids[m];
-        if (accept === null || accept(row)) queue.push(haverSinChord(q, xyz, m), POINT, row);
+        if (keeps(filter, tags[m], row)) queue.push(haverSinChord(q, xyz, m), POINT, row);
         const axis = this.axis[node];
         const b = node * 4;
         const [minLon, minLat, maxLon, maxLat] = [this.bounds[b], this.bounds[b + 1], this.bounds[b + 2], this.bounds[b + 3]];

@@ -38,17 +38,11 @@ export const ITEM_CLOSE = fragment('}');
 
 /** fee.required by feeRequired + 1. */
 const FEE_REQUIRED = ['null', 'false', 'true'];
-/** `,"fee":{…}` for the common case of no amount and no currency, by feeRequired + 1. */
-const PLAIN_FEE = FEE_REQUIRED.map((required) => fragment(`,"fee":{"required":${required},"amount":null,"currency":null}`));
 /** Enum members combined: access, access_rule, wheelchair, changing_table, gender (bits). */
 const ENUM_COMBINATIONS = ACCESS.length * ACCESS_RULE.length * WHEELCHAIR.length * CHANGING_TABLE.length * (1 << GENDER.length);
-const QUALITY_BITS = 6;
-/** verification_state, confidence and source (by id type), which runs on into provenance up to its "checked" value. */
-const QUALITY = VERIFICATION_STATE.flatMap((state) =>
-  CONFIDENCE.flatMap((level) =>
-    SOURCE_OF_ID_TYPE.map((source) => fragment(`,"verification_state":"${state}","confidence":"${level}","source":"${source}","provenance":{"source":"${source}","checked":`)),
-  ),
-);
+const QUALITY_BITS = 4;
+/** verification_state and confidence. */
+const QUALITY = VERIFICATION_STATE.flatMap((state) => CONFIDENCE.map((level) => fragment(`,"verification_state":"${state}","confidence":"${level}"`)));
 
 /**
  * Which enum and quality fragments a row's item uses, as one number the snapshot keeps per row (set when
@@ -56,34 +50,60 @@ const QUALITY = VERIFICATION_STATE.flatMap((state) =>
  */
 export function fragmentKey(t: ToiletTable, row: number, verification: number, confidence: number): number {
   const enums = (((t.access[row] * ACCESS_RULE.length + t.accessRule[row]) * WHEELCHAIR.length + t.wheelchair[row]) * CHANGING_TABLE.length + t.changingTable[row]) * (1 << GENDER.length) + t.gender[row];
-  return (enums << QUALITY_BITS) | ((verification * CONFIDENCE.length + confidence) * SOURCE_OF_ID_TYPE.length + t.idType[row]);
+  return (enums << QUALITY_BITS) | (verification * CONFIDENCE.length + confidence);
 }
 
-/** A text's fragment, made on first use and kept: the distinct values of a column are few. */
-class TextFragments {
-  private readonly made = new Map<string, Uint8Array>();
-  private readonly none: Uint8Array;
+/**
+ * Each row's text facts as one fragment: source, scheme_name, fee, opening_hours, operator and provenance up
+ * to its "checked" value. Rows share them (the combinations are far fewer than the toilets); a row finds
+ * its fragment through an id remembered on first use, so an answer reads one number per toilet for all of
+ * these instead of seven columns. Kept per snapshot; forget() when a decision changes a row's facts.
+ */
+export class TextFactsCache {
+  /** Fragment id of each row; 0: not looked up yet. */
+  private readonly idOfRow: Uint32Array;
+  private readonly fragments: Uint8Array[] = [new Uint8Array(0)];
+  private readonly idOfKey = new Map<string, number>();
 
-  constructor(private readonly prefix: string) {
-    this.none = fragment(`${prefix}null`);
+  constructor(count: number) {
+    this.idOfRow = new Uint32Array(count);
   }
 
-  of(text: string | null): Uint8Array {
-    if (text === null) return this.none;
-    let bytes = this.made.get(text);
-    if (bytes === undefined) this.made.set(text, (bytes = fragment(this.prefix + asciiJson(text))));
-    return bytes;
+  of(t: ToiletTable, row: number): Uint8Array {
+    const id = this.idOfRow[row];
+    return this.fragments[id !== 0 ? id : (this.idOfRow[row] = this.idOf(t, row))];
+  }
+
+  forget(row: number): void {
+    this.idOfRow[row] = 0;
+  }
+
+  private idOf(t: ToiletTable, row: number): number {
+    const scheme = t.schemeName[row];
+    const required = t.feeRequired[row];
+    const amount = t.feeAmount[row];
+    const currency = t.feeCurrency[row];
+    const hours = t.openingHours[row];
+    const operator = t.operator[row];
+    const checked = t.checked[row];
+    const key = [t.idType[row], scheme, required, amount, currency, hours, operator, checked].map((value) => (value === null ? '\u0001' : value)).join('\u0000');
+    let id = this.idOfKey.get(key);
+    if (id === undefined) {
+      const source = SOURCE_OF_ID_TYPE[t.idType[row]];
+      const fee = `{"required":${FEE_REQUIRED[required + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(currency)}}`;
+      id = this.fragments.push(fragment(
+        `,"source":"${source}","scheme_name":${quoteOrNull(scheme)},"fee":${fee},"opening_hours":${quoteOrNull(hours)}` +
+          `,"operator":${quoteOrNull(operator)},"provenance":{"source":"${source}","checked":${quoteOrNull(checked)}`,
+      )) - 1;
+      this.idOfKey.set(key, id);
+    }
+    return id;
   }
 }
 
 export class ToiletRenderer {
   private readonly url: Uint8Array;
   private readonly enums: (Uint8Array | undefined)[] = new Array(ENUM_COMBINATIONS);
-  private readonly schemeNames = new TextFragments(',"scheme_name":');
-  private readonly openingHours = new TextFragments(',"opening_hours":');
-  private readonly operators = new TextFragments(',"operator":');
-  private readonly checked = new TextFragments('');
-  private readonly fees = new Map<string, Uint8Array>();
 
   constructor(baseUrl: string) {
     this.url = fragment(`,"url":"${baseUrl}/t/`);
@@ -113,13 +133,9 @@ export class ToiletRenderer {
 
     const key = snapshot.fragmentKey[row];
     out.bytes(this.enums[key >>> QUALITY_BITS] ?? this.enumMembers(key >>> QUALITY_BITS));
-    out.bytes(this.schemeNames.of(t.schemeName[row]));
-    out.bytes(this.fee(t, row));
-    out.bytes(this.openingHours.of(t.openingHours[row]));
-    out.bytes(this.operators.of(t.operator[row]));
     out.bytes(overlay ? overlay.json : NO_OVERLAY);
     out.bytes(QUALITY[key & ((1 << QUALITY_BITS) - 1)]);
-    out.bytes(this.checked.of(t.checked[row]));
+    out.bytes(snapshot.textFacts.of(t, row));
     out.bytes(overlay ? overlay.decidedJson : NO_DECISIONS);
 
     if (t.traits[row] & Trait.HasHours) hoursMembers(out, hoursAt(t, row, nowMs));
@@ -153,20 +169,6 @@ export class ToiletRenderer {
       `,"access":"${ACCESS[access]}","access_rule":"${ACCESS_RULE[rule]}","wheelchair":"${WHEELCHAIR[wheelchair]}"` +
         `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}`,
     ));
-  }
-
-  private fee(t: ToiletTable, row: number): Uint8Array {
-    const required = t.feeRequired[row];
-    const amount = t.feeAmount[row];
-    const currency = t.feeCurrency[row];
-    if (Number.isNaN(amount) && currency === null) return PLAIN_FEE[required + 1];
-    const key = `${required} ${amount} ${currency}`;
-    let bytes = this.fees.get(key);
-    if (bytes === undefined) {
-      const fee = `,"fee":{"required":${FEE_REQUIRED[required + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(currency)}}`;
-      this.fees.set(key, (bytes = fragment(fee)));
-    }
-    return bytes;
   }
 }
 

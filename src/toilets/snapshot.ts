@@ -11,9 +11,10 @@ import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDE
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
 import { fragment } from './json-bytes.js';
-import { fragmentKey } from './render.js';
+import { fragmentKey, TextFactsCache } from './render.js';
 import { asciiJson } from './ascii-json.js';
-import { NearestSearch, type Accept } from '../index/nearest.js';
+import { NearestSearch } from '../index/nearest.js';
+import type { PointFilter } from '../index/point-filter.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
@@ -65,6 +66,7 @@ export class Snapshot implements SourceView {
   readonly overlayByRow = new Map<number, MergedOverlay>();
   /** Per row, the item fragments its facts and quality select (see fragmentKey). */
   readonly fragmentKey: Uint32Array;
+  readonly textFacts: TextFactsCache;
   private readonly nearest: NearestSearch;
   private readonly box: BoxSearch | null;
   /** Source values of rows that have decisions applied. */
@@ -86,6 +88,7 @@ export class Snapshot implements SourceView {
     }
     const n = table.count;
     this.fragmentKey = new Uint32Array(n);
+    this.textFacts = new TextFactsCache(n);
     const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
     const flat = n > 0 ? new Flatbush(n, 16, Float64Array) : null; // Flatbush holds at least one item
     for (let row = 0; row < n; row++) {
@@ -94,18 +97,18 @@ export class Snapshot implements SourceView {
     }
     kd.finish();
     flat?.finish();
-    this.nearest = new NearestSearch(kd);
-    this.box = flat && new BoxSearch(flat);
+    this.nearest = new NearestSearch(kd, table.traits);
+    this.box = flat && new BoxSearch(flat, table.traits);
   }
 
-  /** Up to k accepted rows nearest to a point within maxHaverSin, nearest first (see NearestSearch). */
-  findNearest(lon: number, lat: number, k: number, maxHaverSin: number, accept: Accept, rows: Int32Array, haverSins: Float64Array): number {
-    return this.nearest.search(lon, lat, k, maxHaverSin, accept, rows, haverSins);
+  /** Up to k rows the filter keeps (tags: traits) nearest to a point within maxHaverSin, nearest first (see NearestSearch). */
+  findNearest(lon: number, lat: number, k: number, maxHaverSin: number, filter: PointFilter, rows: Int32Array, haverSins: Float64Array): number {
+    return this.nearest.search(lon, lat, k, maxHaverSin, filter, rows, haverSins);
   }
 
-  /** Up to k accepted rows inside a box, nearest to its centre first (see BoxSearch). */
-  findInBox(west: number, south: number, east: number, north: number, k: number, accept: Accept, rows: Int32Array): number {
-    return this.box ? this.box.search(west, south, east, north, k, accept, rows) : 0;
+  /** Up to k rows the filter keeps (tags: traits) inside a box, nearest to its centre first (see BoxSearch). */
+  findInBox(west: number, south: number, east: number, north: number, k: number, filter: PointFilter, rows: Int32Array): number {
+    return this.box ? this.box.search(west, south, east, north, k, filter, rows) : 0;
   }
 
   static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlaySource, nowMs: number): Snapshot {
@@ -203,6 +206,9 @@ export class Snapshot implements SourceView {
     for (const attribute of decisions) applyDecision(t, row, attribute, overlay!.decided[attribute]!.value!);
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
     refreshTraits(t, row);
+    this.textFacts.forget(row);
+    this.nearest.tags.set(row, t.traits[row]);
+    this.box?.tags.set(row, t.traits[row]);
     if (overlay === null) {
       this.overlayByRow.delete(row);
       return;

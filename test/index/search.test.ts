@@ -4,6 +4,7 @@ import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import { NearestSearch } from '../../src/index/nearest.js';
 import { BoxSearch } from '../../src/index/in-box.js';
+import { acceptFilter, EVERY_POINT, type PointFilter } from '../../src/index/point-filter.js';
 import { haverSinToMeters, metersToHaverSin } from '../../src/index/great-circle.js';
 import { distanceMeters } from '../../src/geo/sphere.js';
 
@@ -30,6 +31,11 @@ function points(n: number, seed = 7): { lon: Float64Array; lat: Float64Array } {
 }
 
 function indexes(p: { lon: Float64Array; lat: Float64Array }) {
+  const { kd, flat } = builtIndexes(p);
+  return { nearest: new NearestSearch(kd), box: new BoxSearch(flat) };
+}
+
+function builtIndexes(p: { lon: Float64Array; lat: Float64Array }) {
   const kd = new KDBush(p.lon.length, 16, Float64Array);
   const flat = new Flatbush(p.lon.length, 16, Float64Array);
   for (let i = 0; i < p.lon.length; i++) {
@@ -38,7 +44,7 @@ function indexes(p: { lon: Float64Array; lat: Float64Array }) {
   }
   kd.finish();
   flat.finish();
-  return { nearest: new NearestSearch(kd), box: new BoxSearch(flat) };
+  return { kd, flat };
 }
 
 const p = points(20000);
@@ -58,7 +64,7 @@ function bruteNearest(lon: number, lat: number, k: number, maxM: number, accept:
 
 test('nearest-k equals a brute-force great-circle ranking, also across the antimeridian and near a pole', () => {
   for (const [lon, lat] of [[9.5, 47.1], [-8.6, 41.2], [179.99, -16.4], [-179.99, 64.9], [16.1, 78.3], [0.01, -0.02]]) {
-    const n = nearest.search(lon, lat, 20, 1, null, rows, hs);
+    const n = nearest.search(lon, lat, 20, 1, EVERY_POINT, rows, hs);
     const expected = bruteNearest(lon, lat, 20, Infinity, () => true);
     assert.equal(n, 20);
     for (let i = 0; i < n; i++) {
@@ -70,7 +76,7 @@ test('nearest-k equals a brute-force great-circle ranking, also across the antim
 
 test('nearest-k applies the filter inside the search and still returns k matches', () => {
   const rare = (row: number) => row % 97 === 0;
-  const n = nearest.search(9.5, 47.1, 5, 1, rare, rows, hs);
+  const n = nearest.search(9.5, 47.1, 5, 1, acceptFilter(rare), rows, hs);
   const expected = bruteNearest(9.5, 47.1, 5, Infinity, rare);
   assert.equal(n, 5);
   assert.deepEqual(Array.from(rows.subarray(0, n)), expected.map((e) => e.row));
@@ -78,11 +84,11 @@ test('nearest-k applies the filter inside the search and still returns k matches
 
 test('nearest-k stops at the maximum distance', () => {
   const maxM = 5000;
-  const n = nearest.search(9.5, 47.1, 300, metersToHaverSin(maxM), null, rows, hs);
+  const n = nearest.search(9.5, 47.1, 300, metersToHaverSin(maxM), EVERY_POINT, rows, hs);
   const expected = bruteNearest(9.5, 47.1, 300, maxM, () => true);
   assert.equal(n, expected.length);
   assert.ok(n > 0 && n < 300);
-  assert.equal(nearest.search(-40, 30, 5, metersToHaverSin(50000), null, rows, hs), 0, 'nothing within 50 km in the mid-Atlantic');
+  assert.equal(nearest.search(-40, 30, 5, metersToHaverSin(50000), EVERY_POINT, rows, hs), 0, 'nothing within 50 km in the mid-Atlantic');
 });
 
 test('box search returns exactly the points in the box, nearest to its centre first, stopping at k', () => {
@@ -97,17 +103,17 @@ test('box search returns exactly the points in the box, nearest to its centre fi
   }
   inside.sort((a, b) => a.d - b.d);
   assert.ok(inside.length > 200, 'the fixture box is dense');
-  const n = box.search(west, south, east, north, 200, null, rows);
+  const n = box.search(west, south, east, north, 200, EVERY_POINT, rows);
   assert.equal(n, 200);
   assert.deepEqual(Array.from(rows.subarray(0, n)), inside.slice(0, 200).map((e) => e.row));
   const all = new Int32Array(inside.length + 10);
-  assert.equal(box.search(west, south, east, north, all.length, null, all), inside.length, 'every point in the box, no more');
+  assert.equal(box.search(west, south, east, north, all.length, EVERY_POINT, all), inside.length, 'every point in the box, no more');
 });
 
 test('box search ordering is great-circle, not planar degrees, far from the equator', () => {
   // At 78°N a degree of longitude is ~23 km but a degree of latitude ~111 km: planar order would differ.
   const [west, south, east, north] = [15.9, 78.1, 16.1, 78.3];
-  const n = box.search(west, south, east, north, 50, null, rows);
+  const n = box.search(west, south, east, north, 50, EVERY_POINT, rows);
   const centre = [(west + east) / 2, (south + north) / 2];
   const d = Array.from(rows.subarray(0, n), (row) => distanceMeters(centre[1], centre[0], p.lat[row], p.lon[row]));
   assert.ok(n > 10);
@@ -116,14 +122,35 @@ test('box search ordering is great-circle, not planar degrees, far from the equa
 
 test('box search applies the filter and handles an empty box', () => {
   const even = (row: number) => row % 2 === 0;
-  const n = box.search(9.4, 47.0, 9.6, 47.2, 50, even, rows);
+  const n = box.search(9.4, 47.0, 9.6, 47.2, 50, acceptFilter(even), rows);
   assert.ok(n > 0);
   for (let i = 0; i < n; i++) assert.equal(rows[i] % 2, 0);
-  assert.equal(box.search(-30, -30, -29.9, -29.9, 50, null, rows), 0);
+  assert.equal(box.search(-30, -30, -29.9, -29.9, 50, EVERY_POINT, rows), 0);
 });
 
 test('an empty index answers nothing', () => {
   const kd = new KDBush(0);
   kd.finish();
-  assert.equal(new NearestSearch(kd).search(0, 0, 5, 1, null, rows, hs), 0);
+  assert.equal(new NearestSearch(kd).search(0, 0, 5, 1, EVERY_POINT, rows, hs), 0);
+});
+
+test('tag filters: kept by mask, the callback asked only about points with a verify bit, tags followed through set()', () => {
+  const tags = new Uint8Array(p.lon.length);
+  for (let row = 0; row < tags.length; row++) tags[row] = (row % 3 === 0 ? 1 : 0) | (row % 5 === 0 ? 2 : 0);
+  const { kd, flat } = builtIndexes(p);
+  const tagged = { nearest: new NearestSearch(kd, tags), box: new BoxSearch(flat, tags) };
+  const asked = new Set<number>();
+  const filter: PointFilter = { mask: 1, required: 1, verify: 2, accept: (row) => (asked.add(row), row % 2 === 0) };
+  const wanted = (row: number) => tags[row] & 1 && (!(tags[row] & 2) || row % 2 === 0);
+  const n = tagged.nearest.search(9.5, 47.1, 10, 1, filter, rows, hs);
+  assert.deepEqual(Array.from(rows.subarray(0, n)), bruteNearest(9.5, 47.1, 10, Infinity, (row) => Boolean(wanted(row))).map((e) => e.row));
+  for (const row of asked) assert.ok(tags[row] & 2, 'asked only about points with the verify bit');
+  const inBox = tagged.box.search(9.4, 47.0, 9.6, 47.2, 100, filter, rows);
+  for (let i = 0; i < inBox; i++) assert.ok(wanted(rows[i]));
+  // a row's tag changes: the searches see it
+  const first = rows[0];
+  tagged.nearest.tags.set(first, 0);
+  tagged.box.tags.set(first, 0);
+  assert.ok(!Array.from(rows.subarray(0, tagged.nearest.search(9.5, 47.1, 10, 1, filter, rows, hs))).includes(first));
+  assert.ok(!Array.from(rows.subarray(0, tagged.box.search(9.4, 47.0, 9.6, 47.2, 100, filter, rows))).includes(first));
 });
