@@ -5,7 +5,7 @@
 import { feature } from '@rapideditor/country-coder';
 import { nameTokens } from './fold.js';
 import { TokenInterner } from './token-lexicon.js';
-import { GrowableArray, GrowableText } from '../source/growable-array.js';
+import { GrowableArray, GrowableText } from './growable-array.js';
 import { KIND_CODE, PLACE_KINDS, type PlaceRecord } from './record.js';
 import { MAX_ENTRY_TOKENS, NEARNESS_STEPS, PlaceIndex, staticRank } from './place-index.js';
 import type { Nearness } from './toilet-nearness.js';

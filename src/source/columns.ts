@@ -208,16 +208,6 @@ export function readToiletColumns(db: Database.Database): StoredColumns {
   return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts } };
 }
 
-/** Only the positions (for the place index's toilet nearness, built in its own thread). */
-export function readToiletPositions(db: Database.Database): { lat: Float64Array; lon: Float64Array } {
-  const blobs = new Map((db.prepare(`SELECT name, data FROM toilet_columns WHERE name IN ('lat', 'lon')`).raw(true).all() as [string, Buffer][]));
-  const lat = blobs.get('lat');
-  const lon = blobs.get('lon');
-  if (lat === undefined || lon === undefined) throw damaged('column lat or lon is missing');
-  const count = lat.byteLength / Float64Array.BYTES_PER_ELEMENT;
-  return { lat: typedColumn('lat', lat, Float64Array, count), lon: typedColumn('lon', lon, Float64Array, count) };
-}
-
 type TypedArrayType<T> = { new (length: number): T; BYTES_PER_ELEMENT: number };
 
 function typedColumn<T extends ArrayBufferView>(name: string, data: Buffer, Type: TypedArrayType<T>, length: number): T {

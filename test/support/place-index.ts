@@ -6,7 +6,7 @@ import type { PlaceIndex } from '../../src/places/place-index.js';
 import type { PlaceRecord } from '../../src/places/record.js';
 import { ToiletGrid, type ToiletPoints } from '../../src/places/toilet-nearness.js';
 import { worldTowns } from '../../src/places/world-towns.js';
-import { readToiletPositions } from '../../src/source/columns.js';
+import { readToiletColumns } from '../../src/source/columns.js';
 
 export interface LoadPlaceIndexOptions {
   /** Toilet positions already in memory; read from the source's column store when absent. */
@@ -31,5 +31,5 @@ function* placesOf(db: Database.Database): Generator<PlaceRecord> {
 }
 
 function toiletGridOf(db: Database.Database): ToiletGrid {
-  return ToiletGrid.of(readToiletPositions(db));
+  return ToiletGrid.of(readToiletColumns(db).numbers);
 }

@@ -1,7 +1,7 @@
-// Append-only typed arrays that double when full: while an index or a column set is built, a million values
-// cost 1 to 8 bytes each instead of the 8 to 16 of a number[], and nothing is boxed.
+// An append-only typed array that doubles when full: while the place index is built, a million values cost
+// 1 to 8 bytes each instead of the 8 to 16 of a number[], and nothing is boxed.
 
-type NumberArray = Int8Array | Uint8Array | Uint32Array | Float32Array | Float64Array;
+type NumberArray = Uint8Array | Uint32Array | Float32Array | Float64Array;
 
 export class GrowableArray<T extends NumberArray> {
   private items: T;
