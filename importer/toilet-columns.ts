@@ -1,9 +1,10 @@
 // Collects the toilet rows the database thread inserts into the columns the server loads
 // (src/source/columns.ts): per batch, dictionary codes for the texts and each row's answer text (id, lat,
-// lon, name) formatted here once instead of at every server start; sorted by id and written at the end.
+// lon, name) formatted here once instead of at every server start; put in spatial order at the end.
 // Kept cheap because it runs beside the inserts: numbers stay in the batches' own arrays and a batch's
 // repeated texts are coded once.
 import { ItemTextWriter, ITEM_TEXT_PARTS, NUMBER_COLUMNS, TEXT_COLUMNS, type NumberColumn, type NumberColumns, type StoredColumns, type TextColumn } from '../src/source/columns.js';
+import Flatbush from 'flatbush';
 import { idKey } from '../src/toilets/table.js';
 import { NUMBERS, TEXTS, valueAt, type Column, type ToiletRows } from './toilet-rows.js';
 
@@ -72,25 +73,32 @@ export class ToiletColumnsBuilder {
     this.count += n;
   }
 
-  /** The columns, sorted by id, without the rows whose ids are in `drop`. */
+  /**
+   * The columns without the rows whose ids are in `drop`, rows in the order of a Hilbert curve through their
+   * positions (Flatbush's own sort), with the id index.
+   */
   finish(drop: ReadonlySet<string>): StoredColumns {
     const dropped = new Set([...drop].map(idKey));
     // Where each arriving row is (its batch and its row there), and its key.
     const batchOf = new Uint32Array(this.count);
     const rowOf = new Uint32Array(this.count);
     const keys = new Float64Array(this.count);
-    const order: number[] = [];
+    const kept: number[] = [];
     let arrival = 0;
     this.batches.forEach((batch, b) => {
       for (let row = 0; row < batch.count; row++, arrival++) {
         batchOf[arrival] = b;
         rowOf[arrival] = row;
         keys[arrival] = batch.keys[row];
-        if (!dropped.has(batch.keys[row])) order.push(arrival);
+        if (!dropped.has(batch.keys[row])) kept.push(arrival);
       }
     });
-    // Each batch arrives in id order (a PBF lists ids ascending), so the sort merges runs (TimSort).
-    order.sort((a, b) => keys[a] - keys[b]);
+    const order = this.spatialOrder(kept, batchOf, rowOf);
+    // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
+    const byKey = kept.slice().sort((a, b) => keys[a] - keys[b]);
+    const rowOfArrival = new Uint32Array(this.count);
+    order.forEach((a, row) => (rowOfArrival[a] = row));
+    const idOrder = Uint32Array.from(byKey, (a) => rowOfArrival[a]);
     const count = order.length;
     const numbers = {} as Record<NumberColumn, NumberColumns[NumberColumn]>;
     for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) numbers[name] = new NUMBER_COLUMNS[name](count);
@@ -117,9 +125,29 @@ export class ToiletColumnsBuilder {
       for (let b = from, end = batch.starts[(row + 1) * ITEM_TEXT_PARTS]; b < end; b++) bytes[at++] = batch.text[b];
     }
     starts[count * ITEM_TEXT_PARTS] = at;
+    const textFacts = numberTextFacts(numbers as NumberColumns, codes);
     const texts = {} as StoredColumns['texts'];
     TEXT_COLUMNS.forEach((name, c) => (texts[name] = { codes: codes[c], values: [...this.dictionaries[c].keys()] }));
-    return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: bytes.subarray(0, at), starts } };
+    return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: bytes.subarray(0, at), starts }, idOrder, textFacts };
+  }
+
+  /**
+   * The arrivals in Hilbert order of their positions: the toilets near one another are near one another in
+   * every column, so the rows of one answer share memory pages and cache lines instead of each being a
+   * random read into hundreds of megabytes.
+   */
+  private spatialOrder(arrivals: number[], batchOf: Uint32Array, rowOf: Uint32Array): number[] {
+    if (arrivals.length === 0) return [];
+    const index = new Flatbush(arrivals.length, 16, Float64Array);
+    for (const a of arrivals) {
+      const batch = this.batches[batchOf[a]];
+      const lon = batch.numbers[rowOf[a] * NUMBERS + LON_AT];
+      const lat = batch.numbers[rowOf[a] * NUMBERS + LAT_AT];
+      index.add(lon, lat, lon, lat);
+    }
+    index.finish();
+    const sorted = (index as unknown as { _indices: Uint32Array | Uint16Array })._indices;
+    return Array.from(sorted.subarray(0, arrivals.length), (item) => arrivals[item]);
   }
 
   /** The dictionary code (1-based) of a text of text column c. */
@@ -129,4 +157,20 @@ export class ToiletColumnsBuilder {
     if (code === undefined) dictionary.set(text, (code = dictionary.size + 1));
     return code;
   }
+}
+
+const FACT_TEXTS = (['schemeName', 'feeCurrency', 'openingHours', 'operator', 'checked'] as const).map((name) => TEXT_COLUMNS.indexOf(name));
+
+/** The text-facts number of each row (see StoredColumns.textFacts), from its codes and fee numbers. */
+function numberTextFacts(numbers: NumberColumns, codes: Uint32Array[]): Uint32Array {
+  const numberOf = new Map<string, number>();
+  const textFacts = new Uint32Array(numbers.lat.length);
+  for (let row = 0; row < textFacts.length; row++) {
+    let key = `${numbers.idType[row]} ${numbers.feeRequired[row]} ${numbers.feeAmount[row]}`;
+    for (const c of FACT_TEXTS) key += ` ${codes[c][row]}`;
+    let number = numberOf.get(key);
+    if (number === undefined) numberOf.set(key, (number = numberOf.size + 1));
+    textFacts[row] = number;
+  }
+  return textFacts;
 }

@@ -5,7 +5,7 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { Trait } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
-import { hoursAt, ITEM_CLOSE, ToiletRenderer } from '../toilets/render.js';
+import { hoursAt, ITEM_CLOSE, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
 import { fragment, JsonBytes } from '../toilets/json-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
@@ -38,7 +38,8 @@ export interface FilterFlags {
 export { PlaceLookupUnavailable };
 
 const RESULTS_OPEN = fragment(',"results":[');
-const RESULTS_CLOSE = fragment(']');
+const BRACKET_CLOSE = fragment(']');
+const BBOX_OPEN = fragment(',"bbox":[');
 const NO_MORE = fragment('],"truncated":false');
 const MORE = fragment('],"truncated":true');
 const COMMA = fragment(',');
@@ -145,9 +146,13 @@ export class Reads {
     const t = snapshot.table;
     const out = this.out;
     out.reset();
-    out.ascii(`{"status":"${found > 0 ? 'ok' : 'no_results'}","origin":${asciiJson({ lat: origin.lat, lon: origin.lon, label: origin.label, source: origin.source })}`);
+    // Coordinates become text once: the origin's here, the toilets' at import (their item text).
+    const originLat = String(origin.lat);
+    const originLon = String(origin.lon);
+    out.ascii(`{"status":"${found > 0 ? 'ok' : 'no_results'}","origin":{"lat":${originLat},"lon":${originLon},"label":${asciiJson(origin.label)},"source":"${origin.source}"}`);
     out.bytes(RESULTS_OPEN);
-    let [west, south, east, north] = [origin.lon, origin.lat, origin.lon, origin.lat];
+    // The rows on the bbox's sides (-1: the origin).
+    let [west, south, east, north] = [-1, -1, -1, -1];
     for (let i = 0; i < found; i++) {
       const row = this.rows[i];
       const lat = t.lat[row];
@@ -162,13 +167,24 @@ export class Reads {
       out.bytes(BEARING);
       out.integer(initialBearingDegrees(origin.lat, origin.lon, lat, lon));
       out.bytes(ITEM_CLOSE);
-      if (lon < west) west = lon;
-      if (lon > east) east = lon;
-      if (lat < south) south = lat;
-      if (lat > north) north = lat;
+      if (lon < (west < 0 ? origin.lon : t.lon[west])) west = row;
+      if (lon > (east < 0 ? origin.lon : t.lon[east])) east = row;
+      if (lat < (south < 0 ? origin.lat : t.lat[south])) south = row;
+      if (lat > (north < 0 ? origin.lat : t.lat[north])) north = row;
     }
-    out.bytes(RESULTS_CLOSE);
-    if (found > 0) out.ascii(`,"bbox":[${west},${south},${east},${north}]`);
+    out.bytes(BRACKET_CLOSE);
+    if (found > 0) {
+      const side = (row: number, axis: 'lat' | 'lon') => (row < 0 ? out.ascii(axis === 'lat' ? originLat : originLon) : writeCoordinate(out, t, row, axis));
+      out.bytes(BBOX_OPEN);
+      side(west, 'lon');
+      out.bytes(COMMA);
+      side(south, 'lat');
+      out.bytes(COMMA);
+      side(east, 'lon');
+      out.bytes(COMMA);
+      side(north, 'lat');
+      out.bytes(BRACKET_CLOSE);
+    }
     out.bytes(this.tail);
     return out.view();
   }

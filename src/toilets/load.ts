@@ -17,7 +17,10 @@ export function loadToilets(db: Database.Database | null, community: readonly Co
   const sourceCount = stored?.count ?? 0;
   const table = createTable(sourceCount + community.length);
   if (stored) copyColumns(table, stored);
-  table.sortedCount = sourceCount;
+  if (stored) {
+    table.idOrder = stored.idOrder;
+    table.textFacts = stored.textFacts;
+  }
   community.forEach((toilet, i) => fillCommunityRow(table, sourceCount + i, toilet));
   table.itemText = withCommunityText(stored?.itemText ?? null, community);
   for (let row = 0; row < table.count; row++) refreshTraits(table, row);

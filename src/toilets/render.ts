@@ -9,7 +9,7 @@ import { hoursOf, SOURCE_OF_ID_TYPE, Trait, type ToiletTable } from './table.js'
 import type { MergedPartner, Snapshot } from './snapshot.js';
 import { asciiJson } from './ascii-json.js';
 import { fragment, type JsonBytes } from './json-bytes.js';
-import { ITEM_TEXT_PARTS } from '../source/columns.js';
+import { ID_OPEN, ITEM_TEXT_PARTS } from '../source/columns.js';
 
 const quoteOrNull = (s: string | null) => (s === null ? 'null' : asciiJson(s));
 
@@ -20,12 +20,8 @@ export interface HoursAnswer {
 
 const UNKNOWN_HOURS: HoursAnswer = { open_now: 'unknown', closes_at: null };
 
-const ID_OPEN = fragment('{"id":"');
-const NAME = fragment('","name":');
-const LAT = fragment(',"lat":');
-const LON = fragment(',"lon":');
-const NO_OVERLAY = fragment(',"last_confirmed_at":null,"confirmations":0,"cleanliness":null');
-const NO_DECISIONS = fragment(',"decided":{}}');
+/** Closes provenance and adds the overlay members, for a toilet without overlay data. */
+const NO_OVERLAY = fragment(',"decided":{}},"last_confirmed_at":null,"confirmations":0,"cleanliness":null');
 const NULL = fragment('null');
 const UNKNOWN_HOURS_MEMBERS = fragment(',"open_now":"unknown","closes_at":null');
 const OPEN_NOW = [fragment(',"open_now":false,"closes_at":'), fragment(',"open_now":true,"closes_at":'), fragment(',"open_now":"unknown","closes_at":')];
@@ -41,8 +37,6 @@ const FEE_REQUIRED = ['null', 'false', 'true'];
 /** Enum members combined: access, access_rule, wheelchair, changing_table, gender (bits). */
 const ENUM_COMBINATIONS = ACCESS.length * ACCESS_RULE.length * WHEELCHAIR.length * CHANGING_TABLE.length * (1 << GENDER.length);
 const QUALITY_BITS = 4;
-/** verification_state and confidence. */
-const QUALITY = VERIFICATION_STATE.flatMap((state) => CONFIDENCE.map((level) => fragment(`,"verification_state":"${state}","confidence":"${level}"`)));
 
 /**
  * Which enum and quality fragments a row's item uses, as one number the snapshot keeps per row (set when
@@ -55,23 +49,31 @@ export function fragmentKey(t: ToiletTable, row: number, verification: number, c
 
 /**
  * Each row's text facts as one fragment: source, scheme_name, fee, opening_hours, operator and provenance up
- * to its "checked" value. Rows share them (the combinations are far fewer than the toilets); a row finds
- * its fragment through an id remembered on first use, so an answer reads one number per toilet for all of
- * these instead of seven columns. Kept per snapshot; forget() when a decision changes a row's facts.
+ * to its "checked" value. Rows share them (the combinations are far fewer than the toilets): the importer
+ * numbers each combination (the column store's textFacts), and a fragment is made when a row of its
+ * number is first rendered, so an answer reads one number per toilet for all of these instead of seven
+ * columns. A row whose facts a decision changed (forget) or that the store does not cover (community
+ * toilets) is numbered here by its values instead.
  */
 export class TextFactsCache {
-  /** Fragment id of each row; 0: not looked up yet. */
+  /** Fragment number of each row; 0: to be looked up by its values. */
   private readonly idOfRow: Uint32Array;
-  private readonly fragments: Uint8Array[] = [new Uint8Array(0)];
+  private readonly fragments: (Uint8Array | undefined)[];
   private readonly idOfKey = new Map<string, number>();
 
-  constructor(count: number) {
+  /** `stored`: the importer's numbers (1-based) of the first rows. */
+  constructor(count: number, stored: Uint32Array) {
     this.idOfRow = new Uint32Array(count);
+    this.idOfRow.set(stored.subarray(0, count));
+    let largest = 0;
+    for (let i = 0; i < stored.length; i++) if (stored[i] > largest) largest = stored[i];
+    this.fragments = new Array(largest + 1);
   }
 
   of(t: ToiletTable, row: number): Uint8Array {
-    const id = this.idOfRow[row];
-    return this.fragments[id !== 0 ? id : (this.idOfRow[row] = this.idOf(t, row))];
+    let id = this.idOfRow[row];
+    if (id === 0) id = this.idOfRow[row] = this.idOf(t, row);
+    return (this.fragments[id] ??= this.fragmentOf(t, row));
   }
 
   forget(row: number): void {
@@ -79,34 +81,35 @@ export class TextFactsCache {
   }
 
   private idOf(t: ToiletTable, row: number): number {
-    const scheme = t.schemeName[row];
-    const required = t.feeRequired[row];
-    const amount = t.feeAmount[row];
-    const currency = t.feeCurrency[row];
-    const hours = t.openingHours[row];
-    const operator = t.operator[row];
-    const checked = t.checked[row];
-    const key = [t.idType[row], scheme, required, amount, currency, hours, operator, checked].map((value) => (value === null ? '\u0001' : value)).join('\u0000');
+    const key = [t.idType[row], t.schemeName[row], t.feeRequired[row], t.feeAmount[row], t.feeCurrency[row], t.openingHours[row], t.operator[row], t.checked[row]]
+      .map((value) => (value === null ? '\u0001' : value))
+      .join('\u0000');
     let id = this.idOfKey.get(key);
-    if (id === undefined) {
-      const source = SOURCE_OF_ID_TYPE[t.idType[row]];
-      const fee = `{"required":${FEE_REQUIRED[required + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(currency)}}`;
-      id = this.fragments.push(fragment(
-        `,"source":"${source}","scheme_name":${quoteOrNull(scheme)},"fee":${fee},"opening_hours":${quoteOrNull(hours)}` +
-          `,"operator":${quoteOrNull(operator)},"provenance":{"source":"${source}","checked":${quoteOrNull(checked)}`,
-      )) - 1;
-      this.idOfKey.set(key, id);
-    }
+    if (id === undefined) this.idOfKey.set(key, (id = this.fragments.push(undefined) - 1));
     return id;
+  }
+
+  private fragmentOf(t: ToiletTable, row: number): Uint8Array {
+    const source = SOURCE_OF_ID_TYPE[t.idType[row]];
+    const amount = t.feeAmount[row];
+    const fee = `{"required":${FEE_REQUIRED[t.feeRequired[row] + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(t.feeCurrency[row])}}`;
+    return fragment(
+      `,"source":"${source}","scheme_name":${quoteOrNull(t.schemeName[row])},"fee":${fee},"opening_hours":${quoteOrNull(t.openingHours[row])}` +
+        `,"operator":${quoteOrNull(t.operator[row])},"provenance":{"source":"${source}","checked":${quoteOrNull(t.checked[row])}`,
+    );
   }
 }
 
 export class ToiletRenderer {
   private readonly url: Uint8Array;
-  private readonly enums: (Uint8Array | undefined)[] = new Array(ENUM_COMBINATIONS);
+  /** The common tail: unknown hours, no partner, then the url up to the id. */
+  private readonly plainTail: Uint8Array;
+  /** Enum and quality members, by fragmentKey. */
+  private readonly enums: (Uint8Array | undefined)[] = new Array(ENUM_COMBINATIONS << QUALITY_BITS);
 
   constructor(baseUrl: string) {
     this.url = fragment(`,"url":"${baseUrl}/t/`);
+    this.plainTail = fragment(`,"open_now":"unknown","closes_at":null,"partner":null,"url":"${baseUrl}/t/`);
   }
 
   /** Writes a row's item without its closing brace (nearest answers add members; then ITEM_CLOSE). */
@@ -114,62 +117,71 @@ export class ToiletRenderer {
     const t = snapshot.table;
     const text = t.itemText.bytes;
     const at = row * ITEM_TEXT_PARTS;
-    const id = t.itemText.starts[at];
-    const lat = t.itemText.starts[at + 1];
-    const lon = t.itemText.starts[at + 2];
-    const name = t.itemText.starts[at + 3];
+    const start = t.itemText.starts[at];
+    const idEnd = t.itemText.starts[at + 1];
+    const position = t.itemText.starts[at + 2];
     const end = t.itemText.starts[at + 4];
     const overlay = snapshot.overlayByRow.get(row);
 
-    out.bytes(ID_OPEN);
-    out.range(text, id, lat);
-    out.bytes(NAME);
-    if (overlay?.nameJson) out.bytes(overlay.nameJson);
-    else out.range(text, name, end);
-    out.bytes(LAT);
-    out.range(text, lat, lon);
-    out.bytes(LON);
-    out.range(text, lon + 1, name);
-
+    if (overlay?.headJson) out.bytes(overlay.headJson);
+    else out.range(text, start, position);
     const key = snapshot.fragmentKey[row];
-    out.bytes(this.enums[key >>> QUALITY_BITS] ?? this.enumMembers(key >>> QUALITY_BITS));
-    out.bytes(overlay ? overlay.json : NO_OVERLAY);
-    out.bytes(QUALITY[key & ((1 << QUALITY_BITS) - 1)]);
+    out.bytes(this.enums[key] ?? this.enumMembers(key));
     out.bytes(snapshot.textFacts.of(t, row));
-    out.bytes(overlay ? overlay.decidedJson : NO_DECISIONS);
+    if (overlay) {
+      out.bytes(overlay.decidedJson);
+      out.bytes(overlay.json);
+    } else {
+      out.bytes(NO_OVERLAY);
+    }
 
-    if (t.traits[row] & Trait.HasHours) hoursMembers(out, hoursAt(t, row, nowMs));
-    else out.bytes(UNKNOWN_HOURS_MEMBERS);
     const partner = overlay?.partner;
-    if (partner) out.ascii(`,"partner":${partnerJson(partner, nowMs)}`);
-    else out.bytes(NO_PARTNER);
-
-    out.bytes(this.url);
-    out.range(text, id, lat);
+    const hasHours = t.traits[row] & Trait.HasHours;
+    if (!hasHours && !partner) {
+      out.bytes(this.plainTail);
+    } else {
+      if (hasHours) hoursMembers(out, hoursAt(t, row, nowMs));
+      else out.bytes(UNKNOWN_HOURS_MEMBERS);
+      if (partner) out.ascii(`,"partner":${partnerJson(partner, nowMs)}`);
+      else out.bytes(NO_PARTNER);
+      out.bytes(this.url);
+    }
+    out.range(text, start + ID_OPEN.length, idEnd);
     out.bytes(GOOGLE_MAPS);
-    out.range(text, lat, name);
+    out.range(text, position, end);
     out.bytes(APPLE_MAPS);
-    out.range(text, lat, name);
+    out.range(text, position, end);
     out.bytes(GEO);
-    out.range(text, lat, name);
+    out.range(text, position, end);
     out.bytes(QUOTE);
   }
 
-  /** The enum members of a combination (see fragmentKey), made on first use. */
-  private enumMembers(index: number): Uint8Array {
-    const gender = index % (1 << GENDER.length);
-    let rest = (index - gender) / (1 << GENDER.length);
+  /** The enum and quality members of a fragmentKey, made on first use. */
+  private enumMembers(key: number): Uint8Array {
+    const quality = key & ((1 << QUALITY_BITS) - 1);
+    let rest = key >>> QUALITY_BITS;
+    const gender = rest % (1 << GENDER.length);
+    rest = (rest - gender) / (1 << GENDER.length);
     const changingTable = rest % CHANGING_TABLE.length;
     rest = (rest - changingTable) / CHANGING_TABLE.length;
     const wheelchair = rest % WHEELCHAIR.length;
     rest = (rest - wheelchair) / WHEELCHAIR.length;
     const rule = rest % ACCESS_RULE.length;
     const access = (rest - rule) / ACCESS_RULE.length;
-    return (this.enums[index] = fragment(
+    return (this.enums[key] = fragment(
       `,"access":"${ACCESS[access]}","access_rule":"${ACCESS_RULE[rule]}","wheelchair":"${WHEELCHAIR[wheelchair]}"` +
-        `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}`,
+        `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}` +
+        `,"verification_state":"${VERIFICATION_STATE[Math.floor(quality / CONFIDENCE.length)]}","confidence":"${CONFIDENCE[quality % CONFIDENCE.length]}"`,
     ));
   }
+}
+
+/** A row's latitude or longitude as its item text has it. */
+export function writeCoordinate(out: JsonBytes, t: ToiletTable, row: number, axis: 'lat' | 'lon'): void {
+  const at = row * ITEM_TEXT_PARTS;
+  const starts = t.itemText.starts;
+  if (axis === 'lat') out.range(t.itemText.bytes, starts[at + 2], starts[at + 3]);
+  else out.range(t.itemText.bytes, starts[at + 3] + 1, starts[at + 4]); // behind the comma
 }
 
 function hoursMembers(out: JsonBytes, h: HoursAnswer): void {

@@ -5,7 +5,7 @@
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import type { LoadedToilets } from './load.js';
-import { idKey, refreshTraits, rowOfKey, Trait, type ToiletTable } from './table.js';
+import { idKey, refreshTraits, rowOfKey, toiletId, Trait, type ToiletTable } from './table.js';
 import { confidence, verificationState } from './quality.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
@@ -31,10 +31,10 @@ export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   partner: MergedPartner | null;
   /** Answer fragments, made once per change (see render.ts): last_confirmed_at, confirmations and cleanliness members; */
   json: Uint8Array;
-  /** `provenance.decided` with the closing braces; */
+  /** `provenance.decided` and the brace closing provenance; */
   decidedJson: Uint8Array;
-  /** the decided name's JSON, when a name was decided. */
-  nameJson: Uint8Array | null;
+  /** the item's head (id, name, position) when a name was decided. */
+  headJson: Uint8Array | null;
 }
 
 /** The columns a decision may change: kept per decided row so a changed or withdrawn decision starts from the source. */
@@ -88,7 +88,7 @@ export class Snapshot implements SourceView {
     }
     const n = table.count;
     this.fragmentKey = new Uint32Array(n);
-    this.textFacts = new TextFactsCache(n);
+    this.textFacts = new TextFactsCache(n, table.textFacts);
     const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
     const flat = n > 0 ? new Flatbush(n, 16, Float64Array) : null; // Flatbush holds at least one item
     for (let row = 0; row < n; row++) {
@@ -222,7 +222,7 @@ export class Snapshot implements SourceView {
       partner,
       json: fragment(`,"last_confirmed_at":${overlay.last_confirmed_at === null ? 'null' : asciiJson(overlay.last_confirmed_at)},"confirmations":${overlay.confirmations},"cleanliness":${overlay.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}`),
       decidedJson: fragment(`,"decided":${decidedJson(overlay)}}`),
-      nameJson: overlay.decided.name?.value != null ? fragment(t.name[row] === null ? 'null' : asciiJson(t.name[row])) : null,
+      headJson: overlay.decided.name?.value != null ? fragment(`{"id":"${toiletId(t, row)}","name":${t.name[row] === null ? 'null' : asciiJson(t.name[row])},"lat":${t.lat[row]},"lon":${t.lon[row]}`) : null,
     });
   }
 

@@ -53,8 +53,10 @@ export interface ToiletTable {
   traits: Uint8Array;
   /** Id, lat, lon and source name of each row as answer text (see ItemText). */
   itemText: ItemText;
-  /** Rows 0 .. sortedCount-1 are in id order (the source's, see rowOfKey); the rest are in communityRows. */
-  sortedCount: number;
+  /** The source's rows in id order (see rowOfKey); community rows come after them, found in communityRows. */
+  idOrder: Uint32Array;
+  /** The importer's number of each source row's text facts (see TextFactsCache). */
+  textFacts: Uint32Array;
   communityRows: Map<number, number>;
 }
 
@@ -85,21 +87,24 @@ export function createTable(count: number): ToiletTable {
     lastEdited: new Uint32Array(count),
     traits: new Uint8Array(count),
     itemText: { bytes: new Uint8Array(0), starts: new Uint32Array(1) },
-    sortedCount: 0,
+    idOrder: new Uint32Array(0),
+    textFacts: new Uint32Array(0),
     communityRows: new Map(),
   };
 }
 
-/** The row of an id key (see idKey), or -1: binary search over the sorted rows, then the community rows. */
+/** The row of an id key (see idKey), or -1: binary search over the source rows in id order, then the community rows. */
 export function rowOfKey(table: ToiletTable, key: number): number {
+  const byId = table.idOrder;
   let low = 0;
-  let high = table.sortedCount - 1;
+  let high = byId.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const at = table.idNumber[middle] * 4 + table.idType[middle];
+    const row = byId[middle];
+    const at = table.idNumber[row] * 4 + table.idType[row];
     if (at < key) low = middle + 1;
     else if (at > key) high = middle - 1;
-    else return middle;
+    else return row;
   }
   return table.communityRows.get(key) ?? -1;
 }

@@ -1,6 +1,6 @@
 // The column store (src/source/columns.ts): the importer writes it beside the toilets table; the server
-// loads only it. Every loaded row must equal its toilets-table row, in id order, with answer texts that
-// match what String() and JSON would write.
+// loads only it. Every loaded row must equal its toilets-table row and be found by its id, with answer
+// texts that match what String() and JSON would write; rows lie in spatial order.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { openSourceDatabase } from '../../src/source/schema.js';
 import { ItemTextWriter, ITEM_TEXT_PARTS, readToiletColumns, type ItemText } from '../../src/source/columns.js';
 import { loadToilets } from '../../src/toilets/load.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/toilets/facts.js';
-import { idKey, toiletId, type ToiletTable } from '../../src/toilets/table.js';
+import { idKey, rowOfKey, toiletId, type ToiletTable } from '../../src/toilets/table.js';
 import { asciiJson } from '../../src/toilets/ascii-json.js';
 import { osmExtract } from '../support/paths.js';
 import { rows, tempDir } from '../importer/support.js';
@@ -60,7 +60,8 @@ function assertSameToilets(dbPath: string): number {
     const id = toiletId(t, row);
     const r = byId.get(id);
     assert.ok(r, `${id} is in the toilets table`);
-    if (row > 0) assert.ok(idKey(toiletId(t, row - 1)) < idKey(id), 'rows in id order');
+    if (row > 0) assert.ok(idKey(toiletId(t, t.idOrder[row - 1])) < idKey(toiletId(t, t.idOrder[row])), 'the id index in id order');
+    assert.equal(rowOfKey(t, idKey(id)), row, `${id} found by id`);
     const loaded = {
       lat: t.lat[row], lon: t.lon[row], name: t.name[row], operator: t.operator[row], access: ACCESS[t.access[row]], access_rule: ACCESS_RULE[t.accessRule[row]],
       scheme_name: t.schemeName[row], fee_required: t.feeRequired[row] === -1 ? null : t.feeRequired[row], fee_amount: Number.isNaN(t.feeAmount[row]) ? null : t.feeAmount[row],
@@ -70,13 +71,30 @@ function assertSameToilets(dbPath: string): number {
     };
     const { id: _, ...stored } = r;
     assert.deepEqual(loaded, stored, id);
-    assert.deepEqual([0, 1, 2, 3].map((p) => part(t.itemText, row, p)), [id, String(r.lat), `,${r.lon}`, r.name === null ? 'null' : asciiJson(r.name)], `${id} item text`);
+    const at = (p: number) => t.itemText.starts[row * ITEM_TEXT_PARTS + p];
+    const slice = (from: number, to: number) => Buffer.from(t.itemText.bytes.subarray(from, to)).toString('latin1');
+    assert.equal(slice(at(0), at(2)), `{"id":"${id}","name":${r.name === null ? 'null' : asciiJson(r.name)},"lat":${r.lat},"lon":${r.lon}`, `${id} head`);
+    assert.equal(slice(at(0) + 7, at(1)), id);
+    assert.equal(slice(at(2), at(4)), `${r.lat},${r.lon}`);
+    assert.equal(slice(at(3), at(4)), `,${r.lon}`);
+  }
+  // One text-facts number per distinct combination of the members it stands for, and back.
+  const signatureOf = new Map<number, string>();
+  const numberOf = new Map<string, number>();
+  for (let row = 0; row < t.count; row++) {
+    const signature = JSON.stringify([t.idType[row], t.schemeName[row], t.feeRequired[row], String(t.feeAmount[row]), t.feeCurrency[row], t.openingHours[row], t.operator[row], t.checked[row]]);
+    const number = t.textFacts[row];
+    assert.ok(number > 0);
+    assert.equal(signatureOf.get(number) ?? signature, signature, `text facts ${number}`);
+    assert.equal(numberOf.get(signature) ?? number, number, signature);
+    signatureOf.set(number, signature);
+    numberOf.set(signature, number);
   }
   return t.count;
 }
 
 for (const name of ['porto', 'andorra'] as const) {
-  test(`${name}: the loaded column store holds exactly the toilets table, in id order`, async () => {
+  test(`${name}: the loaded column store holds exactly the toilets table, each row found by its id`, async () => {
     const db = join(dir, `${name}.db`);
     await importExtract(osmExtract(name), { db, threads: 2 });
     assert.ok(assertSameToilets(db) > 20);
@@ -89,6 +107,18 @@ test('a generated extract (ways, multipolygons, hosts, messy tags) loads as its 
   const db = join(dir, 'generated.db');
   await importExtract(pbf, { db, threads: 2 });
   assert.ok(assertSameToilets(db) >= 3000);
+  // Rows follow a space-filling curve: neighbouring rows are near each other, far nearer than rows at random.
+  const source = openSourceDatabase(db);
+  const t = loadToilets(source).table;
+  source.close();
+  const gap = (a: number, b: number) => Math.abs(t.lat[a] - t.lat[b]) + Math.abs(t.lon[a] - t.lon[b]);
+  let next = 0;
+  let random = 0;
+  for (let row = 1; row < t.count; row++) {
+    next += gap(row - 1, row);
+    random += gap(row, (row * 7919) % t.count);
+  }
+  assert.ok(next * 20 < random, `consecutive rows ${next.toFixed(0)} vs random pairs ${random.toFixed(0)}`);
 });
 
 test('item texts write coordinates exactly as String() does', () => {
@@ -98,10 +128,11 @@ test('item texts write coordinates exactly as String() does', () => {
   for (const v of values) writer.add('n1', v, -v, null);
   const text = writer.finish();
   values.forEach((v, row) => {
-    assert.equal(part(text, row, 1), String(v));
-    assert.equal(part(text, row, 2), `,${-v}`);
+    assert.equal(part(text, row, 0), '{"id":"n1');
+    assert.equal(part(text, row, 1), `","name":null,"lat":${v},"lon":${-v}`);
+    assert.equal(part(text, row, 2), String(v));
+    assert.equal(part(text, row, 3), `,${-v}`);
   });
-  assert.equal(part(text, 0, 3), 'null');
 });
 
 test('a damaged column store is refused with what to do', async () => {
