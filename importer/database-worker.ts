@@ -103,7 +103,7 @@ function answer(request: WriterRequest): unknown {
       return undefined;
     }
     case 'writeColumns':
-      return void writeToiletColumns(database, columns.finish(new Set(request.dropIds)));
+      return void writeToiletColumns(database, columns.blobs(new Set(request.dropIds)));
     case 'decodersMarked':
       return decoders.every((d) => d.marked) ? undefined : WAIT;
     case 'decodersDone':

@@ -1,9 +1,12 @@
 // Collects the toilet rows the database thread inserts into the columns the server loads
 // (src/source/columns.ts): per batch, dictionary codes for the texts and each row's answer text (id, lat,
 // lon, name) formatted here once instead of at every server start; put in spatial order at the end.
-// Kept cheap because it runs beside the inserts: numbers stay in the batches' own arrays and a batch's
-// repeated texts are coded once.
-import { ItemTextWriter, ITEM_TEXT_PARTS, NUMBER_COLUMNS, TEXT_COLUMNS, type NumberColumn, type NumberColumns, type StoredColumns, type TextColumn } from '../src/source/columns.js';
+// Kept cheap because it runs beside the inserts: each batch's numbers go straight into typed columns of
+// their stored types, and a batch's repeated texts are coded once.
+import {
+  ID_ORDER_BLOB, ITEM_TEXT_BLOB, ITEM_TEXT_PARTS, ITEM_TEXT_STARTS_BLOB, ItemTextWriter, NUMBER_COLUMNS, TEXT_COLUMNS, TEXT_FACTS_BLOB, textValuesBlob, valuesBlobName,
+  type ColumnBlob, type NumberColumn, type NumberColumns, type TextColumn,
+} from '../src/source/columns.js';
 import Flatbush from 'flatbush';
 import { idKey } from '../src/toilets/table.js';
 import { NUMBERS, TEXTS, valueAt, type Column, type ToiletRows } from './toilet-rows.js';
@@ -29,10 +32,16 @@ const LAT_AT = valueAt('lat').at;
 const LON_AT = valueAt('lon').at;
 const NAME_AT = valueAt('name').at;
 const TEXT_COUNT = TEXT_COLUMNS.length;
+const columnOf = (name: NumberColumn) => NUMBER_SOURCES.findIndex(([source]) => source === name);
+const LAT_COLUMN = columnOf('lat');
+const LON_COLUMN = columnOf('lon');
+const FEE_REQUIRED_COLUMN = columnOf('feeRequired');
+const FEE_AMOUNT_COLUMN = columnOf('feeAmount');
 
 interface Batch {
   count: number;
-  numbers: Float64Array;
+  /** One column per NUMBER_SOURCES entry, NULLs already replaced. */
+  numbers: NumberColumns[NumberColumn][];
   keys: Float64Array;
   /** TEXT_COUNT dictionary codes per row. */
   codes: Uint32Array;
@@ -68,16 +77,25 @@ export class ToiletColumnsBuilder {
       const name = rows.texts[row * TEXTS + NAME_AT];
       text.add(id, rows.numbers[row * NUMBERS + LAT_AT], rows.numbers[row * NUMBERS + LON_AT], name < 0 ? null : rows.strings[name]);
     }
+    const numbers = NUMBER_SOURCES.map(([name], c) => {
+      const column = new NUMBER_COLUMNS[name](n);
+      for (let row = 0; row < n; row++) {
+        const value = rows.numbers[row * NUMBERS + NUMBER_AT[c]];
+        column[row] = Number.isNaN(value) ? NULL_VALUE[c] : value;
+      }
+      return column;
+    });
     const { bytes, starts } = text.finish();
-    this.batches.push({ count: n, numbers: rows.numbers, keys, codes, text: bytes, starts });
+    this.batches.push({ count: n, numbers, keys, codes, text: bytes, starts });
     this.count += n;
   }
 
   /**
-   * The columns without the rows whose ids are in `drop`, rows in the order of a Hilbert curve through their
-   * positions (Flatbush's own sort), with the id index.
+   * The column store's blobs without the rows whose ids are in `drop`, rows in the order of a Hilbert curve
+   * through their positions (Flatbush's own sort), with the id index. Each blob is made just before it is
+   * yielded, so only one output column is in memory beside the batches.
    */
-  finish(drop: ReadonlySet<string>): StoredColumns {
+  *blobs(drop: ReadonlySet<string>): Generator<ColumnBlob> {
     const dropped = new Set([...drop].map(idKey));
     // Where each arriving row is (its batch and its row there), and its key.
     const batchOf = new Uint32Array(this.count);
@@ -94,41 +112,69 @@ export class ToiletColumnsBuilder {
       }
     });
     const order = this.spatialOrder(kept, batchOf, rowOf);
-    // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
-    const byKey = kept.slice().sort((a, b) => keys[a] - keys[b]);
+    const count = order.length;
+    const batchAt = (i: number) => this.batches[batchOf[order[i]]];
+    const rowAt = (i: number) => rowOf[order[i]];
+
     const rowOfArrival = new Uint32Array(this.count);
     order.forEach((a, row) => (rowOfArrival[a] = row));
-    const idOrder = Uint32Array.from(byKey, (a) => rowOfArrival[a]);
-    const count = order.length;
-    const numbers = {} as Record<NumberColumn, NumberColumns[NumberColumn]>;
-    for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) numbers[name] = new NUMBER_COLUMNS[name](count);
-    const codes = TEXT_COLUMNS.map(() => new Uint32Array(count));
+    // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
+    yield [ID_ORDER_BLOB, Uint32Array.from(kept.sort((a, b) => keys[a] - keys[b]), (a) => rowOfArrival[a])];
+
+    yield [TEXT_FACTS_BLOB, this.textFacts(count, batchAt, rowAt)];
+    const idType = new Uint8Array(count);
+    const idNumber = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const key = batchAt(i).keys[rowAt(i)];
+      idType[i] = key % 4;
+      idNumber[i] = Math.floor(key / 4);
+    }
+    yield ['idType', idType];
+    yield ['idNumber', idNumber];
+    for (let c = 0; c < NUMBER_SOURCES.length; c++) {
+      const column = new NUMBER_COLUMNS[NUMBER_SOURCES[c][0]](count);
+      for (let i = 0; i < count; i++) column[i] = batchAt(i).numbers[c][rowAt(i)];
+      yield [NUMBER_SOURCES[c][0], column];
+    }
+    for (let c = 0; c < TEXT_COUNT; c++) {
+      const codes = new Uint32Array(count);
+      for (let i = 0; i < count; i++) codes[i] = batchAt(i).codes[rowAt(i) * TEXT_COUNT + c];
+      yield [TEXT_COLUMNS[c], codes];
+      yield [valuesBlobName(TEXT_COLUMNS[c]), textValuesBlob([...this.dictionaries[c].keys()])];
+    }
+
     let textBytes = 0;
     for (const batch of this.batches) textBytes += batch.text.length;
     const bytes = new Uint8Array(textBytes);
     const starts = new Uint32Array(count * ITEM_TEXT_PARTS + 1);
-    const targets = NUMBER_SOURCES.map(([name]) => numbers[name]);
     let at = 0;
     for (let i = 0; i < count; i++) {
-      const batch = this.batches[batchOf[order[i]]];
-      const row = rowOf[order[i]];
-      const key = batch.keys[row];
-      numbers.idType[i] = key % 4;
-      numbers.idNumber[i] = Math.floor(key / 4);
-      for (let c = 0; c < NUMBER_SOURCES.length; c++) {
-        const value = batch.numbers[row * NUMBERS + NUMBER_AT[c]];
-        targets[c][i] = Number.isNaN(value) ? NULL_VALUE[c] : value;
-      }
-      for (let c = 0; c < TEXT_COUNT; c++) codes[c][i] = batch.codes[row * TEXT_COUNT + c];
+      const batch = batchAt(i);
+      const row = rowAt(i);
       const from = batch.starts[row * ITEM_TEXT_PARTS];
       for (let part = 0; part < ITEM_TEXT_PARTS; part++) starts[i * ITEM_TEXT_PARTS + part] = at + batch.starts[row * ITEM_TEXT_PARTS + part] - from;
       for (let b = from, end = batch.starts[(row + 1) * ITEM_TEXT_PARTS]; b < end; b++) bytes[at++] = batch.text[b];
     }
     starts[count * ITEM_TEXT_PARTS] = at;
-    const textFacts = numberTextFacts(numbers as NumberColumns, codes);
-    const texts = {} as StoredColumns['texts'];
-    TEXT_COLUMNS.forEach((name, c) => (texts[name] = { codes: codes[c], values: [...this.dictionaries[c].keys()] }));
-    return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: bytes.subarray(0, at), starts }, idOrder, textFacts };
+    this.batches.length = 0;
+    yield [ITEM_TEXT_BLOB, bytes.subarray(0, at)];
+    yield [ITEM_TEXT_STARTS_BLOB, starts];
+  }
+
+  /** The text-facts number of each output row (see StoredColumns.textFacts), from its codes and fee numbers. */
+  private textFacts(count: number, batchAt: (i: number) => Batch, rowAt: (i: number) => number): Uint32Array {
+    const numberOf = new Map<string, number>();
+    const textFacts = new Uint32Array(count);
+    for (let i = 0; i < count; i++) {
+      const batch = batchAt(i);
+      const row = rowAt(i);
+      let key = `${batch.keys[row] % 4} ${batch.numbers[FEE_REQUIRED_COLUMN][row]} ${batch.numbers[FEE_AMOUNT_COLUMN][row]}`;
+      for (const c of FACT_TEXTS) key += ` ${batch.codes[row * TEXT_COUNT + c]}`;
+      let number = numberOf.get(key);
+      if (number === undefined) numberOf.set(key, (number = numberOf.size + 1));
+      textFacts[i] = number;
+    }
+    return textFacts;
   }
 
   /**
@@ -141,8 +187,8 @@ export class ToiletColumnsBuilder {
     const index = new Flatbush(arrivals.length, 16, Float64Array);
     for (const a of arrivals) {
       const batch = this.batches[batchOf[a]];
-      const lon = batch.numbers[rowOf[a] * NUMBERS + LON_AT];
-      const lat = batch.numbers[rowOf[a] * NUMBERS + LAT_AT];
+      const lon = batch.numbers[LON_COLUMN][rowOf[a]];
+      const lat = batch.numbers[LAT_COLUMN][rowOf[a]];
       index.add(lon, lat, lon, lat);
     }
     index.finish();
@@ -159,18 +205,5 @@ export class ToiletColumnsBuilder {
   }
 }
 
+/** The text columns a text-facts number stands for (with the id type and the fee numbers). */
 const FACT_TEXTS = (['schemeName', 'feeCurrency', 'openingHours', 'operator', 'checked'] as const).map((name) => TEXT_COLUMNS.indexOf(name));
-
-/** The text-facts number of each row (see StoredColumns.textFacts), from its codes and fee numbers. */
-function numberTextFacts(numbers: NumberColumns, codes: Uint32Array[]): Uint32Array {
-  const numberOf = new Map<string, number>();
-  const textFacts = new Uint32Array(numbers.lat.length);
-  for (let row = 0; row < textFacts.length; row++) {
-    let key = `${numbers.idType[row]} ${numbers.feeRequired[row]} ${numbers.feeAmount[row]}`;
-    for (const c of FACT_TEXTS) key += ` ${codes[c][row]}`;
-    let number = numberOf.get(key);
-    if (number === undefined) numberOf.set(key, (number = numberOf.size + 1));
-    textFacts[row] = number;
-  }
-  return textFacts;
-}

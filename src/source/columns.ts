@@ -176,25 +176,33 @@ export interface StoredColumns {
 }
 
 export const TOILET_COLUMNS_DDL = `
--- The toilets again, one BLOB per column (src/source/columns.ts), rows sorted by id: what the server loads.
+-- The toilets again, one BLOB per column (src/source/columns.ts), rows in spatial order: what the server loads.
 CREATE TABLE toilet_columns (
   name TEXT PRIMARY KEY,
   data BLOB NOT NULL
 );
 `;
 
-export function writeToiletColumns(db: Database.Database, columns: StoredColumns): void {
+/** A blob of the column store: its name and bytes. */
+export type ColumnBlob = [name: string, data: ArrayBufferView];
+
+export const ITEM_TEXT_BLOB = 'itemText';
+export const ITEM_TEXT_STARTS_BLOB = 'itemText.starts';
+export const ID_ORDER_BLOB = 'idOrder';
+export const TEXT_FACTS_BLOB = 'textFacts';
+/** The blob of a text column's distinct values. */
+export const valuesBlobName = (column: TextColumn) => `${column}.values`;
+export const textValuesBlob = (values: string[]) => Buffer.from(JSON.stringify(values));
+
+/**
+ * Writes the blobs as they come: the importer makes each just before it is written (its blobs()), so only
+ * one is in memory at a time. Every name readToiletColumns reads must come: number columns by their
+ * NUMBER_COLUMNS name; each text column's codes by its name and its values; the item text and its starts;
+ * the id order; the text-facts numbers.
+ */
+export function writeToiletColumns(db: Database.Database, blobs: Iterable<ColumnBlob>): void {
   const insert = db.prepare('INSERT INTO toilet_columns (name, data) VALUES (?, ?)');
-  const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-  for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) insert.run(name, bytesOf(columns.numbers[name]));
-  for (const name of TEXT_COLUMNS) {
-    insert.run(name, bytesOf(columns.texts[name].codes));
-    insert.run(`${name}.values`, Buffer.from(JSON.stringify(columns.texts[name].values)));
-  }
-  insert.run('itemText', bytesOf(columns.itemText.bytes));
-  insert.run('itemText.starts', bytesOf(columns.itemText.starts));
-  insert.run('idOrder', bytesOf(columns.idOrder));
-  insert.run('textFacts', bytesOf(columns.textFacts));
+  for (const [name, data] of blobs) insert.run(name, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
 /** Reads what writeToiletColumns wrote; throws with what to do when a column is missing or has the wrong size. */
@@ -216,17 +224,17 @@ export function readToiletColumns(db: Database.Database): StoredColumns {
   }
   const texts = {} as Record<TextColumn, DictionaryColumn>;
   for (const name of TEXT_COLUMNS) {
-    const values = JSON.parse(blob(`${name}.values`).toString()) as string[];
+    const values = JSON.parse(blob(valuesBlobName(name)).toString()) as string[];
     const codes = typed(name, Uint32Array, count);
     for (let row = 0; row < count; row++) if (codes[row] > values.length) throw damaged(`column ${name} has a code beyond its values`);
     texts[name] = { codes, values };
   }
-  const starts = typed('itemText.starts', Uint32Array, count * ITEM_TEXT_PARTS + 1);
-  const bytes = blob('itemText');
+  const starts = typed(ITEM_TEXT_STARTS_BLOB, Uint32Array, count * ITEM_TEXT_PARTS + 1);
+  const bytes = blob(ITEM_TEXT_BLOB);
   if (starts[count * ITEM_TEXT_PARTS] !== bytes.byteLength) throw damaged('column itemText does not match its starts');
-  const idOrder = typed('idOrder', Uint32Array, count);
+  const idOrder = typed(ID_ORDER_BLOB, Uint32Array, count);
   for (let i = 0; i < count; i++) if (idOrder[i] >= count) throw damaged('column idOrder names a row beyond the last');
-  const textFacts = typed('textFacts', Uint32Array, count);
+  const textFacts = typed(TEXT_FACTS_BLOB, Uint32Array, count);
   return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts }, idOrder, textFacts };
 }
 

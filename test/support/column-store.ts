@@ -63,5 +63,5 @@ export function rebuildColumnStore(db: Database.Database): void {
   const columns = new ToiletColumnsBuilder();
   columns.add(rows.take().rows);
   db.prepare('DELETE FROM toilet_columns').run();
-  writeToiletColumns(db, columns.finish(new Set()));
+  writeToiletColumns(db, columns.blobs(new Set()));
 }
