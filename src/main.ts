@@ -6,13 +6,15 @@ import { loadConfig, ConfigError } from './config.js';
 import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
 import { importFromSource } from '../importer/import-source.js';
+import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
 
 const log = jsonLogger();
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.toiletsExtract && !hasToilets(config.toiletsDb)) {
-    log.info('no toilets yet: importing TOILETS_EXTRACT before serving', { extract: config.toiletsExtract, db: config.toiletsDb });
+  const missing = config.toiletsExtract ? whyImport(config.toiletsDb) : null;
+  if (config.toiletsExtract && missing) {
+    log.info(`${missing}: importing TOILETS_EXTRACT before serving`, { extract: config.toiletsExtract, db: config.toiletsDb });
     const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY });
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
@@ -43,17 +45,20 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-function hasToilets(path: string): boolean {
-  if (!existsSync(path)) return false;
+/** Why the source database needs an import before serving (missing, unreadable, empty, from another version), or null. */
+function whyImport(path: string): string | null {
+  if (!existsSync(path)) return 'no toilets yet';
   try {
     const db = new Database(path, { readonly: true });
     try {
-      return (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n > 0;
+      const version = readMeta(db).schema_version;
+      if (version !== String(SOURCE_SCHEMA_VERSION)) return `the source database has layout version ${version ?? 'none'}, this server reads ${SOURCE_SCHEMA_VERSION}`;
+      return (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n > 0 ? null : 'no toilets yet';
     } finally {
       db.close();
     }
   } catch {
-    return false;
+    return 'the source database cannot be read';
   }
 }
 

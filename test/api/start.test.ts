@@ -1,0 +1,54 @@
+// `npm start` with TOILETS_EXTRACT: the real main.js imports the extract before serving when the source
+// database is missing or was written by an older version of the service (whose layout it cannot read),
+// and serves an up-to-date one as it is.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { osmExtract } from '../support/paths.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tf-start-'));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs main.js until it serves; returns its log messages and the toilets it serves. */
+async function start(db: string): Promise<{ messages: string[]; toilets: number }> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const messages: string[] = [];
+  try {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      const entry = JSON.parse(line) as { message: string; toilets?: number };
+      messages.push(entry.message);
+      if (entry.message === 'serving') return { messages, toilets: entry.toilets! };
+    }
+    throw new Error(`main.js exited before serving: ${messages.join(' | ')}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+test('a missing source database is imported from TOILETS_EXTRACT before serving', async () => {
+  const { messages, toilets } = await start(join(dir, 'toilets.db'));
+  assert.ok(messages.some((m) => m.startsWith('no toilets yet: importing TOILETS_EXTRACT')), messages.join(' | '));
+  assert.equal(toilets, 29);
+});
+
+test('a source database of an older layout is imported again; a current one is served as it is', async () => {
+  const db = join(dir, 'toilets.db');
+  const again = await start(db);
+  assert.ok(!again.messages.some((m) => m.includes('importing')), 'current: no import');
+  const source = new Database(db);
+  source.prepare(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`).run();
+  source.close();
+  const { messages, toilets } = await start(db);
+  assert.ok(messages.some((m) => m.startsWith('the source database has layout version 1, this server reads')), messages.join(' | '));
+  assert.equal(toilets, 29);
+});
