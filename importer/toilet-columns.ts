@@ -35,8 +35,8 @@ const TEXT_COUNT = TEXT_COLUMNS.length;
 const columnOf = (name: NumberColumn) => NUMBER_SOURCES.findIndex(([source]) => source === name);
 const LAT_COLUMN = columnOf('lat');
 const LON_COLUMN = columnOf('lon');
-const FEE_REQUIRED_COLUMN = columnOf('feeRequired');
-const FEE_AMOUNT_COLUMN = columnOf('feeAmount');
+const FEE_REQUIRED_AT = valueAt('fee_required').at;
+const FEE_AMOUNT_AT = valueAt('fee_amount').at;
 
 interface Batch {
   count: number;
@@ -45,6 +45,8 @@ interface Batch {
   keys: Float64Array;
   /** TEXT_COUNT dictionary codes per row. */
   codes: Uint32Array;
+  /** The text-facts number of each row (see StoredColumns.textFacts). */
+  textFacts: Uint32Array;
   text: Uint8Array;
   /** ITEM_TEXT_PARTS starts per row, then the end. */
   starts: Uint32Array;
@@ -53,6 +55,7 @@ interface Batch {
 export class ToiletColumnsBuilder {
   private readonly batches: Batch[] = [];
   private readonly dictionaries = TEXT_COLUMNS.map(() => new Map<string, number>());
+  private readonly textFactsNumbers = new Map<string, number>();
   count = 0;
 
   add(rows: ToiletRows): void {
@@ -77,6 +80,8 @@ export class ToiletColumnsBuilder {
       const name = rows.texts[row * TEXTS + NAME_AT];
       text.add(id, rows.numbers[row * NUMBERS + LAT_AT], rows.numbers[row * NUMBERS + LON_AT], name < 0 ? null : rows.strings[name]);
     }
+    const textFacts = new Uint32Array(n);
+    for (let row = 0; row < n; row++) textFacts[row] = this.textFactsNumber(rows, row, keys[row], codes);
     const numbers = NUMBER_SOURCES.map(([name], c) => {
       const column = new NUMBER_COLUMNS[name](n);
       for (let row = 0; row < n; row++) {
@@ -86,7 +91,7 @@ export class ToiletColumnsBuilder {
       return column;
     });
     const { bytes, starts } = text.finish();
-    this.batches.push({ count: n, numbers, keys, codes, text: bytes, starts });
+    this.batches.push({ count: n, numbers, keys, codes, textFacts, text: bytes, starts });
     this.count += n;
   }
 
@@ -121,7 +126,9 @@ export class ToiletColumnsBuilder {
     // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
     yield [ID_ORDER_BLOB, Uint32Array.from(kept.sort((a, b) => keys[a] - keys[b]), (a) => rowOfArrival[a])];
 
-    yield [TEXT_FACTS_BLOB, this.textFacts(count, batchAt, rowAt)];
+    const textFacts = new Uint32Array(count);
+    for (let i = 0; i < count; i++) textFacts[i] = batchAt(i).textFacts[rowAt(i)];
+    yield [TEXT_FACTS_BLOB, textFacts];
     const idType = new Uint8Array(count);
     const idNumber = new Float64Array(count);
     for (let i = 0; i < count; i++) {
@@ -161,20 +168,13 @@ export class ToiletColumnsBuilder {
     yield [ITEM_TEXT_STARTS_BLOB, starts];
   }
 
-  /** The text-facts number of each output row (see StoredColumns.textFacts), from its codes and fee numbers. */
-  private textFacts(count: number, batchAt: (i: number) => Batch, rowAt: (i: number) => number): Uint32Array {
-    const numberOf = new Map<string, number>();
-    const textFacts = new Uint32Array(count);
-    for (let i = 0; i < count; i++) {
-      const batch = batchAt(i);
-      const row = rowAt(i);
-      let key = `${batch.keys[row] % 4} ${batch.numbers[FEE_REQUIRED_COLUMN][row]} ${batch.numbers[FEE_AMOUNT_COLUMN][row]}`;
-      for (const c of FACT_TEXTS) key += ` ${batch.codes[row * TEXT_COUNT + c]}`;
-      let number = numberOf.get(key);
-      if (number === undefined) numberOf.set(key, (number = numberOf.size + 1));
-      textFacts[i] = number;
-    }
-    return textFacts;
+  /** The number (from 1) of a row's text facts: its id type, fee numbers and the codes of FACT_TEXTS. */
+  private textFactsNumber(rows: ToiletRows, row: number, key: number, codes: Uint32Array): number {
+    let facts = `${key % 4} ${rows.numbers[row * NUMBERS + FEE_REQUIRED_AT]} ${rows.numbers[row * NUMBERS + FEE_AMOUNT_AT]}`;
+    for (const c of FACT_TEXTS) facts += ` ${codes[row * TEXT_COUNT + c]}`;
+    let number = this.textFactsNumbers.get(facts);
+    if (number === undefined) this.textFactsNumbers.set(facts, (number = this.textFactsNumbers.size + 1));
+    return number;
   }
 
   /**

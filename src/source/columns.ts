@@ -82,14 +82,26 @@ export class ItemTextWriter {
     this.ascii('","name":');
     this.ascii(name === null ? 'null' : asciiJson(name));
     this.ascii(',"lat":');
+    const latAt = this.length;
     this.coordinate(lat);
+    const latEnd = this.length;
     this.ascii(',"lon":');
+    const lonAt = this.length;
     this.coordinate(lon);
+    const lonEnd = this.length;
+    // The position again for the links, copied rather than formatted twice.
     this.starts[part + 2] = this.length;
-    this.coordinate(lat);
+    this.copyWithin(latAt, latEnd);
     this.starts[part + 3] = this.length;
     this.ascii(',');
-    this.coordinate(lon);
+    this.copyWithin(lonAt, lonEnd);
+  }
+
+  /** Appends bytes already written at [from, to). */
+  private copyWithin(from: number, to: number): void {
+    this.reserve(to - from);
+    this.bytes.copyWithin(this.length, from, to);
+    this.length += to - from;
   }
 
   finish(): ItemText {
