@@ -67,7 +67,11 @@ export class NearestSearch {
         if (keeps(filter, tags[m], row)) queue.push(haverSinChord(q, xyz, m), POINT, row);
         const axis = this.axis[node];
         const b = node * 4;
-        const [minLon, minLat, maxLon, maxLat] = [this.bounds[b], this.bounds[b + 1], this.bounds[b + 2], this.bounds[b + 3]];
+        // Plain locals: a destructured array literal here allocated an array and four boxed doubles per node.
+        const minLon = this.bounds[b];
+        const minLat = this.bounds[b + 1];
+        const maxLon = this.bounds[b + 2];
+        const maxLat = this.bounds[b + 3];
         const lower = this.node(left, m - 1, 1 - axis, minLon, minLat, axis === 0 ? midLon : maxLon, axis === 1 ? midLat : maxLat);
         const upper = this.node(m + 1, right, 1 - axis, axis === 0 ? midLon : minLon, axis === 1 ? midLat : minLat, maxLon, maxLat);
         this.pushNode(lower, lon, lat, cosLat);
