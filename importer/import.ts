@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import KDBush from 'kdbush';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
 import { classify, type Classification, type SkipReason } from './mapping/index.js';
-import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
+import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind, type PlaceRow } from './places.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
 import { DatabaseWriter } from './database-writer.js';
 import { lookupTags } from './toilet-record.js';
@@ -156,7 +156,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   let classes: ElementClasses | null = null;
   let duplicates: HostSpot[] = [];
   let placesInserted: Promise<void> = Promise.resolve();
-  let placeIndexWritten: Promise<void> = Promise.resolve();
+  let placeRecords: PlaceRow[] = [];
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -214,11 +214,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
           placesInserted.catch(() => {}); // awaited below
           duplicates = duplicateHosts(hosts, standalone);
-          // The place index, built whole while the database thread inserts (this thread is otherwise idle).
-          const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
-          const blobs = placeIndexBlobs(index);
-          placeIndexWritten = db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
-          placeIndexWritten.catch(() => {}); // awaited below
+          placeRecords = places;
           await Promise.all(records);
           await Promise.all([marked, indexed]);
         },
@@ -231,13 +227,18 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
-  await db.writeColumns(duplicates.map((host) => host.id));
+  // The database thread builds the column store while this thread builds the place index.
+  const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
+  columnsWritten.catch(() => {}); // awaited below
+  const index = buildPlaceIndex(placeRecords, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+  const blobs = placeIndexBlobs(index);
+  await columnsWritten;
+  await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
   summary.toilets.hosts = hosts.length - duplicates.length;
   summary.toilets.total = standalone.length + summary.toilets.hosts;
   if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);
   for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
   await placesInserted;
-  await placeIndexWritten;
   await db.exec('COMMIT');
   return summary;
 }
