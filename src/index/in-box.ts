@@ -21,6 +21,8 @@ export class BoxSearch {
   /** Unit vectors of the points in the order of Flatbush's leaf boxes (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
   private readonly query = new Float64Array(3);
+  /** The query point as haverSinToBox takes it: lon, lat, cos(lat). */
+  private readonly origin = new Float64Array(3);
 
   /** The points' tags in the order of Flatbush's leaf boxes (see PointFilter). */
   readonly tags: PositionTags;
@@ -46,7 +48,10 @@ export class BoxSearch {
     if (numItems === 0 || k <= 0) return 0;
     const lon = (west + east) / 2;
     const lat = (south + north) / 2;
-    const cosLat = Math.cos(lat * RAD);
+    const origin = this.origin;
+    origin[0] = lon;
+    origin[1] = lat;
+    origin[2] = Math.cos(lat * RAD);
     const q = this.query;
     const xyz = this.xyz;
     unitVectorOf(lon, lat, q);
@@ -67,7 +72,7 @@ export class BoxSearch {
         if (east < x0 || north < y0 || west > x1 || south > y1) continue;
         const index = indices[pos >> 2];
         if (pos >= numItems4) {
-          queue.push(haverSinToBox(lon, lat, cosLat, x0, y0, x1, y1), index, level - 1);
+          queue.push(haverSinToBox(origin, boxes, pos), index, level - 1);
         } else if (keeps(filter, tags[pos >> 2], index)) {
           queue.push(haverSinChord(q, xyz, pos >> 2), POINT, index);
         }

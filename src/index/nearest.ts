@@ -7,6 +7,7 @@ import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const RAD = Math.PI / 180;
 const POINT = -1;
+const WORLD = [-180, -90, 180, 90];
 
 export class NearestSearch {
   private readonly queue = new TripleQueue();
@@ -20,6 +21,8 @@ export class NearestSearch {
   /** Unit vectors of the points in the index's order (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
   private readonly query = new Float64Array(3);
+  /** The query point as haverSinToBox takes it: lon, lat, cos(lat). */
+  private readonly origin = new Float64Array(3);
 
   /** The points' tags in the index's order (see PointFilter). */
   readonly tags: PositionTags;
@@ -42,7 +45,10 @@ export class NearestSearch {
     const { ids, coords, nodeSize } = this.index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
     const queue = this.queue;
     const tags = this.tags.tags;
-    const cosLat = Math.cos(lat * RAD);
+    const origin = this.origin;
+    origin[0] = lon;
+    origin[1] = lat;
+    origin[2] = Math.cos(lat * RAD);
     const q = this.query;
     const xyz = this.xyz;
     unitVectorOf(lon, lat, q);
@@ -50,7 +56,7 @@ export class NearestSearch {
     if (ids.length === 0 || k <= 0) return 0;
     queue.clear();
     this.slots = 0;
-    let node = this.node(0, ids.length - 1, 0, -180, -90, 180, 90);
+    let node = this.root(ids.length - 1);
     for (;;) {
       const left = this.left[node];
       const right = this.right[node];
@@ -61,21 +67,10 @@ export class NearestSearch {
         }
       } else {
         const m = (left + right) >> 1;
-        const midLon = coords[2 * m];
-        const midLat = coords[2 * m + 1];
         const row = ids[m];
         if (keeps(filter, tags[m], row)) queue.push(haverSinChord(q, xyz, m), POINT, row);
-        const axis = this.axis[node];
-        const b = node * 4;
-        // Plain locals: a destructured array literal here allocated an array and four boxed doubles per node.
-        const minLon = this.bounds[b];
-        const minLat = this.bounds[b + 1];
-        const maxLon = this.bounds[b + 2];
-        const maxLat = this.bounds[b + 3];
-        const lower = this.node(left, m - 1, 1 - axis, minLon, minLat, axis === 0 ? midLon : maxLon, axis === 1 ? midLat : maxLat);
-        const upper = this.node(m + 1, right, 1 - axis, axis === 0 ? midLon : minLon, axis === 1 ? midLat : minLat, maxLon, maxLat);
-        this.pushNode(lower, lon, lat, cosLat);
-        this.pushNode(upper, lon, lat, cosLat);
+        this.pushNode(this.child(node, left, m - 1, coords, m, false));
+        this.pushNode(this.child(node, m + 1, right, coords, m, true));
       }
       // Points at the head of the queue are nearer than anything still inside a pending node.
       while (queue.length > 0 && queue.peekA() === POINT) {
@@ -92,24 +87,42 @@ export class NearestSearch {
     }
   }
 
-  private pushNode(slot: number, lon: number, lat: number, cosLat: number): void {
+  private pushNode(slot: number): void {
     if (this.left[slot] > this.right[slot]) return; // empty half
-    const b = slot * 4;
-    const bounds = this.bounds;
-    this.queue.push(haverSinToBox(lon, lat, cosLat, bounds[b], bounds[b + 1], bounds[b + 2], bounds[b + 3]), slot, 0);
+    this.queue.push(haverSinToBox(this.origin, this.bounds, slot * 4), slot, 0);
   }
 
-  private node(left: number, right: number, axis: number, minLon: number, minLat: number, maxLon: number, maxLat: number): number {
+  private root(right: number): number {
+    const slot = this.slot(0, right, 0);
+    this.bounds.set(WORLD, slot * 4);
+    return slot;
+  }
+
+  /**
+   * The lower (or upper) half of `parent` split at point `m`: its bounds are the parent's with the split
+   * coordinate as the new max (or min), and it splits on the other axis. Reads the coordinates itself
+   * rather than taking them as arguments (see haverSinToBox on boxed doubles).
+   */
+  private child(parent: number, left: number, right: number, coords: Float64Array, m: number, upper: boolean): number {
+    const axis = this.axis[parent];
+    const slot = this.slot(left, right, 1 - axis);
+    const bounds = this.bounds;
+    const from = parent * 4;
+    const to = slot * 4;
+    bounds[to] = bounds[from];
+    bounds[to + 1] = bounds[from + 1];
+    bounds[to + 2] = bounds[from + 2];
+    bounds[to + 3] = bounds[from + 3];
+    bounds[to + (upper ? 0 : 2) + axis] = coords[2 * m + axis];
+    return slot;
+  }
+
+  private slot(left: number, right: number, axis: number): number {
     if (this.slots === this.left.length) this.grow();
     const slot = this.slots++;
     this.left[slot] = left;
     this.right[slot] = right;
     this.axis[slot] = axis;
-    const b = slot * 4;
-    this.bounds[b] = minLon;
-    this.bounds[b + 1] = minLat;
-    this.bounds[b + 2] = maxLon;
-    this.bounds[b + 3] = maxLat;
     return slot;
   }
 
