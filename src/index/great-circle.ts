@@ -27,12 +27,22 @@ export function unitVectors(coords: Float64Array): Float64Array {
   return xyz;
 }
 
-/** A query point's unit vector, written into `out` (length 3). */
-export function unitVectorOf(lon: number, lat: number, out: Float64Array): void {
-  const cosLat = Math.cos(lat * RAD);
-  out[0] = cosLat * Math.cos(lon * RAD);
-  out[1] = cosLat * Math.sin(lon * RAD);
-  out[2] = Math.sin(lat * RAD);
+/** A search's query point in the two forms the distance functions take; set once per search. */
+export class QueryPoint {
+  /** Unit vector, for haverSinChord. */
+  readonly xyz = new Float64Array(3);
+  /** lon, lat, cos(lat), for haverSinToBox. */
+  readonly origin = new Float64Array(3);
+
+  set(lon: number, lat: number): void {
+    const cosLat = Math.cos(lat * RAD);
+    this.xyz[0] = cosLat * Math.cos(lon * RAD);
+    this.xyz[1] = cosLat * Math.sin(lon * RAD);
+    this.xyz[2] = Math.sin(lat * RAD);
+    this.origin[0] = lon;
+    this.origin[1] = lat;
+    this.origin[2] = cosLat;
+  }
 }
 
 /** Haversine value between the query unit vector `q` and point `i` of `xyz`. */

@@ -2,10 +2,9 @@
 // Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
 import type Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
-import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
+import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
-const RAD = Math.PI / 180;
 const POINT = -1;
 
 interface FlatbushInternals {
@@ -20,9 +19,7 @@ export class BoxSearch {
   private readonly queue = new TripleQueue();
   /** Unit vectors of the points in the order of Flatbush's leaf boxes (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
-  private readonly query = new Float64Array(3);
-  /** The query point as haverSinToBox takes it: lon, lat, cos(lat). */
-  private readonly origin = new Float64Array(3);
+  private readonly point = new QueryPoint();
 
   /** The points' tags in the order of Flatbush's leaf boxes (see PointFilter). */
   readonly tags: PositionTags;
@@ -48,13 +45,9 @@ export class BoxSearch {
     if (numItems === 0 || k <= 0) return 0;
     const lon = (west + east) / 2;
     const lat = (south + north) / 2;
-    const origin = this.origin;
-    origin[0] = lon;
-    origin[1] = lat;
-    origin[2] = Math.cos(lat * RAD);
-    const q = this.query;
+    this.point.set(lon, lat);
+    const { xyz: q, origin } = this.point;
     const xyz = this.xyz;
-    unitVectorOf(lon, lat, q);
     const numItems4 = numItems * 4;
     const queue = this.queue;
     const tags = this.tags.tags;

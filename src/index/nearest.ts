@@ -2,10 +2,9 @@
 // typed-array queues reused across calls so a query allocates nothing.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
-import { haverSinChord, haverSinToBox, unitVectorOf, unitVectors } from './great-circle.js';
+import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
-const RAD = Math.PI / 180;
 const POINT = -1;
 const WORLD = [-180, -90, 180, 90];
 
@@ -20,9 +19,7 @@ export class NearestSearch {
 
   /** Unit vectors of the points in the index's order (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
-  private readonly query = new Float64Array(3);
-  /** The query point as haverSinToBox takes it: lon, lat, cos(lat). */
-  private readonly origin = new Float64Array(3);
+  private readonly point = new QueryPoint();
 
   /** The points' tags in the index's order (see PointFilter). */
   readonly tags: PositionTags;
@@ -45,13 +42,9 @@ export class NearestSearch {
     const { ids, coords, nodeSize } = this.index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
     const queue = this.queue;
     const tags = this.tags.tags;
-    const origin = this.origin;
-    origin[0] = lon;
-    origin[1] = lat;
-    origin[2] = Math.cos(lat * RAD);
-    const q = this.query;
+    this.point.set(lon, lat);
+    const q = this.point.xyz;
     const xyz = this.xyz;
-    unitVectorOf(lon, lat, q);
     let found = 0;
     if (ids.length === 0 || k <= 0) return 0;
     queue.clear();
@@ -89,7 +82,7 @@ export class NearestSearch {
 
   private pushNode(slot: number): void {
     if (this.left[slot] > this.right[slot]) return; // empty half
-    this.queue.push(haverSinToBox(this.origin, this.bounds, slot * 4), slot, 0);
+    this.queue.push(haverSinToBox(this.point.origin, this.bounds, slot * 4), slot, 0);
   }
 
   private root(right: number): number {
