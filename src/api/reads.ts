@@ -174,15 +174,18 @@ export class Reads {
     }
     out.bytes(BRACKET_CLOSE);
     if (found > 0) {
-      const side = (row: number, axis: 'lat' | 'lon') => (row < 0 ? out.ascii(axis === 'lat' ? originLat : originLon) : writeCoordinate(out, t, row, axis));
       out.bytes(BBOX_OPEN);
-      side(west, 'lon');
+      if (west < 0) out.ascii(originLon);
+      else writeCoordinate(out, t, west, 'lon');
       out.bytes(COMMA);
-      side(south, 'lat');
+      if (south < 0) out.ascii(originLat);
+      else writeCoordinate(out, t, south, 'lat');
       out.bytes(COMMA);
-      side(east, 'lon');
+      if (east < 0) out.ascii(originLon);
+      else writeCoordinate(out, t, east, 'lon');
       out.bytes(COMMA);
-      side(north, 'lat');
+      if (north < 0) out.ascii(originLat);
+      else writeCoordinate(out, t, north, 'lat');
       out.bytes(BRACKET_CLOSE);
     }
     out.bytes(this.tail);

@@ -55,6 +55,31 @@ class LaterPlaces implements PlaceLookup {
   }
 }
 
+/** Answers nothing until open(), then every waiting lookup at once. */
+class GatedPlaces implements PlaceLookup {
+  private readonly gate: Promise<void>;
+  private release!: () => void;
+  private asked = 0;
+
+  constructor(private readonly inner: FixedPlaces) {
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+
+  async find(place: PlaceQuery): Promise<PlaceMatch | null> {
+    this.asked++;
+    await this.gate;
+    return this.inner.find(place);
+  }
+
+  async waiting(count: number): Promise<void> {
+    while (this.asked < count) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  open(): void {
+    this.release();
+  }
+}
+
 const RIBEIRA: PlaceMatch = { lat: 41.1406, lon: -8.6115, label: 'Ribeira, Porto' };
 
 describe('public reads on the Porto extract', () => {
@@ -210,6 +235,28 @@ describe('public reads on the Porto extract', () => {
       const later = await portoLater.call(query(NEAREST, search));
       assert.equal(later.status, 200);
       assert.equal(later.text, now.text);
+    }
+  });
+
+  test('later answers settling in one go each keep their own bytes (the reads reuse one answer buffer)', async () => {
+    // Lookups that all wait for one event (one index load, one shared fetch) settle in the same turn: every
+    // answer is rendered before any is written out.
+    const gated = new GatedPlaces(places);
+    const s = await serve({ db, places: gated });
+    try {
+      const searches: Record<string, string | number | boolean>[] = [
+        { place: 'Ribeira', limit: 4 },
+        { place: 'Atlantis Square', country: 'PT' },
+        { place: 'Ribeira', limit: 1, wheelchair: true },
+        { place: 'Ribeira', limit: 9 },
+      ];
+      const expected = await Promise.all(searches.map(async (search) => (await porto.call(query(NEAREST, search))).text));
+      const answers = Promise.all(searches.map((search) => s.call(query(NEAREST, search))));
+      await gated.waiting(searches.length);
+      gated.open();
+      assert.deepEqual((await answers).map((answer) => answer.text), expected);
+    } finally {
+      await s.close();
     }
   });
 
