@@ -74,6 +74,23 @@ test('nearest-k equals a brute-force great-circle ranking, also across the antim
   }
 });
 
+test('nearest-k answers alike with the top levels copied (TopLevels) or read from the index', () => {
+  const { kd } = builtIndexes(p);
+  const [shallow, deep] = [new NearestSearch(kd, undefined, 3), new NearestSearch(kd, undefined, 20)];
+  const random = seeded(11);
+  const [rowsA, rowsB, hsA, hsB] = [new Int32Array(50), new Int32Array(50), new Float64Array(50), new Float64Array(50)];
+  for (let q = 0; q < 300; q++) {
+    const i = Math.floor(random() * p.lon.length);
+    const [lon, lat] = [p.lon[i] + (random() - 0.5) * 0.05, p.lat[i] + (random() - 0.5) * 0.05];
+    const k = 1 + Math.floor(random() * 40);
+    const n = shallow.search(lon, lat, k, 1, EVERY_POINT, rowsA, hsA);
+    assert.equal(deep.search(lon, lat, k, 1, EVERY_POINT, rowsB, hsB), n);
+    assert.deepEqual(Array.from(hsA.subarray(0, n)), Array.from(hsB.subarray(0, n)), `distances at ${lon},${lat}`);
+    const expected = bruteNearest(lon, lat, k, Infinity, () => true);
+    for (let j = 0; j < n; j++) assert.ok(Math.abs(haverSinToMeters(hsA[j]) - expected[j].d) < 1e-3, `distance ${j} at ${lon},${lat}`);
+  }
+});
+
 test('nearest-k applies the filter inside the search and still returns k matches', () => {
   const rare = (row: number) => row % 97 === 0;
   const n = nearest.search(9.5, 47.1, 5, 1, acceptFilter(rare), rows, hs);
