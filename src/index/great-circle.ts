@@ -65,36 +65,37 @@ export function metersToHaverSin(meters: number): number {
 /**
  * Lower bound of the haversine value from a point to any point of a lon/lat box. The point is
  * `origin` = [lon, lat, cos(lat)] and the box `boxes[at .. at + 3]` = minLon, minLat, maxLon, maxLat: arrays
- * rather than seven numbers, because doubles passed to a call V8 does not inline are boxed, one
- * allocation each, and the searches call this for every node they queue.
+ * rather than seven numbers, and one flat body calling only Math, because a double passed to or returned
+ * from a call V8 does not inline is boxed, one allocation each, and the searches call this for every node
+ * they queue.
  */
 export function haverSinToBox(origin: Float64Array, boxes: Float64Array, at: number): number {
   const lon = origin[0];
   const lat = origin[1];
-  const cosLat = origin[2];
   const minLon = boxes[at];
   const minLat = boxes[at + 1];
   const maxLon = boxes[at + 2];
   const maxLat = boxes[at + 3];
   if (lon >= minLon && lon <= maxLon) {
-    if (lat < minLat) return haverSin((lat - minLat) * RAD);
-    if (lat > maxLat) return haverSin((lat - maxLat) * RAD);
-    return 0;
+    if (lat >= minLat && lat <= maxLat) return 0;
+    const s = Math.sin(((lat < minLat ? minLat - lat : lat - maxLat) * RAD) / 2);
+    return s * s;
   }
   // West or east of the box: the closest point lies on the nearer meridian edge, at the latitude where the
-  // great circle through the query point is perpendicular to it, or at a corner.
-  const hLon = Math.min(haverSin((lon - minLon) * RAD), haverSin((lon - maxLon) * RAD));
-  const extremumLat = vertexLatitude(lat, hLon);
-  if (extremumLat > minLat && extremumLat < maxLat) return partial(hLon, cosLat, lat, extremumLat);
-  return Math.min(partial(hLon, cosLat, lat, minLat), partial(hLon, cosLat, lat, maxLat));
-}
-
-function partial(hLon: number, cosLat1: number, lat1: number, lat2: number): number {
-  return cosLat1 * Math.cos(lat2 * RAD) * hLon + haverSin((lat1 - lat2) * RAD);
-}
-
-function vertexLatitude(lat: number, hLon: number): number {
+  // great circle through the query point is perpendicular to it (the vertex latitude), or at a corner.
+  const sWest = Math.sin(((lon - minLon) * RAD) / 2);
+  const sEast = Math.sin(((lon - maxLon) * RAD) / 2);
+  const hLon = Math.min(sWest * sWest, sEast * sEast);
   const cosLon = 1 - 2 * hLon;
-  if (cosLon <= 0) return lat > 0 ? 90 : -90;
-  return Math.atan(Math.tan(lat * RAD) / cosLon) / RAD;
+  const vertexLat = cosLon <= 0 ? (lat > 0 ? 90 : -90) : Math.atan(Math.tan(lat * RAD) / cosLon) / RAD;
+  // cos(lat)·cos(lat2)·hav(Δlon) + hav(lat − lat2) at the vertex latitude if it lies on the edge, else at both corners.
+  const cosLat = origin[2];
+  const onEdge = vertexLat > minLat && vertexLat < maxLat;
+  let lat2 = onEdge ? vertexLat : minLat;
+  let s = Math.sin(((lat - lat2) * RAD) / 2);
+  const h = cosLat * Math.cos(lat2 * RAD) * hLon + s * s;
+  if (onEdge) return h;
+  lat2 = maxLat;
+  s = Math.sin(((lat - lat2) * RAD) / 2);
+  return Math.min(h, cosLat * Math.cos(lat2 * RAD) * hLon + s * s);
 }

@@ -5,7 +5,7 @@
 // arrays in tree order (TopLevels), which stay in the processor cache from one search to the next.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
-import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
+import { haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
@@ -24,7 +24,7 @@ class TopLevels {
   readonly split: Float64Array;
   readonly xyz: Float64Array;
 
-  constructor(ids: Uint32Array, nodeSize: number, coords: Float64Array, xyz: Float64Array, levels: number) {
+  constructor(ids: Uint16Array | Uint32Array, nodeSize: number, coords: Float64Array, xyz: Float64Array, levels: number) {
     this.size = 1 << levels;
     this.row = new Uint32Array(this.size);
     this.split = new Float64Array(this.size);
@@ -57,20 +57,26 @@ export class NearestSearch {
   private readonly xyz: Float64Array;
   private readonly point = new QueryPoint();
   private readonly top: TopLevels;
+  /** The index's rows and coordinates in its point order, and its leaf size. */
+  private readonly ids: Uint16Array | Uint32Array;
+  private readonly coords: Float64Array;
+  private readonly nodeSize: number;
 
   /** The points' tags in the index's order (see PointFilter). */
   readonly tags: PositionTags;
 
   /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. `topLevels`: see TopLevels. */
   constructor(
-    private readonly index: KDBush,
+    index: KDBush,
     rowTags?: Uint8Array,
     topLevels = TOP_LEVELS,
   ) {
-    const { ids, coords, nodeSize } = index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
-    this.xyz = unitVectors(coords);
-    this.tags = new PositionTags(ids, ids.length, rowTags);
-    this.top = new TopLevels(ids, nodeSize, coords, this.xyz, topLevels);
+    this.ids = index.ids;
+    this.coords = index.coords as Float64Array;
+    this.nodeSize = index.nodeSize;
+    this.xyz = unitVectors(this.coords);
+    this.tags = new PositionTags(this.ids, this.ids.length, rowTags);
+    this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, topLevels);
   }
 
   /**
@@ -78,38 +84,18 @@ export class NearestSearch {
    * `maxHaverSin` and that `filter` keeps, nearest first; returns how many were written.
    */
   search(lon: number, lat: number, k: number, maxHaverSin: number, filter: PointFilter, rows: Int32Array, haverSins: Float64Array): number {
-    const { ids, coords, nodeSize } = this.index as unknown as { ids: Uint32Array; coords: Float64Array; nodeSize: number };
+    const count = this.ids.length;
+    const nodeSize = this.nodeSize;
     const queue = this.queue;
-    const tags = this.tags.tags;
-    this.point.set(lon, lat);
-    const q = this.point.xyz;
-    const xyz = this.xyz;
-    const top = this.top;
     let found = 0;
-    if (ids.length === 0 || k <= 0) return 0;
+    if (count === 0 || k <= 0) return 0;
+    this.point.set(lon, lat);
     queue.clear();
     this.slots = 0;
-    let node = this.root(ids.length - 1);
+    let node = this.root(count - 1);
     for (;;) {
-      const left = this.left[node];
-      const right = this.right[node];
-      if (right - left <= nodeSize) {
-        for (let i = left; i <= right; i++) {
-          const row = ids[i];
-          if (keeps(filter, tags[i], row)) queue.push(haverSinChord(q, xyz, i), POINT, row);
-        }
-      } else {
-        const m = (left + right) >> 1;
-        const heap = this.heap[node];
-        const inTop = heap !== 0;
-        const row = inTop ? top.row[heap] : ids[m];
-        if (keeps(filter, tags[m], row)) queue.push(inTop ? haverSinChord(q, top.xyz, heap) : haverSinChord(q, xyz, m), POINT, row);
-        const splitAt = inTop ? top.split : coords;
-        const splitIndex = inTop ? heap : 2 * m + this.axis[node];
-        const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
-        this.pushNode(this.child(node, left, m - 1, splitAt, splitIndex, false, lower));
-        this.pushNode(this.child(node, m + 1, right, splitAt, splitIndex, true, lower === 0 ? 0 : lower + 1));
-      }
+      if (this.right[node] - this.left[node] <= nodeSize) this.queueLeaf(node, filter);
+      else this.split(node, filter);
       // Points at the head of the queue are nearer than anything still inside a pending node.
       while (queue.length > 0 && queue.peekA() === POINT) {
         const h = queue.peekPriority();
@@ -122,6 +108,55 @@ export class NearestSearch {
       if (queue.length === 0 || queue.peekPriority() > maxHaverSin) return found;
       node = queue.peekA();
       queue.pop();
+    }
+  }
+
+  // The steps of a search are methods taking whole numbers only, each small enough for V8 to inline the
+  // arithmetic it calls: a double passed to or returned from a call that is not inlined is boxed, one
+  // allocation each, and a search makes over a hundred of them.
+
+  /** Queues the points of a leaf that the filter keeps. */
+  private queueLeaf(node: number, filter: PointFilter): void {
+    const ids = this.ids;
+    const tags = this.tags.tags;
+    const xyz = this.xyz;
+    const q = this.point.xyz;
+    for (let i = this.left[node], right = this.right[node]; i <= right; i++) {
+      const row = ids[i];
+      if (!keeps(filter, tags[i], row)) continue;
+      const j = 3 * i;
+      const dx = xyz[j] - q[0];
+      const dy = xyz[j + 1] - q[1];
+      const dz = xyz[j + 2] - q[2];
+      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
+    }
+  }
+
+  /** Queues the split point of an inner node (if the filter keeps it) and both halves. */
+  private split(node: number, filter: PointFilter): void {
+    const left = this.left[node];
+    const right = this.right[node];
+    const m = (left + right) >> 1;
+    const heap = this.heap[node];
+    const top = this.top;
+    const inTop = heap !== 0;
+    const row = inTop ? top.row[heap] : this.ids[m];
+    if (keeps(filter, this.tags.tags[m], row)) {
+      const xyz = inTop ? top.xyz : this.xyz;
+      const j = 3 * (inTop ? heap : m);
+      const q = this.point.xyz;
+      const dx = xyz[j] - q[0];
+      const dy = xyz[j + 1] - q[1];
+      const dz = xyz[j + 2] - q[2];
+      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
+    }
+    const splitAt = inTop ? top.split : this.coords;
+    const splitIndex = inTop ? heap : 2 * m + this.axis[node];
+    const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
+    // One call site for both halves: two would double the code V8 inlines here and exhaust its budget.
+    for (let upper = 0; upper < 2; upper++) {
+      const slot = upper === 0 ? this.child(node, left, m - 1, splitAt, splitIndex, false, lower) : this.child(node, m + 1, right, splitAt, splitIndex, true, lower === 0 ? 0 : lower + 1);
+      this.pushNode(slot);
     }
   }
 
