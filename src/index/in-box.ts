@@ -22,7 +22,7 @@ export class BoxSearch {
   private readonly point = new QueryPoint();
 
   /** The points' tags in the order of Flatbush's leaf boxes (see PointFilter). */
-  readonly tags: PositionTags;
+  private readonly tags: PositionTags;
 
   /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. */
   constructor(
@@ -37,6 +37,11 @@ export class BoxSearch {
       points[2 * p + 1] = boxes[4 * p + 1];
     }
     this.xyz = unitVectors(points);
+  }
+
+  /** A row's tag changed. */
+  setTag(row: number, tag: number): void {
+    this.tags.set(row, tag);
   }
 
   /** Writes up to `k` rows that `filter` keeps inside [west, south, east, north] into `rows`, nearest to the centre first. */

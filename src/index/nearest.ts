@@ -15,30 +15,51 @@ const TOP_LEVELS = 16;
 
 /**
  * The split points of the tree's top levels in heap order (the root is 1, the children of node h are 2h
- * and 2h + 1): each one's row, split coordinate and unit vector. Entry 0 is unused, as are the entries of
- * nodes that are leaves.
+ * and 2h + 1). Per entry: split coordinate and unit vector side by side (one cache line), row and tag.
+ * Entry 0 is unused, as are the entries of nodes that are leaves.
  */
 class TopLevels {
   readonly size: number;
+  /** split, x, y, z of each entry. */
+  readonly point: Float64Array;
   readonly row: Uint32Array;
-  readonly split: Float64Array;
-  readonly xyz: Float64Array;
+  readonly tag: Uint8Array;
 
-  constructor(ids: Uint16Array | Uint32Array, nodeSize: number, coords: Float64Array, xyz: Float64Array, levels: number) {
+  constructor(
+    ids: Uint16Array | Uint32Array,
+    private readonly nodeSize: number,
+    coords: Float64Array,
+    xyz: Float64Array,
+    tags: Uint8Array,
+    levels: number,
+  ) {
     this.size = 1 << levels;
+    this.point = new Float64Array(this.size * 4);
     this.row = new Uint32Array(this.size);
-    this.split = new Float64Array(this.size);
-    this.xyz = new Float64Array(this.size * 3);
+    this.tag = new Uint8Array(this.size);
     const visit = (heap: number, left: number, right: number, axis: number): void => {
       if (heap >= this.size || right - left <= nodeSize) return;
       const m = (left + right) >> 1;
+      this.point[4 * heap] = coords[2 * m + axis];
+      this.point.set(xyz.subarray(3 * m, 3 * m + 3), 4 * heap + 1);
       this.row[heap] = ids[m];
-      this.split[heap] = coords[2 * m + axis];
-      this.xyz.set(xyz.subarray(3 * m, 3 * m + 3), 3 * heap);
+      this.tag[heap] = tags[m];
       visit(2 * heap, left, m - 1, 1 - axis);
       visit(2 * heap + 1, m + 1, right, 1 - axis);
     };
     if (ids.length > 0) visit(1, 0, ids.length - 1, 0);
+  }
+
+  /** The entry of the split point at an index position, 0 when it has none. */
+  entryOf(position: number, count: number): number {
+    let [heap, left, right] = [1, 0, count - 1];
+    while (heap < this.size && right - left > this.nodeSize) {
+      const m = (left + right) >> 1;
+      if (position === m) return heap;
+      if (position < m) [heap, right] = [2 * heap, m - 1];
+      else [heap, left] = [2 * heap + 1, m + 1];
+    }
+    return 0;
   }
 }
 
@@ -63,7 +84,7 @@ export class NearestSearch {
   private readonly nodeSize: number;
 
   /** The points' tags in the index's order (see PointFilter). */
-  readonly tags: PositionTags;
+  private readonly tags: PositionTags;
 
   /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. `topLevels`: see TopLevels. */
   constructor(
@@ -76,7 +97,14 @@ export class NearestSearch {
     this.nodeSize = index.nodeSize;
     this.xyz = unitVectors(this.coords);
     this.tags = new PositionTags(this.ids, this.ids.length, rowTags);
-    this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, topLevels);
+    this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, this.tags.tags, topLevels);
+  }
+
+  /** A row's tag changed. */
+  setTag(row: number, tag: number): void {
+    this.tags.set(row, tag);
+    const entry = this.top.entryOf(this.tags.positionOf(row), this.ids.length);
+    if (entry !== 0) this.top.tag[entry] = tag;
   }
 
   /**
@@ -141,17 +169,16 @@ export class NearestSearch {
     const top = this.top;
     const inTop = heap !== 0;
     const row = inTop ? top.row[heap] : this.ids[m];
-    if (keeps(filter, this.tags.tags[m], row)) {
-      const xyz = inTop ? top.xyz : this.xyz;
-      const j = 3 * (inTop ? heap : m);
+    if (keeps(filter, inTop ? top.tag[heap] : this.tags.tags[m], row)) {
+      const [xyz, j] = inTop ? [top.point, 4 * heap + 1] : [this.xyz, 3 * m];
       const q = this.point.xyz;
       const dx = xyz[j] - q[0];
       const dy = xyz[j + 1] - q[1];
       const dz = xyz[j + 2] - q[2];
       this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
     }
-    const splitAt = inTop ? top.split : this.coords;
-    const splitIndex = inTop ? heap : 2 * m + this.axis[node];
+    const splitAt = inTop ? top.point : this.coords;
+    const splitIndex = inTop ? 4 * heap : 2 * m + this.axis[node];
     const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
     // One call site for both halves: two would double the code V8 inlines here and exhaust its budget.
     for (let upper = 0; upper < 2; upper++) {

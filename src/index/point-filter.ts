@@ -49,4 +49,8 @@ export class PositionTags {
   set(row: number, tag: number): void {
     this.tags[this.positionOfRow[row]] = tag;
   }
+
+  positionOf(row: number): number {
+    return this.positionOfRow[row];
+  }
 }

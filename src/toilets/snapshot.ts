@@ -207,8 +207,8 @@ export class Snapshot implements SourceView {
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
     refreshTraits(t, row);
     this.textFacts.forget(row);
-    this.nearest.tags.set(row, t.traits[row]);
-    this.box?.tags.set(row, t.traits[row]);
+    this.nearest.setTag(row, t.traits[row]);
+    this.box?.setTag(row, t.traits[row]);
     if (overlay === null) {
       this.overlayByRow.delete(row);
       return;
