@@ -22,7 +22,8 @@ export type OriginSource = 'place' | 'coordinates' | 'host_hint';
 export interface Origin {
   lat: number;
   lon: number;
-  label: string;
+  /** null: a position without a name, labelled with its coordinates rounded to 5 decimals. */
+  label: string | null;
   source: OriginSource;
 }
 
@@ -37,6 +38,17 @@ export interface FilterFlags {
 /** A place lookup could not answer: REST says 503 with Retry-After, MCP an isError result. */
 export { PlaceLookupUnavailable };
 
+const STATUS_OK = fragment('{"status":"ok","origin":{"lat":');
+const STATUS_NO_RESULTS = fragment('{"status":"no_results","origin":{"lat":');
+const ORIGIN_LON = fragment(',"lon":');
+const ORIGIN_LABEL = fragment(',"label":');
+const QUOTE = fragment('"');
+const LABEL_COMMA = fragment(', ');
+const ORIGIN_SOURCE: Record<OriginSource, Uint8Array> = {
+  place: fragment(',"source":"place"}'),
+  coordinates: fragment(',"source":"coordinates"}'),
+  host_hint: fragment(',"source":"host_hint"}'),
+};
 const RESULTS_OPEN = fragment(',"results":[');
 const BRACKET_CLOSE = fragment(']');
 const BBOX_OPEN = fragment(',"bbox":[');
@@ -99,7 +111,7 @@ export class Reads {
       return found instanceof Promise ? found.then((match) => Buffer.from(answer(match))) : answer(found);
     }
     if (params.lat !== undefined && params.lon !== undefined) {
-      return this.nearestFrom({ lat: params.lat, lon: params.lon, label: `${round5(params.lat)}, ${round5(params.lon)}`, source: 'coordinates' }, params, nowMs);
+      return this.nearestFrom({ lat: params.lat, lon: params.lon, label: null, source: 'coordinates' }, params, nowMs);
     }
     if (hostHint) return this.nearestFrom(hostHint, params, nowMs);
     return this.emptyFindAnswer('needs_location', NEEDS_LOCATION_QUESTION);
@@ -147,9 +159,21 @@ export class Reads {
     const out = this.out;
     out.reset();
     // Coordinates become text once: the origin's here, the toilets' at import (their item text).
-    const originLat = String(origin.lat);
-    const originLon = String(origin.lon);
-    out.ascii(`{"status":"${found > 0 ? 'ok' : 'no_results'}","origin":{"lat":${originLat},"lon":${originLon},"label":${asciiJson(origin.label)},"source":"${origin.source}"}`);
+    out.bytes(found > 0 ? STATUS_OK : STATUS_NO_RESULTS);
+    out.decimal(origin.lat);
+    out.bytes(ORIGIN_LON);
+    out.decimal(origin.lon);
+    out.bytes(ORIGIN_LABEL);
+    if (origin.label !== null) {
+      out.ascii(asciiJson(origin.label));
+    } else {
+      out.bytes(QUOTE);
+      out.decimal(round5(origin.lat));
+      out.bytes(LABEL_COMMA);
+      out.decimal(round5(origin.lon));
+      out.bytes(QUOTE);
+    }
+    out.bytes(ORIGIN_SOURCE[origin.source]);
     out.bytes(RESULTS_OPEN);
     // The rows on the bbox's sides (-1: the origin).
     let [west, south, east, north] = [-1, -1, -1, -1];
@@ -175,16 +199,16 @@ export class Reads {
     out.bytes(BRACKET_CLOSE);
     if (found > 0) {
       out.bytes(BBOX_OPEN);
-      if (west < 0) out.ascii(originLon);
+      if (west < 0) out.decimal(origin.lon);
       else writeCoordinate(out, t, west, 'lon');
       out.bytes(COMMA);
-      if (south < 0) out.ascii(originLat);
+      if (south < 0) out.decimal(origin.lat);
       else writeCoordinate(out, t, south, 'lat');
       out.bytes(COMMA);
-      if (east < 0) out.ascii(originLon);
+      if (east < 0) out.decimal(origin.lon);
       else writeCoordinate(out, t, east, 'lon');
       out.bytes(COMMA);
-      if (north < 0) out.ascii(originLat);
+      if (north < 0) out.decimal(origin.lat);
       else writeCoordinate(out, t, north, 'lat');
       out.bytes(BRACKET_CLOSE);
     }

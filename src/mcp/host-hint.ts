@@ -30,8 +30,7 @@ export async function hostHintOrigin(meta: Readonly<Record<string, unknown>> | u
 
   if (inRange(latitude, FIND_PARAMS.lat) && inRange(longitude, FIND_PARAMS.lon)) {
     const named = [cityName, text(region), countryCode ?? text(country)].filter((part) => part !== null);
-    const label = named.length > 0 ? named.join(', ') : `${round5(latitude)}, ${round5(longitude)}`;
-    return { lat: latitude, lon: longitude, label, source: 'host_hint' };
+    return { lat: latitude, lon: longitude, label: named.length > 0 ? named.join(', ') : null, source: 'host_hint' };
   }
   if (cityName === null || places === null) return null;
   try {
@@ -52,8 +51,4 @@ function text(value: unknown): string | null {
 
 function inRange(value: unknown, bounds: { minimum: number; maximum: number }): value is number {
   return typeof value === 'number' && value >= bounds.minimum && value <= bounds.maximum;
-}
-
-function round5(value: number): number {
-  return Math.round(value * 1e5) / 1e5;
 }

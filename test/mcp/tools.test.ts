@@ -120,6 +120,12 @@ describe('MCP tools on the Monaco extract', () => {
         assert.deepEqual(found.results, byCoordinates.results);
       });
 
+      test('a hint with coordinates and no names is labelled with the coordinates rounded to 5 decimals', async () => {
+        const hint = { latitude: 43.738412345, longitude: 7.424612345 };
+        const found = assertAnswer(await session.callTool({ name: 'find_toilets_near', arguments: { limit: 1 }, _meta: { 'openai/userLocation': hint } }), 'FindResult');
+        assert.deepEqual(found.origin, { lat: 43.738412345, lon: 7.424612345, label: '43.73841, 7.42461', source: 'host_hint' });
+      });
+
       test('a hint with only a city is placed by the place lookup', async () => {
         const found = assertAnswer(
           await session.callTool({ name: 'find_toilets_near', arguments: {}, _meta: { 'openai/userLocation': { city: 'Fontvieille', country: 'MC' } } }),

@@ -1,0 +1,27 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { JsonBytes } from '../../src/toilets/json-bytes.js';
+
+function written(write: (out: JsonBytes) => void): string {
+  const out = new JsonBytes();
+  write(out);
+  return out.text();
+}
+
+test('decimal writes every number exactly as String() does', () => {
+  const edges = [0, -0, 1, -1, 180, -180, 90, -90, 0.1, 0.1 + 0.2, 1e-6, 9.99e-7, -1e-7, 1023.999999999999, 1024, 1e21, 123456789.123, 41.1, 41.10000000000001, 47.14, -8.611, 0.000001234, 5e-324, 2 ** 53];
+  for (const value of edges) assert.equal(written((out) => out.decimal(value)), String(value), `value ${value}`);
+  let seed = 1;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 200_000; i++) {
+    // coordinates as people send them (1–15 decimals), rounded ones, and arbitrary doubles
+    const digits = 1 + Math.floor(random() * 15);
+    const raw = (random() - 0.5) * 360;
+    const value = i % 3 === 0 ? raw : i % 3 === 1 ? Number(raw.toFixed(digits)) : Math.round(raw * 1e5) / 1e5;
+    assert.equal(written((out) => out.decimal(value)), String(value), `value ${value}`);
+  }
+});
+
+test('integer writes whole numbers, others as String() does', () => {
+  for (const value of [0, 7, 10, 99, 100, 4294967295, 4294967296, -3, 2.5]) assert.equal(written((out) => out.integer(value)), String(value));
+});
