@@ -2,7 +2,7 @@
 // asin/sqrt until a result is reported. Lower bounds to boxes follow geokdbush (ISC, Vladimir Agafonkin).
 import { EARTH_RADIUS_M } from '../geo/sphere.js';
 
-const RAD = Math.PI / 180;
+export const RAD = Math.PI / 180;
 
 export function haverSin(theta: number): number {
   const s = Math.sin(theta / 2);
@@ -34,7 +34,9 @@ export class QueryPoint {
   /** lon, lat, cos(lat), for haverSinToBox. */
   readonly origin = new Float64Array(3);
 
+  /** `lon` may lie outside ±180° (it is wrapped: the box bounds compare it with boxes inside ±180°). */
   set(lon: number, lat: number): void {
+    if (lon < -180 || lon > 180) lon = ((((lon + 180) % 360) + 360) % 360) - 180;
     const cosLat = Math.cos(lat * RAD);
     this.xyz[0] = cosLat * Math.cos(lon * RAD);
     this.xyz[1] = cosLat * Math.sin(lon * RAD);

@@ -3,24 +3,33 @@
 // same top levels of the tree, whose split points lie scattered over the index's large arrays: at a million
 // points each level cost a few cache misses. Those levels' split points are therefore copied into small
 // arrays in tree order (TopLevels), which stay in the processor cache from one search to the next.
+// A half queued below such a split point gets a bound that needs no trigonometry (its distance from the
+// split's plane, from constants of the split), and its exact bound only if it is ever taken: most halves
+// queued on the way down are never taken.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
-import { haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
+import { haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
+/** The third member of a queued node: its priority is a lower bound still to be made exact, or exact. */
+const ESTIMATE = 1;
+const EXACT = 0;
+/** Taken off a plane distance (in unit-vector chord) to cover rounding: about 6 µm. */
+const PLANE_MARGIN = 1e-12;
 const WORLD = [-180, -90, 180, 90];
-/** Levels copied into TopLevels: 65,535 split points in 2.4 MB, every split of a million points in leaves of 16. */
+/** Levels copied into TopLevels: 65,535 split points in 4.5 MB, every split of a million points in leaves of 16. */
 const TOP_LEVELS = 16;
 
 /**
  * The split points of the tree's top levels in heap order (the root is 1, the children of node h are 2h
- * and 2h + 1). Per entry: split coordinate and unit vector side by side (one cache line), row and tag.
+ * and 2h + 1). Per entry, in one cache line: the split coordinate, the split point's unit vector, and
+ * the sine and cosine of the split coordinate (the split plane, see pushHalf); then row and tag.
  * Entry 0 is unused, as are the entries of nodes that are leaves.
  */
 class TopLevels {
   readonly size: number;
-  /** split, x, y, z of each entry. */
+  /** split, x, y, z, sin(split), cos(split) of each entry, at 8 × entry. */
   readonly point: Float64Array;
   readonly row: Uint32Array;
   readonly tag: Uint8Array;
@@ -34,14 +43,17 @@ class TopLevels {
     levels: number,
   ) {
     this.size = 1 << levels;
-    this.point = new Float64Array(this.size * 4);
+    this.point = new Float64Array(this.size * 8);
     this.row = new Uint32Array(this.size);
     this.tag = new Uint8Array(this.size);
     const visit = (heap: number, left: number, right: number, axis: number): void => {
       if (heap >= this.size || right - left <= nodeSize) return;
       const m = (left + right) >> 1;
-      this.point[4 * heap] = coords[2 * m + axis];
-      this.point.set(xyz.subarray(3 * m, 3 * m + 3), 4 * heap + 1);
+      const split = coords[2 * m + axis];
+      this.point[8 * heap] = split;
+      this.point.set(xyz.subarray(3 * m, 3 * m + 3), 8 * heap + 1);
+      this.point[8 * heap + 4] = Math.sin(split * RAD);
+      this.point[8 * heap + 5] = Math.cos(split * RAD);
       this.row[heap] = ids[m];
       this.tag[heap] = tags[m];
       visit(2 * heap, left, m - 1, 1 - axis);
@@ -72,6 +84,8 @@ export class NearestSearch {
   /** Heap number of the node in TopLevels, 0 below them. */
   private heap = new Int32Array(256);
   private bounds = new Float64Array(256 * 4);
+  /** The exact lower bound of each node taken. */
+  private taken = new Float64Array(256);
   private slots = 0;
 
   /** Unit vectors of the points in the index's order (see unitVectors), and the query's. */
@@ -124,19 +138,39 @@ export class NearestSearch {
     for (;;) {
       if (this.right[node] - this.left[node] <= nodeSize) this.queueLeaf(node, filter);
       else this.split(node, filter);
-      // Points at the head of the queue are nearer than anything still inside a pending node.
-      while (queue.length > 0 && queue.peekA() === POINT) {
-        const h = queue.peekPriority();
-        if (h > maxHaverSin) return found;
-        rows[found] = queue.peekB();
-        haverSins[found] = h;
+      // Take the next node, reporting the points queued nearer than it on the way.
+      for (;;) {
+        // Points at the head of the queue are nearer than anything still inside a pending node.
+        while (queue.length > 0 && queue.peekA() === POINT) {
+          const h = queue.peekPriority();
+          if (h > maxHaverSin) return found;
+          rows[found] = queue.peekB();
+          haverSins[found] = h;
+          queue.pop();
+          if (++found === k) return found;
+        }
+        if (queue.length === 0 || queue.peekPriority() > maxHaverSin) return found;
+        node = queue.peekA();
+        const estimated = queue.peekB() === ESTIMATE;
+        this.taken[node] = queue.peekPriority();
         queue.pop();
-        if (++found === k) return found;
+        if (!estimated || !this.requeueIfFarther(node)) break;
       }
-      if (queue.length === 0 || queue.peekPriority() > maxHaverSin) return found;
-      node = queue.peekA();
-      queue.pop();
     }
+  }
+
+  /**
+   * Makes a taken node's bound exact; when that is farther than the head of the queue, queues the node
+   * again with it and returns true.
+   */
+  private requeueIfFarther(node: number): boolean {
+    const exact = haverSinToBox(this.point.origin, this.bounds, node * 4);
+    if (this.queue.length > 0 && exact > this.queue.peekPriority()) {
+      this.queue.push(exact, node, EXACT);
+      return true;
+    }
+    this.taken[node] = exact;
+    return false;
   }
 
   // The steps of a search are methods taking whole numbers only, each small enough for V8 to inline the
@@ -170,7 +204,7 @@ export class NearestSearch {
     const inTop = heap !== 0;
     const row = inTop ? top.row[heap] : this.ids[m];
     if (keeps(filter, inTop ? top.tag[heap] : this.tags.tags[m], row)) {
-      const [xyz, j] = inTop ? [top.point, 4 * heap + 1] : [this.xyz, 3 * m];
+      const [xyz, j] = inTop ? [top.point, 8 * heap + 1] : [this.xyz, 3 * m];
       const q = this.point.xyz;
       const dx = xyz[j] - q[0];
       const dy = xyz[j + 1] - q[1];
@@ -178,23 +212,47 @@ export class NearestSearch {
       this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
     }
     const splitAt = inTop ? top.point : this.coords;
-    const splitIndex = inTop ? 4 * heap : 2 * m + this.axis[node];
+    const splitIndex = inTop ? 8 * heap : 2 * m + this.axis[node];
     const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
     // One call site for both halves: two would double the code V8 inlines here and exhaust its budget.
     for (let upper = 0; upper < 2; upper++) {
       const slot = upper === 0 ? this.child(node, left, m - 1, splitAt, splitIndex, false, lower) : this.child(node, m + 1, right, splitAt, splitIndex, true, lower === 0 ? 0 : lower + 1);
-      this.pushNode(slot);
+      if (this.left[slot] <= this.right[slot]) this.pushHalf(slot, node, upper);
     }
   }
 
-  private pushNode(slot: number): void {
-    if (this.left[slot] > this.right[slot]) return; // empty half
-    this.queue.push(haverSinToBox(this.point.origin, this.bounds, slot * 4), slot, 0);
+  /**
+   * Queues a half of `parent`. Below TopLevels with its exact bound. Else with a lower bound from the
+   * parent's bound and the split plane: a latitude split is the plane z = sin(split), a longitude split
+   * the plane through the poles at that meridian, and no point of the half lies on the query's side of
+   * it (for a longitude split, when the half spans at most 180°). The chord to any point of the half is
+   * then at least the query's distance from the plane. Made exact if the half is taken.
+   */
+  private pushHalf(slot: number, parent: number, upper: number): void {
+    const heap = this.heap[parent];
+    if (heap === 0) {
+      this.queue.push(haverSinToBox(this.point.origin, this.bounds, slot * 4), slot, EXACT);
+      return;
+    }
+    const split = this.top.point;
+    const at = 8 * heap;
+    const q = this.point.xyz;
+    // Signed distance of the query from the plane, positive on the upper half's side.
+    let side: number;
+    if (this.axis[parent] === 1) {
+      side = q[2] - split[at + 4];
+    } else {
+      const to = slot * 4;
+      side = this.bounds[to + 2] - this.bounds[to] <= 180 ? q[1] * split[at + 5] - q[0] * split[at + 4] : 0;
+    }
+    const gap = Math.max(0, (upper === 1 ? -side : side) - PLANE_MARGIN);
+    this.queue.push(Math.max(this.taken[parent], (gap * gap) / 4), slot, ESTIMATE);
   }
 
   private root(right: number): number {
     const slot = this.slot(0, right, 0, 1);
     this.bounds.set(WORLD, slot * 4);
+    this.taken[slot] = 0;
     return slot;
   }
 
@@ -234,11 +292,13 @@ export class NearestSearch {
     const axis = new Uint8Array(size);
     const heap = new Int32Array(size);
     const bounds = new Float64Array(size * 4);
+    const taken = new Float64Array(size);
     left.set(this.left);
     right.set(this.right);
     axis.set(this.axis);
     heap.set(this.heap);
     bounds.set(this.bounds);
-    Object.assign(this, { left, right, axis, heap, bounds });
+    taken.set(this.taken);
+    Object.assign(this, { left, right, axis, heap, bounds, taken });
   }
 }
