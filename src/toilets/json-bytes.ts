@@ -12,6 +12,12 @@ export function fragment(text: string): Uint8Array {
 const MAX_FRACTION_DIGITS = 12;
 const POWERS_OF_TEN = Array.from({ length: MAX_FRACTION_DIGITS + 1 }, (_, i) => 10 ** i);
 
+/** Whether the decimal of `digits` fraction digits nearest to `magnitude` reads as it (a division of exact integers rounds correctly). */
+function readsAs(magnitude: number, digits: number): boolean {
+  const scale = POWERS_OF_TEN[digits];
+  return Math.round(magnitude * scale) / scale === magnitude;
+}
+
 export class JsonBytes {
   private out = Buffer.allocUnsafeSlow(1 << 16);
   length = 0;
@@ -66,36 +72,38 @@ export class JsonBytes {
   /**
    * A number as String() writes it (the shortest decimal that reads back as the same double) without
    * making the string: String() costs ~0.3 µs for a coordinate. For 1e-6 ≤ |value| < 1024 the decimals
-   * with up to 12 fraction digits are tried, fewest digits first: there, 1e-12 exceeds the spacing of
-   * doubles, so at most one decimal per digit count reads as the value, and the first found is String()'s.
-   * Other values (more digits, exponent notation, 0 and -0) go through String().
+   * with up to 12 fraction digits are tried: there, 1e-12 exceeds the spacing of doubles, so at most one
+   * decimal per digit count reads as the value, and the one with the fewest digits is String()'s. A
+   * decimal that reads as the value still does with a zero appended, so the fewest digits are found by
+   * bisection. Other values (more digits, exponent notation, 0 and -0) go through String().
    */
   decimal(value: number): void {
     const magnitude = Math.abs(value);
-    if (magnitude >= 1e-6 && magnitude < 1024) {
-      for (let digits = 0; digits <= MAX_FRACTION_DIGITS; digits++) {
-        const scale = POWERS_OF_TEN[digits];
-        const scaled = Math.round(magnitude * scale);
-        // Division of exact integers rounds correctly: it is the double the decimal scaled/scale reads as.
-        if (scaled / scale !== magnitude) continue;
-        this.reserve(24);
-        if (value < 0) this.out[this.length++] = 45; // -
-        const whole = Math.floor(scaled / scale);
-        this.integer(whole);
-        if (digits > 0) {
-          const out = this.out;
-          out[this.length] = 46; // .
-          let fraction = scaled - whole * scale;
-          for (let i = this.length + digits; i > this.length; i--) {
-            out[i] = 48 + (fraction % 10);
-            fraction = Math.floor(fraction / 10);
-          }
-          this.length += digits + 1;
-        }
-        return;
-      }
+    if (!(magnitude >= 1e-6 && magnitude < 1024) || !readsAs(magnitude, MAX_FRACTION_DIGITS)) {
+      this.ascii(String(value));
+      return;
     }
-    this.ascii(String(value));
+    let [fewest, most] = [0, MAX_FRACTION_DIGITS];
+    while (fewest < most) {
+      const digits = (fewest + most) >> 1;
+      if (readsAs(magnitude, digits)) most = digits;
+      else fewest = digits + 1;
+    }
+    const scale = POWERS_OF_TEN[fewest];
+    const scaled = Math.round(magnitude * scale);
+    this.reserve(24);
+    if (value < 0) this.out[this.length++] = 45; // -
+    const whole = Math.floor(scaled / scale);
+    this.integer(whole);
+    if (fewest === 0) return;
+    const out = this.out;
+    out[this.length] = 46; // .
+    let fraction = scaled - whole * scale;
+    for (let i = this.length + fewest; i > this.length; i--) {
+      out[i] = 48 + (fraction % 10);
+      fraction = Math.floor(fraction / 10);
+    }
+    this.length += fewest + 1;
   }
 
   /** The answer so far as a string (answers are ASCII). */
