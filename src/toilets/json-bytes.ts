@@ -20,6 +20,10 @@ function readsAs(magnitude: number, digits: number): boolean {
 
 export class JsonBytes {
   private out = Buffer.allocUnsafeSlow(1 << 16);
+  /** `out` again, for copies four bytes at a time; and the source range() copied from last, likewise. */
+  private outView = viewOf(this.out);
+  private source: Uint8Array | null = null;
+  private sourceView = viewOf(this.out);
   length = 0;
 
   /** Starts a new answer. */
@@ -27,19 +31,41 @@ export class JsonBytes {
     this.length = 0;
   }
 
-  /** A prepared fragment. */
+  /**
+   * A prepared fragment. TypedArray set() costs ~17 ns whatever the length (up to a few hundred bytes),
+   * a byte loop ~1 ns a byte: the few fragments of up to 8 bytes (commas, brackets, quotes) are looped.
+   */
   bytes(bytes: Uint8Array): void {
-    this.reserve(bytes.length);
-    this.out.set(bytes, this.length);
-    this.length += bytes.length;
+    const length = bytes.length;
+    this.reserve(length);
+    if (length <= 8) {
+      const out = this.out;
+      let at = this.length;
+      for (let i = 0; i < length; i++) out[at++] = bytes[i];
+      this.length = at;
+    } else {
+      this.out.set(bytes, this.length);
+      this.length += length;
+    }
   }
 
-  /** `source[start, end)`: a byte loop, cheaper than a subarray and a set for the short slices this copies. */
+  /**
+   * `source[start, end)`, four bytes at a time through DataViews: a slice of the item text is 10–100
+   * bytes, and a subarray for set() would be an allocation (~65 ns), a byte loop ~1 ns a byte.
+   */
   range(source: Uint8Array, start: number, end: number): void {
     this.reserve(end - start);
-    const out = this.out;
+    if (source !== this.source) {
+      this.source = source;
+      this.sourceView = viewOf(source);
+    }
+    const from = this.sourceView;
+    const to = this.outView;
     let at = this.length;
-    for (let i = start; i < end; i++) out[at++] = source[i];
+    let i = start;
+    for (; i + 4 <= end; i += 4, at += 4) to.setUint32(at, from.getUint32(i, true), true);
+    const out = this.out;
+    for (; i < end; i++) out[at++] = source[i];
     this.length = at;
   }
 
@@ -121,5 +147,10 @@ export class JsonBytes {
     const grown = Buffer.allocUnsafeSlow(Math.max(this.length + extra, this.out.length * 2));
     grown.set(this.out.subarray(0, this.length));
     this.out = grown;
+    this.outView = viewOf(grown);
   }
+}
+
+function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -25,3 +25,26 @@ test('decimal writes every number exactly as String() does', () => {
 test('integer writes whole numbers, others as String() does', () => {
   for (const value of [0, 7, 10, 99, 100, 4294967295, 4294967296, -3, 2.5]) assert.equal(written((out) => out.integer(value)), String(value));
 });
+
+test('fragments and slices of any length and offset are copied exactly, also while the buffer grows and between sources', () => {
+  let seed = 3;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const sources = [0, 1].map(() => Buffer.from(Array.from({ length: 5000 }, () => 32 + Math.floor(random() * 95))));
+  const out = new JsonBytes();
+  const expected: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const source = sources[i % 7 === 0 ? 1 : 0];
+    const start = Math.floor(random() * 4900);
+    const end = start + Math.floor(random() * 100);
+    if (i % 3 === 0) {
+      const piece = source.subarray(start, start + Math.floor(random() * 20));
+      out.bytes(piece);
+      expected.push(...piece);
+    } else {
+      out.range(source, start, end);
+      expected.push(...source.subarray(start, end));
+    }
+  }
+  assert.ok(expected.length > 1 << 16, 'grew past the first buffer');
+  assert.deepEqual(out.view(), Buffer.from(expected));
+});
