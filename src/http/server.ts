@@ -1,9 +1,9 @@
 // The HTTP server every endpoint stands on: uWS routing plus the few things each request needs
 // (declared headers, params, client IP, an optional body), kept off the hot path unless asked for.
 //
-// A handler that answers synchronously is written straight away inside the uWS callback (which uWS
-// runs corked): no promise, no onAborted, no closure per request. Async answers, bodies and web
-// Responses go through an Exchange, which registers onAborted and writes inside res.cork().
+// A handler that answers synchronously has its answer written with the others of the same event-loop
+// turn (ReplyBatch): no promise, no closure per request. Async answers, bodies and web Responses go
+// through an Exchange, which registers onAborted and writes inside res.cork() when the answer is ready.
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
@@ -142,6 +142,7 @@ export class HttpServer {
   private readonly app: UwsApp = createApp();
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
+  private readonly batch: ReplyBatch;
   private readonly trustedProxyHops: number;
   private readonly patterns = new Map<string, PatternEntry>();
   private listenSocket: us_listen_socket | null = null;
@@ -150,6 +151,7 @@ export class HttpServer {
   constructor(options: HttpServerOptions) {
     this.hooks = options.hooks;
     this.state = new ServerState(options.hooks);
+    this.batch = new ReplyBatch(this.state);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
     this.app.any('/*', (res, req) => this.unrouted(res, req));
   }
@@ -252,7 +254,7 @@ export class HttpServer {
       result = this.state.failure(error, request);
     }
     if (exchange === null && !(result instanceof Response) && typeof (result as Partial<Promise<unknown>>).then !== 'function') {
-      this.writeNow(res, result as HttpReply, request, route.extraHeaders, false);
+      this.batch.add(res, result as HttpReply, request, route.extraHeaders);
     } else {
       (exchange ?? new Exchange(this.state, res, request, route.extraHeaders)).settle(result);
     }
@@ -347,6 +349,83 @@ export class HttpServer {
   /** The header must be read now, while uWS's request is valid; the socket address can wait. */
   private forwardedIp(req: HttpRequest): string | null {
     return this.trustedProxyHops > 0 ? forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops) : null;
+  }
+}
+
+/** A synchronous answer waiting for its batch. */
+interface BatchedReply {
+  readonly res: HttpResponse;
+  readonly reply: HttpReply;
+  readonly request: ServerRequest;
+  readonly extraHeaders: HeaderList | null;
+  aborted: boolean;
+}
+
+/** Bodies copied for one batch share this much memory; a larger body gets its own copy. */
+const BATCH_ARENA_BYTES = 1 << 20;
+
+/**
+ * Synchronous answers wait until uWS has been handed every request that is ready, and are written
+ * together (setImmediate runs after libuv's I/O phase, in which uWS reads all ready sockets). A client
+ * on the same machine (a reverse proxy, a load generator) is then woken once per batch rather than once
+ * per answer: on loopback each wake-up cost the sending server ~5 µs of kernel time, about half of it.
+ * An answer waits at most for the others of its batch. Buffer bodies are copied, since the reads reuse
+ * one answer buffer; uWS copies what it cannot send at once, so the copies are reused after writing.
+ */
+class ReplyBatch {
+  private readonly waiting: BatchedReply[] = [];
+  private arena = Buffer.allocUnsafeSlow(BATCH_ARENA_BYTES);
+  private used = 0;
+  private readonly flush = () => this.writeAll();
+
+  constructor(private readonly server: ServerState) {}
+
+  add(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null): void {
+    const entry: BatchedReply = { res, reply: this.owned(reply), request, extraHeaders, aborted: false };
+    res.onAborted(() => {
+      entry.aborted = true;
+      request.abort();
+    });
+    this.server.begin();
+    if (this.waiting.push(entry) === 1) setImmediate(this.flush);
+  }
+
+  /** The reply with a body of its own. */
+  private owned(reply: HttpReply): HttpReply {
+    const body = reply.body;
+    if (body === undefined || typeof body === 'string') return reply;
+    let copy: Buffer;
+    if (body.length > BATCH_ARENA_BYTES / 4) {
+      copy = Buffer.from(body);
+    } else {
+      if (this.used + body.length > this.arena.length) {
+        // The full arena stays with the answers that point into it until they are written.
+        this.arena = Buffer.allocUnsafeSlow(BATCH_ARENA_BYTES);
+        this.used = 0;
+      }
+      copy = this.arena.subarray(this.used, this.used + body.length);
+      copy.set(body);
+      this.used += body.length;
+    }
+    return { status: reply.status, headers: reply.headers, body: copy };
+  }
+
+  private writeAll(): void {
+    const waiting = this.waiting;
+    for (let i = 0; i < waiting.length; i++) {
+      const { res, reply, request, extraHeaders, aborted } = waiting[i];
+      if (!aborted) {
+        try {
+          res.cork(() => writeReply(res, reply, request.method === 'HEAD', extraHeaders, this.server.closing));
+        } catch (error) {
+          this.server.failure(error, request);
+          res.close();
+        }
+      }
+      this.server.end();
+    }
+    waiting.length = 0;
+    this.used = 0;
   }
 }
 

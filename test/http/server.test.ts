@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 import { BASE_URL, connectionError, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';
@@ -265,6 +266,65 @@ describe('HttpServer request bodies', () => {
     const response = await fetch(`${t.origin}/echo`, { method: 'POST', body: 'still fine' });
     assert.equal(response.status, 200);
     await response.body?.cancel();
+  });
+});
+
+describe('HttpServer batched answers', () => {
+  test('synchronous answers of one event-loop turn are written together, each with its own body', async () => {
+    // Like the reads: every answer is a view of one reused buffer, valid only until the next request.
+    const shared = Buffer.alloc(64);
+    let waitingSeen = 0;
+    const t: TestServer = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/n/:n', handler: (request) => {
+        waitingSeen = Math.max(waitingSeen, t.server.inFlightRequests);
+        const text = JSON.stringify({ n: request.params.n });
+        shared.write(text, 'latin1');
+        return { status: 200, headers: JSON_TYPE, body: shared.subarray(0, text.length) };
+      } });
+    });
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const socket = connect(t.port, '127.0.0.1');
+        sockets.push(socket);
+        await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      }
+      const bodies = sockets.map((socket) => new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (data: Buffer) => {
+          text += data.toString('latin1');
+          const headEnd = text.indexOf('\r\n\r\n');
+          const length = /content-length: (\d+)/i.exec(text);
+          if (headEnd >= 0 && length && text.length >= headEnd + 4 + Number(length[1])) resolve(text.slice(headEnd + 4));
+        });
+      }));
+      sockets.forEach((socket, i) => socket.write(`GET /n/${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      (await Promise.all(bodies)).forEach((body, i) => assert.equal(body, `{"n":"${i}"}`, `answer ${i}`));
+      assert.ok(waitingSeen > 1, `answers of the same turn wait to be written together (at most ${waitingSeen} seen waiting)`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await t.server.close();
+    }
+  });
+
+  test('a HEAD answer and a client gone before its batch is written are handled in the batch', async () => {
+    const t = await startServer((server) => {
+      server.route({ method: 'GET', pattern: '/x', handler: () => ({ status: 200, headers: JSON_TYPE, body: '{"x":1}' }) });
+    });
+    try {
+      const gone = connect(t.port, '127.0.0.1');
+      await new Promise((resolve) => gone.on('connect', resolve));
+      gone.end('GET /x HTTP/1.1\r\nHost: x\r\n\r\n');
+      gone.destroy();
+      const head = await rawRequest(`${t.origin}/x`, { method: 'HEAD' });
+      assert.equal(head.status, 200);
+      assert.equal(head.body.length, 0);
+      const get = await rawRequest(`${t.origin}/x`);
+      assert.equal(get.body.toString(), '{"x":1}');
+      assert.equal(t.server.inFlightRequests, 0);
+    } finally {
+      await t.server.close();
+    }
   });
 });
 
