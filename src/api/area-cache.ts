@@ -1,7 +1,8 @@
-// Area answers kept for up to AREA_CACHE_SECONDS (the spec allows 5 minutes), keyed by the parsed
-// parameters, so map clients panning over the same boxes cost one search. Dropped as a whole whenever
-// the source or overlay data changes, so every write shows in the next read.
-import type { AreaParams } from '../schemas/params.js';
+// Area answers kept for up to AREA_CACHE_SECONDS (the spec allows 5 minutes), so map clients panning
+// over the same boxes cost one search. Keyed by the query string as sent: the same query always parses
+// to the same parameters, and a key needs no number turned into text (four of those cost as much as
+// a fifth of the search). Dropped as a whole whenever the source or overlay data changes, so every write
+// shows in the next read.
 
 /** Bounded so a crawler walking many boxes can't grow memory: oldest entries go first. */
 const MAX_ENTRIES = 10_000;
@@ -10,11 +11,6 @@ export class AreaCache {
   private entries = new Map<string, { json: Buffer; expires: number }>();
 
   constructor(private readonly ttlMs: number) {}
-
-  static key(p: AreaParams): string {
-    const { west, south, east, north } = p.bbox;
-    return `${west},${south},${east},${north},${p.limit},${+p.open_now}${+p.wheelchair}${+p.changing_table}${+p.free}${+p.no_purchase_needed}`;
-  }
 
   get(key: string, nowMs: number): Buffer | null {
     const hit = this.entries.get(key);

@@ -12,7 +12,7 @@ import { TOILET_ID } from '../schemas/resources.js';
 import { isCountryCode } from '../geo/where.js';
 import { PlaceLookupUnavailable, type Reads } from './reads.js';
 import { takeBudget, type Limits } from './limits.js';
-import { AreaCache } from './area-cache.js';
+import type { AreaCache } from './area-cache.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { Config } from '../config.js';
 
@@ -82,11 +82,10 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (budget.refused) return budget.refused;
       const parsed = parseQuery('listToiletsInArea', request.query);
       if (!parsed.ok) return invalid(parsed.invalid, budget.headers);
-      const key = AreaCache.key(parsed.params);
-      let body = areaCache.get(key, nowMs);
+      let body = areaCache.get(request.query, nowMs);
       if (body === null) {
         body = reads.inArea(parsed.params, nowMs);
-        areaCache.set(key, body, nowMs);
+        areaCache.set(request.query, body, nowMs);
       }
       return { status: 200, headers: [...areaHeaders, ...budget.headers], body };
     },
