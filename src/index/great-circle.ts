@@ -29,7 +29,7 @@ export function unitVectors(coords: Float64Array): Float64Array {
 
 /** A search's query point in the two forms the distance functions take; set once per search. */
 export class QueryPoint {
-  /** Unit vector, for haverSinChord. */
+  /** Unit vector: the haversine value to a point is a quarter of the squared chord between their unit vectors. */
   readonly xyz = new Float64Array(3);
   /** lon, lat, cos(lat), for haverSinToBox. */
   readonly origin = new Float64Array(3);
@@ -45,15 +45,6 @@ export class QueryPoint {
     this.origin[1] = lat;
     this.origin[2] = cosLat;
   }
-}
-
-/** Haversine value between the query unit vector `q` and point `i` of `xyz`. */
-export function haverSinChord(q: Float64Array, xyz: Float64Array, i: number): number {
-  const j = 3 * i;
-  const dx = xyz[j] - q[0];
-  const dy = xyz[j + 1] - q[1];
-  const dz = xyz[j + 2] - q[2];
-  return (dx * dx + dy * dy + dz * dz) / 4;
 }
 
 export function haverSinToMeters(h: number): number {

@@ -2,7 +2,7 @@
 // Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
 import type Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
-import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
+import { haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
@@ -20,6 +20,8 @@ export class BoxSearch {
   /** Unit vectors of the points in the order of Flatbush's leaf boxes (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
   private readonly point = new QueryPoint();
+  /** The query box: west, south, east, north. */
+  private readonly box = new Float64Array(4);
 
   /** The points' tags in the order of Flatbush's leaf boxes (see PointFilter). */
   private readonly tags: PositionTags;
@@ -46,35 +48,22 @@ export class BoxSearch {
 
   /** Writes up to `k` rows that `filter` keeps inside [west, south, east, north] into `rows`, nearest to the centre first. */
   search(west: number, south: number, east: number, north: number, k: number, filter: PointFilter, rows: Int32Array): number {
-    const { _boxes: boxes, _indices: indices, _levelBounds: levelBounds, nodeSize, numItems } = this.index as unknown as FlatbushInternals;
+    const { _boxes: boxes, _levelBounds: levelBounds, numItems } = this.index as unknown as FlatbushInternals;
     if (numItems === 0 || k <= 0) return 0;
-    const lon = (west + east) / 2;
-    const lat = (south + north) / 2;
-    this.point.set(lon, lat);
-    const { xyz: q, origin } = this.point;
-    const xyz = this.xyz;
-    const numItems4 = numItems * 4;
+    this.point.set((west + east) / 2, (south + north) / 2);
+    const box = this.box;
+    box[0] = west;
+    box[1] = south;
+    box[2] = east;
+    box[3] = north;
     const queue = this.queue;
-    const tags = this.tags.tags;
     queue.clear();
     let found = 0;
     let nodeIndex = boxes.length - 4;
     let level = levelBounds.length - 1;
     for (;;) {
-      const end = Math.min(nodeIndex + nodeSize * 4, levelBounds[level]);
-      for (let pos = nodeIndex; pos < end; pos += 4) {
-        const x0 = boxes[pos];
-        const y0 = boxes[pos + 1];
-        const x1 = boxes[pos + 2];
-        const y1 = boxes[pos + 3];
-        if (east < x0 || north < y0 || west > x1 || south > y1) continue;
-        const index = indices[pos >> 2];
-        if (pos >= numItems4) {
-          queue.push(haverSinToBox(origin, boxes, pos), index, level - 1);
-        } else if (keeps(filter, tags[pos >> 2], index)) {
-          queue.push(haverSinChord(q, xyz, pos >> 2), POINT, index);
-        }
-      }
+      if (level === 0) this.queuePoints(nodeIndex, filter);
+      else this.queueNodes(nodeIndex, level);
       while (queue.length > 0 && queue.peekA() === POINT) {
         rows[found] = queue.peekB();
         queue.pop();
@@ -84,6 +73,46 @@ export class BoxSearch {
       nodeIndex = queue.peekA();
       level = queue.peekB();
       queue.pop();
+    }
+  }
+
+  // The steps take whole numbers only (the query box is in `box`), so that V8 inlines their arithmetic
+  // instead of boxing doubles (see nearest.ts).
+
+  /** Queues the children of an inner node that meet the query box, by their bound. */
+  private queueNodes(nodeIndex: number, level: number): void {
+    const { _boxes: boxes, _indices: indices, _levelBounds: levelBounds, nodeSize } = this.index as unknown as FlatbushInternals;
+    const box = this.box;
+    const [west, south, east, north] = [box[0], box[1], box[2], box[3]];
+    const origin = this.point.origin;
+    const end = Math.min(nodeIndex + nodeSize * 4, levelBounds[level]);
+    for (let pos = nodeIndex; pos < end; pos += 4) {
+      if (east < boxes[pos] || north < boxes[pos + 1] || west > boxes[pos + 2] || south > boxes[pos + 3]) continue;
+      this.queue.push(haverSinToBox(origin, boxes, pos), indices[pos >> 2], level - 1);
+    }
+  }
+
+  /** Queues the points of a leaf that lie in the query box and that the filter keeps. */
+  private queuePoints(nodeIndex: number, filter: PointFilter): void {
+    const { _boxes: boxes, _indices: indices, _levelBounds: levelBounds, nodeSize } = this.index as unknown as FlatbushInternals;
+    const box = this.box;
+    const [west, south, east, north] = [box[0], box[1], box[2], box[3]];
+    const q = this.point.xyz;
+    const xyz = this.xyz;
+    const tags = this.tags.tags;
+    const end = Math.min(nodeIndex + nodeSize * 4, levelBounds[0]);
+    for (let pos = nodeIndex; pos < end; pos += 4) {
+      const lon = boxes[pos];
+      const lat = boxes[pos + 1];
+      if (east < lon || north < lat || west > lon || south > lat) continue;
+      const point = pos >> 2;
+      const row = indices[point];
+      if (!keeps(filter, tags[point], row)) continue;
+      const j = 3 * point;
+      const dx = xyz[j] - q[0];
+      const dy = xyz[j + 1] - q[1];
+      const dz = xyz[j + 2] - q[2];
+      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
     }
   }
 }
