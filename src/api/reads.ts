@@ -5,7 +5,7 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { Trait } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
-import { hoursAt, ITEM_CLOSE, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
+import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
 import { fragment, JsonBytes } from '../toilets/json-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
@@ -55,7 +55,9 @@ const BBOX_OPEN = fragment(',"bbox":[');
 const NO_MORE = fragment('],"truncated":false');
 const MORE = fragment('],"truncated":true');
 const COMMA = fragment(',');
-const DISTANCE = fragment(',"distance_m":');
+/** Closes the item's last value, then its first nearest-search member. */
+const DISTANCE = fragment('","distance_m":');
+const BRACE_CLOSE = fragment('}');
 const WALK = fragment(',"walk_min":');
 const BEARING = fragment(',"bearing":');
 const AREA_OPEN = fragment('{"results":[');
@@ -128,9 +130,8 @@ export class Reads {
     out.reset();
     out.bytes(AREA_OPEN);
     for (let i = 0; i < shown; i++) {
-      if (i > 0) out.bytes(COMMA);
       this.renderer.item(out, snapshot, this.rows[i], nowMs);
-      out.bytes(ITEM_CLOSE);
+      out.bytes(i + 1 < shown ? ITEM_END_NEXT : ITEM_END);
     }
     out.bytes(found > params.limit ? MORE : NO_MORE);
     out.bytes(this.tail);
@@ -146,7 +147,7 @@ export class Reads {
     out.reset();
     out.bytes(TOILET_OPEN);
     this.renderer.item(out, snapshot, row, nowMs);
-    out.bytes(ITEM_CLOSE);
+    out.bytes(ITEM_END);
     out.bytes(this.tail);
     return out.view();
   }
@@ -190,7 +191,7 @@ export class Reads {
       out.integer(Math.max(1, Math.ceil(meters / WALK_METERS_PER_MINUTE)));
       out.bytes(BEARING);
       out.integer(initialBearingDegrees(origin.lat, origin.lon, lat, lon));
-      out.bytes(ITEM_CLOSE);
+      out.bytes(BRACE_CLOSE);
       if (lon < (west < 0 ? origin.lon : t.lon[west])) west = row;
       if (lon > (east < 0 ? origin.lon : t.lon[east])) east = row;
       if (lat < (south < 0 ? origin.lat : t.lat[south])) south = row;

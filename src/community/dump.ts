@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Snapshot } from '../toilets/snapshot.js';
-import { ITEM_CLOSE, ToiletRenderer } from '../toilets/render.js';
+import { ITEM_END, ToiletRenderer } from '../toilets/render.js';
 import { JsonBytes } from '../toilets/json-bytes.js';
 import { Trait } from '../toilets/table.js';
 
@@ -80,7 +80,7 @@ export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string
     for (let row = 0; row < t.count; row++) if (!(t.traits[row] & Trait.Hidden)) {
       out.reset();
       renderer.item(out, snapshot, row, nowMs);
-      out.bytes(ITEM_CLOSE);
+      out.bytes(ITEM_END);
       yield JSON.parse(out.text());
     }
   };
