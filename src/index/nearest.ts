@@ -136,8 +136,15 @@ export class NearestSearch {
     this.slots = 0;
     let node = this.root(count - 1);
     for (;;) {
-      if (this.right[node] - this.left[node] <= nodeSize) this.queueLeaf(node, filter);
-      else this.split(node, filter);
+      if (this.right[node] - this.left[node] > nodeSize) {
+        const inside = this.split(node, filter);
+        if (inside >= 0) {
+          node = inside;
+          continue;
+        }
+      } else {
+        this.queueLeaf(node, filter);
+      }
       // Take the next node, reporting the points queued nearer than it on the way.
       for (;;) {
         // Points at the head of the queue are nearer than anything still inside a pending node.
@@ -194,8 +201,12 @@ export class NearestSearch {
     }
   }
 
-  /** Queues the split point of an inner node (if the filter keeps it) and both halves. */
-  private split(node: number, filter: PointFilter): void {
+  /**
+   * Queues the split point of an inner node (if the filter keeps it) and its halves, except, when the
+   * node holds the query point, the half that holds it: that one is returned to be split next (it would
+   * be taken next anyway, its bound being 0), so the way down from the root costs no queueing. Else -1.
+   */
+  private split(node: number, filter: PointFilter): number {
     const left = this.left[node];
     const right = this.right[node];
     const m = (left + right) >> 1;
@@ -214,11 +225,20 @@ export class NearestSearch {
     const splitAt = inTop ? top.point : this.coords;
     const splitIndex = inTop ? 8 * heap : 2 * m + this.axis[node];
     const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
+    const inside = this.taken[node] === 0 ? (this.point.origin[this.axis[node]] <= splitAt[splitIndex] ? 0 : 1) : -1;
+    let next = -1;
     // One call site for both halves: two would double the code V8 inlines here and exhaust its budget.
     for (let upper = 0; upper < 2; upper++) {
       const slot = upper === 0 ? this.child(node, left, m - 1, splitAt, splitIndex, false, lower) : this.child(node, m + 1, right, splitAt, splitIndex, true, lower === 0 ? 0 : lower + 1);
-      if (this.left[slot] <= this.right[slot]) this.pushHalf(slot, node, upper);
+      if (this.left[slot] > this.right[slot]) continue; // empty half
+      if (upper === inside) {
+        this.taken[slot] = 0;
+        next = slot;
+      } else {
+        this.pushHalf(slot, node, upper);
+      }
     }
+    return next;
   }
 
   /**
