@@ -5,7 +5,8 @@
 // arrays in tree order (TopLevels), which stay in the processor cache from one search to the next.
 // A half queued below such a split point gets a bound that needs no trigonometry (its distance from the
 // split's plane, from constants of the split), and its exact bound only if it is ever taken: most halves
-// queued on the way down are never taken.
+// queued on the way down are never taken. The half that holds the query point is not queued at all but
+// split straight away: it would be taken next anyway.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
