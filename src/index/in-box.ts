@@ -2,7 +2,7 @@
 // Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
 import type Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
-import { haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
+import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
@@ -108,11 +108,7 @@ export class BoxSearch {
       const point = pos >> 2;
       const row = indices[point];
       if (!keeps(filter, tags[point], row)) continue;
-      const j = 3 * point;
-      const dx = xyz[j] - q[0];
-      const dy = xyz[j + 1] - q[1];
-      const dz = xyz[j + 2] - q[2];
-      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
+      this.queue.push(haverSinChord(q, xyz, 3 * point), POINT, row);
     }
   }
 }

@@ -9,7 +9,7 @@
 // split straight away: it would be taken next anyway.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
-import { haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
+import { haverSinChord, haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
@@ -194,11 +194,7 @@ export class NearestSearch {
     for (let i = this.left[node], right = this.right[node]; i <= right; i++) {
       const row = ids[i];
       if (!keeps(filter, tags[i], row)) continue;
-      const j = 3 * i;
-      const dx = xyz[j] - q[0];
-      const dy = xyz[j + 1] - q[1];
-      const dz = xyz[j + 2] - q[2];
-      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
+      this.queue.push(haverSinChord(q, xyz, 3 * i), POINT, row);
     }
   }
 
@@ -216,12 +212,8 @@ export class NearestSearch {
     const inTop = heap !== 0;
     const row = inTop ? top.row[heap] : this.ids[m];
     if (keeps(filter, inTop ? top.tag[heap] : this.tags.tags[m], row)) {
-      const [xyz, j] = inTop ? [top.point, 8 * heap + 1] : [this.xyz, 3 * m];
-      const q = this.point.xyz;
-      const dx = xyz[j] - q[0];
-      const dy = xyz[j + 1] - q[1];
-      const dz = xyz[j + 2] - q[2];
-      this.queue.push((dx * dx + dy * dy + dz * dz) / 4, POINT, row);
+      const h = inTop ? haverSinChord(this.point.xyz, top.point, 8 * heap + 1) : haverSinChord(this.point.xyz, this.xyz, 3 * m);
+      this.queue.push(h, POINT, row);
     }
     const splitAt = inTop ? top.point : this.coords;
     const splitIndex = inTop ? 8 * heap : 2 * m + this.axis[node];
