@@ -2,8 +2,8 @@
 // (declared headers, params, client IP, an optional body), kept off the hot path unless asked for.
 //
 // A handler that answers synchronously has its answer written with the others of the same event-loop
-// turn (ReplyBatch): no promise, no closure per request. Async answers, bodies and web Responses go
-// through an Exchange, which registers onAborted and writes inside res.cork() when the answer is ready.
+// turn (ReplyBatch), without a promise. Async answers, bodies and web Responses go through an Exchange,
+// which registers onAborted and writes inside res.cork() when the answer is ready.
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
@@ -368,7 +368,7 @@ const BATCH_ARENA_BYTES = 1 << 20;
  * Synchronous answers wait until uWS has been handed every request that is ready, and are written
  * together (setImmediate runs after libuv's I/O phase, in which uWS reads all ready sockets). A client
  * on the same machine (a reverse proxy, a load generator) is then woken once per batch rather than once
- * per answer: on loopback each wake-up cost the sending server ~5 µs of kernel time, about half of it.
+ * per answer: on loopback those wake-ups were about half of the server's kernel time (~5 µs an answer).
  * An answer waits at most for the others of its batch. Buffer bodies are copied, since the reads reuse
  * one answer buffer; uWS copies what it cannot send at once, so the copies are reused after writing.
  */
