@@ -15,31 +15,12 @@ import { idKey, rowOfKey, toiletId, type ToiletTable } from '../../src/toilets/t
 import { asciiJson } from '../../src/toilets/ascii-json.js';
 import { osmExtract } from '../support/paths.js';
 import { rows, tempDir } from '../importer/support.js';
+import type { SourceRow } from '../support/column-store.js';
 
 const dir = tempDir('columns');
 
-interface TableRow {
-  id: string;
-  lat: number;
-  lon: number;
-  name: string | null;
-  operator: string | null;
-  access: string;
-  access_rule: string;
-  scheme_name: string | null;
-  fee_required: number | null;
-  fee_amount: number | null;
-  fee_currency: string | null;
-  opening_hours: string | null;
-  wheelchair: string;
-  changing_table: string;
-  gender: string;
-  checked: string | null;
-  quality: number;
-  last_edited: number | null;
-  time_zone: string;
-  country: string | null;
-}
+/** The columns of a toilets row this test compares (the raw tags and the kind are not in the store). */
+type TableRow = Omit<SourceRow, 'kind' | 'tags'>;
 
 const part = (text: ItemText, row: number, p: number) =>
   Buffer.from(text.bytes.subarray(text.starts[row * ITEM_TEXT_PARTS + p], text.starts[row * ITEM_TEXT_PARTS + p + 1])).toString('latin1');

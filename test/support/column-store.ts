@@ -7,7 +7,8 @@ import { ToiletColumnsBuilder } from '../../importer/toilet-columns.js';
 import { writeToiletColumns } from '../../src/source/columns.js';
 import type { ToiletFacts } from '../../src/toilets/facts.js';
 
-interface Row {
+/** A row of a source database's toilets table. */
+export interface SourceRow {
   id: string;
   kind: string;
   lat: number;
@@ -34,7 +35,7 @@ interface Row {
 
 export function rebuildColumnStore(db: Database.Database): void {
   const rows = new ToiletRowsBuilder();
-  for (const r of db.prepare('SELECT * FROM toilets').all() as Row[]) {
+  for (const r of db.prepare('SELECT * FROM toilets').all() as SourceRow[]) {
     rows.add({
       id: r.id,
       host: r.kind === 'host_toilet',
