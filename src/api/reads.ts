@@ -3,7 +3,7 @@
 // buffers (the server is single-threaded), and items are written straight into one answer buffer.
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Snapshot } from '../toilets/snapshot.js';
-import { Trait } from '../toilets/table.js';
+import { Trait, type ToiletTable } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
 import { fragment, JsonBytes } from '../toilets/json-bytes.js';
@@ -200,17 +200,13 @@ export class Reads {
     out.bytes(BRACKET_CLOSE);
     if (found > 0) {
       out.bytes(BBOX_OPEN);
-      if (west < 0) out.decimal(origin.lon);
-      else writeCoordinate(out, t, west, 'lon');
+      writeSide(out, t, west, origin, 'lon');
       out.bytes(COMMA);
-      if (south < 0) out.decimal(origin.lat);
-      else writeCoordinate(out, t, south, 'lat');
+      writeSide(out, t, south, origin, 'lat');
       out.bytes(COMMA);
-      if (east < 0) out.decimal(origin.lon);
-      else writeCoordinate(out, t, east, 'lon');
+      writeSide(out, t, east, origin, 'lon');
       out.bytes(COMMA);
-      if (north < 0) out.decimal(origin.lat);
-      else writeCoordinate(out, t, north, 'lat');
+      writeSide(out, t, north, origin, 'lat');
       out.bytes(BRACKET_CLOSE);
     }
     out.bytes(this.tail);
@@ -241,6 +237,12 @@ const NEEDS_LOCATION_QUESTION =
 
 function placeNotFoundQuestion(place: string, country: string | null): string {
   return `I could not find "${place}"${country ? ` in ${country}` : ''}. Which town, street or station near you should I search instead?`;
+}
+
+/** One side of a nearest answer's bbox: a row's coordinate as its item text has it, or the origin's (row -1). */
+function writeSide(out: JsonBytes, t: ToiletTable, row: number, origin: Origin, axis: 'lat' | 'lon'): void {
+  if (row < 0) out.decimal(axis === 'lat' ? origin.lat : origin.lon);
+  else writeCoordinate(out, t, row, axis);
 }
 
 function round5(value: number): number {
