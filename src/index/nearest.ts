@@ -6,11 +6,13 @@
 // A half queued below such a split point gets a bound that needs no trigonometry (its distance from the
 // split's plane, from constants of the split), and its exact bound only if it is ever taken: most halves
 // queued on the way down are never taken. The half that holds the query point is not queued at all but
-// split straight away: it would be taken next anyway.
+// split straight away: it would be taken next anyway. A node's exact bound is to the box of its points
+// (nodeBoxes), not to the region its splits leave it, so sparse places open few nodes.
 import type KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
+import { nodeBoxes } from './node-boxes.js';
 
 const POINT = -1;
 /** The third member of a queued node: its priority is a lower bound still to be made exact, or exact. */
@@ -18,7 +20,6 @@ const ESTIMATE = 1;
 const EXACT = 0;
 /** Taken off a plane distance (in unit-vector chord) to cover rounding: about 6 µm. */
 const PLANE_MARGIN = 1e-12;
-const WORLD = [-180, -90, 180, 90];
 /** Levels copied into TopLevels: 65,535 split points in 4.5 MB, every split of a million points in leaves of 16. */
 const TOP_LEVELS = 16;
 
@@ -78,13 +79,12 @@ class TopLevels {
 
 export class NearestSearch {
   private readonly queue = new TripleQueue();
-  // Pending kd-tree nodes: their index range, split axis and bounds, addressed by slot.
+  // Pending kd-tree nodes: their index range, split axis and heap number, addressed by slot.
   private left = new Int32Array(256);
   private right = new Int32Array(256);
   private axis = new Uint8Array(256);
-  /** Heap number of the node in TopLevels, 0 below them. */
+  /** In TopLevels when below its size. */
   private heap = new Int32Array(256);
-  private bounds = new Float64Array(256 * 4);
   /** The exact lower bound of each node taken. */
   private taken = new Float64Array(256);
   private slots = 0;
@@ -93,6 +93,8 @@ export class NearestSearch {
   private readonly xyz: Float64Array;
   private readonly point = new QueryPoint();
   private readonly top: TopLevels;
+  /** The box of each node's points, by heap number (nodeBoxes). */
+  private readonly boxes: Float64Array;
   /** The index's rows and coordinates in its point order, and its leaf size. */
   private readonly ids: Uint16Array | Uint32Array;
   private readonly coords: Float64Array;
@@ -113,6 +115,7 @@ export class NearestSearch {
     this.xyz = unitVectors(this.coords);
     this.tags = new PositionTags(this.ids, this.ids.length, rowTags);
     this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, this.tags.tags, topLevels);
+    this.boxes = nodeBoxes(this.coords, this.nodeSize);
   }
 
   /** A row's tag changed. */
@@ -172,7 +175,7 @@ export class NearestSearch {
    * again with it and returns true.
    */
   private requeueIfFarther(node: number): boolean {
-    const exact = haverSinToBox(this.point.origin, this.bounds, node * 4);
+    const exact = haverSinToBox(this.point.origin, this.boxes, 4 * this.heap[node]);
     if (this.queue.length > 0 && exact > this.queue.peekPriority()) {
       this.queue.push(exact, node, EXACT);
       return true;
@@ -209,20 +212,18 @@ export class NearestSearch {
     const m = (left + right) >> 1;
     const heap = this.heap[node];
     const top = this.top;
-    const inTop = heap !== 0;
+    const inTop = heap < top.size;
     const row = inTop ? top.row[heap] : this.ids[m];
     if (keeps(filter, inTop ? top.tag[heap] : this.tags.tags[m], row)) {
       const h = inTop ? haverSinChord(this.point.xyz, top.point, 8 * heap + 1) : haverSinChord(this.point.xyz, this.xyz, 3 * m);
       this.queue.push(h, POINT, row);
     }
-    const splitAt = inTop ? top.point : this.coords;
-    const splitIndex = inTop ? 8 * heap : 2 * m + this.axis[node];
-    const lower = inTop && 2 * heap < top.size ? 2 * heap : 0;
-    const inside = this.taken[node] === 0 ? (this.point.origin[this.axis[node]] <= splitAt[splitIndex] ? 0 : 1) : -1;
+    const split = inTop ? top.point[8 * heap] : this.coords[2 * m + this.axis[node]];
+    const inside = this.taken[node] === 0 ? (this.point.origin[this.axis[node]] <= split ? 0 : 1) : -1;
     let next = -1;
     // One call site for both halves: two would double the code V8 inlines here and exhaust its budget.
     for (let upper = 0; upper < 2; upper++) {
-      const slot = upper === 0 ? this.child(node, left, m - 1, splitAt, splitIndex, false, lower) : this.child(node, m + 1, right, splitAt, splitIndex, true, lower === 0 ? 0 : lower + 1);
+      const slot = upper === 0 ? this.slot(left, m - 1, 1 - this.axis[node], 2 * heap) : this.slot(m + 1, right, 1 - this.axis[node], 2 * heap + 1);
       if (this.left[slot] > this.right[slot]) continue; // empty half
       if (upper === inside) {
         this.taken[slot] = 0;
@@ -238,13 +239,15 @@ export class NearestSearch {
    * Queues a half of `parent`. Below TopLevels with its exact bound. Else with a lower bound from the
    * parent's bound and the split plane: a latitude split is the plane z = sin(split), a longitude split
    * the plane through the poles at that meridian, and no point of the half lies on the query's side of
-   * it (for a longitude split, when the half spans at most 180°). The chord to any point of the half is
-   * then at least the query's distance from the plane. Made exact if the half is taken.
+   * it (for a longitude split, when the half's points lie within 180° of the meridian). The chord to any
+   * point of the half is then at least the query's distance from the plane. Made exact if the half is taken.
    */
   private pushHalf(slot: number, parent: number, upper: number): void {
     const heap = this.heap[parent];
-    if (heap === 0) {
-      this.queue.push(haverSinToBox(this.point.origin, this.bounds, slot * 4), slot, EXACT);
+    const boxes = this.boxes;
+    const box = 4 * this.heap[slot];
+    if (heap >= this.top.size) {
+      this.queue.push(haverSinToBox(this.point.origin, boxes, box), slot, EXACT);
       return;
     }
     const split = this.top.point;
@@ -255,8 +258,8 @@ export class NearestSearch {
     if (this.axis[parent] === 1) {
       side = q[2] - split[at + 4];
     } else {
-      const to = slot * 4;
-      side = this.bounds[to + 2] - this.bounds[to] <= 180 ? q[1] * split[at + 5] - q[0] * split[at + 4] : 0;
+      const reach = upper === 1 ? boxes[box + 2] - split[at] : split[at] - boxes[box];
+      side = reach <= 180 ? q[1] * split[at + 5] - q[0] * split[at + 4] : 0;
     }
     const gap = Math.max(0, (upper === 1 ? -side : side) - PLANE_MARGIN);
     this.queue.push(Math.max(this.taken[parent], (gap * gap) / 4), slot, ESTIMATE);
@@ -264,27 +267,7 @@ export class NearestSearch {
 
   private root(right: number): number {
     const slot = this.slot(0, right, 0, 1);
-    this.bounds.set(WORLD, slot * 4);
     this.taken[slot] = 0;
-    return slot;
-  }
-
-  /**
-   * The lower (or upper) half of `parent`, split at `splitAt[splitIndex]`: its bounds are the parent's with
-   * the split coordinate as the new max (or min), and it splits on the other axis. Reads the coordinate
-   * itself rather than taking it as an argument (see haverSinToBox on boxed doubles).
-   */
-  private child(parent: number, left: number, right: number, splitAt: Float64Array, splitIndex: number, upper: boolean, heap: number): number {
-    const axis = this.axis[parent];
-    const slot = this.slot(left, right, 1 - axis, heap);
-    const bounds = this.bounds;
-    const from = parent * 4;
-    const to = slot * 4;
-    bounds[to] = bounds[from];
-    bounds[to + 1] = bounds[from + 1];
-    bounds[to + 2] = bounds[from + 2];
-    bounds[to + 3] = bounds[from + 3];
-    bounds[to + (upper ? 0 : 2) + axis] = splitAt[splitIndex];
     return slot;
   }
 
@@ -304,14 +287,12 @@ export class NearestSearch {
     const right = new Int32Array(size);
     const axis = new Uint8Array(size);
     const heap = new Int32Array(size);
-    const bounds = new Float64Array(size * 4);
     const taken = new Float64Array(size);
     left.set(this.left);
     right.set(this.right);
     axis.set(this.axis);
     heap.set(this.heap);
-    bounds.set(this.bounds);
     taken.set(this.taken);
-    Object.assign(this, { left, right, axis, heap, bounds, taken });
+    Object.assign(this, { left, right, axis, heap, taken });
   }
 }
