@@ -64,6 +64,7 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
       const places: PlaceCandidate[] = [];
       const entrances: number[] = [];
       const skipped: NodeFindings['skipped'] = {};
+      const quoted = new Array<string | undefined>(nodes.stringCount);
       for (let i = 0; i < nodes.length; i++) {
         const read = nodeTags(nodes, i);
         const tags = read.tags;
@@ -73,7 +74,7 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
         if (tags.entrance !== undefined || tags.door !== undefined) entrances.push(id, lon, lat);
         const c = classify(tags);
         if (c.kind !== 'skip') {
-          const json = nodeTagsJson(nodes, i, read);
+          const json = nodeTagsJson(nodes, i, read, quoted);
           const record = toiletRecord(`n${id}`, lat, lon, tags, c.kind === 'host_toilet', nodes.timestamp(i), setup.extractDate, json);
           rows.add(record);
           if (record.host) {

@@ -26,15 +26,20 @@ export function nodeTags(nodes: SelectedNodes, i: number): NodeTags {
   return { tags, inFileOrder };
 }
 
-/** JSON.stringify(read.tags), for the tags of node i as nodeTags read them. */
-export function nodeTagsJson(nodes: SelectedNodes, i: number, read: NodeTags): string {
+/**
+ * JSON.stringify(read.tags), for the tags of node i as nodeTags read them. `quoted`: the JSON of each of the
+ * block's strings already quoted, by place (see SelectedNodes.tagKeyPlace); one list per block.
+ */
+export function nodeTagsJson(nodes: SelectedNodes, i: number, read: NodeTags, quoted: (string | undefined)[]): string {
   if (!read.inFileOrder) return JSON.stringify(read.tags);
   let json = '{';
   for (let t = 0, count = nodes.tagCount(i); t < count; t++) {
     if (t > 0) json += ',';
-    json += quote(nodes.tagKey(i, t));
+    const key = nodes.tagKeyPlace(i, t);
+    json += quoted[key] ??= JSON.stringify(nodes.tagKey(i, t));
     json += ':';
-    json += quote(nodes.tagValue(i, t));
+    const value = nodes.tagValuePlace(i, t);
+    json += quoted[value] ??= JSON.stringify(nodes.tagValue(i, t));
   }
   return `${json}}`;
 }
@@ -42,19 +47,4 @@ export function nodeTagsJson(nodes: SelectedNodes, i: number, read: NodeTags): s
 function startsWithDigit(key: string): boolean {
   const c = key.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
-}
-
-/** Quoted keys and values: most repeat (`amenity`, `yes`). Bounded, as names and dates do not. */
-const quoted = new Map<string, string>();
-const MAX_QUOTED = 50_000;
-
-/** JSON.stringify(text). */
-function quote(text: string): string {
-  let json = quoted.get(text);
-  if (json === undefined) {
-    json = JSON.stringify(text);
-    if (quoted.size >= MAX_QUOTED) quoted.clear();
-    quoted.set(text, json);
-  }
-  return json;
 }

@@ -120,11 +120,23 @@ class CollectedNodes implements SelectedNodes {
   }
 
   tagKey(i: number, t: number): string {
-    return this.strings[this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t]];
+    return this.strings[this.tagKeyPlace(i, t)];
   }
 
   tagValue(i: number, t: number): string {
-    return this.strings[this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t + 1]];
+    return this.strings[this.tagValuePlace(i, t)];
+  }
+
+  tagKeyPlace(i: number, t: number): number {
+    return this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t];
+  }
+
+  tagValuePlace(i: number, t: number): number {
+    return this.nodes.tags[(i === 0 ? 0 : this.nodes.tagEnds[i - 1]) + 2 * t + 1];
+  }
+
+  get stringCount(): number {
+    return this.strings.length;
   }
 }
 

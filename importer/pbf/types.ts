@@ -75,6 +75,13 @@ export interface SelectedNodes {
   tagCount(i: number): number;
   tagKey(i: number, t: number): string;
   tagValue(i: number, t: number): string;
+  /**
+   * Where the t-th key (value) of node i sits among the block's strings: equal places, equal texts, each
+   * below `stringCount`. For caches per block that need no hashing (texts repeat across a block's nodes).
+   */
+  tagKeyPlace(i: number, t: number): number;
+  tagValuePlace(i: number, t: number): number;
+  readonly stringCount: number;
 }
 
 /** A node transform's answer for one block: any structured-cloneable value, and buffers to move, not copy. */

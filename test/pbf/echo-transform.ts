@@ -24,9 +24,16 @@ export function createNodeTransform(setup: EchoSetup): NodeTransform {
     transform(nodes: SelectedNodes) {
       if (setup.fail === 'transform') throw new Error('echo refuses blocks');
       const echoed: EchoedNode[] = [];
+      const textAt: string[] = [];
       for (let i = 0; i < nodes.length; i++) {
         const pairs: [string, string][] = [];
-        for (let t = 0; t < nodes.tagCount(i); t++) pairs.push([nodes.tagKey(i, t), nodes.tagValue(i, t)]);
+        for (let t = 0; t < nodes.tagCount(i); t++) {
+          pairs.push([nodes.tagKey(i, t), nodes.tagValue(i, t)]);
+          for (const [place, text] of [[nodes.tagKeyPlace(i, t), nodes.tagKey(i, t)], [nodes.tagValuePlace(i, t), nodes.tagValue(i, t)]] as const) {
+            if (!(place >= 0 && place < nodes.stringCount)) throw new Error(`string place ${place} outside the block's ${nodes.stringCount}`);
+            if ((textAt[place] ??= text) !== text) throw new Error(`string place ${place} holds both ${textAt[place]} and ${text}`);
+          }
+        }
         echoed.push({ id: nodes.id(i), lat: nodes.lat(i), lon: nodes.lon(i), timestamp: nodes.timestamp(i), tags: nodes.tags(i), pairs });
       }
       return { result: echoed };
