@@ -21,6 +21,9 @@ const TEXT_SOURCES: Record<TextColumn, Column> = {
   name: 'name', operator: 'operator', schemeName: 'scheme_name', feeCurrency: 'fee_currency', openingHours: 'opening_hours',
   checked: 'checked', timeZone: 'time_zone', country: 'country',
 };
+type TypedArray = NumberColumns[NumberColumn] | Uint32Array;
+type TypedArrayType<T> = { new (length: number): T };
+
 /** What a NULL number becomes in its column. */
 const NULL_NUMBER: Partial<Record<NumberColumn, number>> = { feeRequired: -1, lastEdited: 0 };
 
@@ -98,74 +101,71 @@ export class ToiletColumnsBuilder {
   /**
    * The column store's blobs without the rows whose ids are in `drop`, rows in the order of a Hilbert curve
    * through their positions (Flatbush's own sort), with the id index. Each blob is made just before it is
-   * yielded, so only one output column is in memory beside the batches.
+   * yielded, so only one output column (and its arrival-order copy) is in memory beside the batches. Every
+   * column is first laid out in arrival order, then gathered: one random read per value, not a walk
+   * through the batches.
    */
   *blobs(drop: ReadonlySet<string>): Generator<ColumnBlob> {
     const dropped = new Set([...drop].map(idKey));
-    // Where each arriving row is (its batch and its row there), and its key.
-    const batchOf = new Uint32Array(this.count);
-    const rowOf = new Uint32Array(this.count);
-    const keys = new Float64Array(this.count);
+    const keys = this.arrivals(Float64Array, (batch, row) => batch.keys[row]);
     const kept: number[] = [];
-    let arrival = 0;
-    this.batches.forEach((batch, b) => {
-      for (let row = 0; row < batch.count; row++, arrival++) {
-        batchOf[arrival] = b;
-        rowOf[arrival] = row;
-        keys[arrival] = batch.keys[row];
-        if (!dropped.has(batch.keys[row])) kept.push(arrival);
-      }
-    });
-    const order = this.spatialOrder(kept, batchOf, rowOf);
+    for (let arrival = 0; arrival < this.count; arrival++) if (!dropped.has(keys[arrival])) kept.push(arrival);
+    const order = this.spatialOrder(kept);
     const count = order.length;
-    const batchAt = (i: number) => this.batches[batchOf[order[i]]];
-    const rowAt = (i: number) => rowOf[order[i]];
+    const inOrder = <T extends TypedArray>(Type: TypedArrayType<T>, arrivals: T): T => {
+      const column = new Type(count);
+      for (let i = 0; i < count; i++) column[i] = arrivals[order[i]];
+      return column;
+    };
 
     const rowOfArrival = new Uint32Array(this.count);
-    order.forEach((a, row) => (rowOfArrival[a] = row));
+    for (let row = 0; row < count; row++) rowOfArrival[order[row]] = row;
     // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
     yield [ID_ORDER_BLOB, Uint32Array.from(kept.sort((a, b) => keys[a] - keys[b]), (a) => rowOfArrival[a])];
 
-    const textFacts = new Uint32Array(count);
-    for (let i = 0; i < count; i++) textFacts[i] = batchAt(i).textFacts[rowAt(i)];
-    yield [TEXT_FACTS_BLOB, textFacts];
-    const idType = new Uint8Array(count);
-    const idNumber = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      const key = batchAt(i).keys[rowAt(i)];
-      idType[i] = key % 4;
-      idNumber[i] = Math.floor(key / 4);
-    }
-    yield ['idType', idType];
-    yield ['idNumber', idNumber];
+    yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, this.arrivals(Uint32Array, (batch, row) => batch.textFacts[row]))];
+    yield ['idType', inOrder(Uint8Array, this.arrivals(Uint8Array, (batch, row) => batch.keys[row] % 4))];
+    yield ['idNumber', inOrder(Float64Array, this.arrivals(Float64Array, (batch, row) => Math.floor(batch.keys[row] / 4)))];
     for (let c = 0; c < NUMBER_SOURCES.length; c++) {
-      const column = new NUMBER_COLUMNS[NUMBER_SOURCES[c][0]](count);
-      for (let i = 0; i < count; i++) column[i] = batchAt(i).numbers[c][rowAt(i)];
-      yield [NUMBER_SOURCES[c][0], column];
+      const Type = NUMBER_COLUMNS[NUMBER_SOURCES[c][0]] as TypedArrayType<TypedArray>;
+      yield [NUMBER_SOURCES[c][0], inOrder(Type, this.arrivals(Type, (batch, row) => batch.numbers[c][row]))];
     }
     for (let c = 0; c < TEXT_COUNT; c++) {
-      const codes = new Uint32Array(count);
-      for (let i = 0; i < count; i++) codes[i] = batchAt(i).codes[rowAt(i) * TEXT_COUNT + c];
-      yield [TEXT_COLUMNS[c], codes];
+      yield [TEXT_COLUMNS[c], inOrder(Uint32Array, this.arrivals(Uint32Array, (batch, row) => batch.codes[row * TEXT_COUNT + c]))];
       yield [valuesBlobName(TEXT_COLUMNS[c]), textValuesBlob([...this.dictionaries[c].keys()])];
     }
 
+    // Item texts: each row's bytes copied from its batch.
+    const batchOf = this.arrivals(Uint32Array, (_, __, b) => b);
+    const rowOf = this.arrivals(Uint32Array, (_, row) => row);
     let textBytes = 0;
     for (const batch of this.batches) textBytes += batch.text.length;
     const bytes = new Uint8Array(textBytes);
     const starts = new Uint32Array(count * ITEM_TEXT_PARTS + 1);
     let at = 0;
     for (let i = 0; i < count; i++) {
-      const batch = batchAt(i);
-      const row = rowAt(i);
+      const batch = this.batches[batchOf[order[i]]];
+      const row = rowOf[order[i]];
       const from = batch.starts[row * ITEM_TEXT_PARTS];
       for (let part = 0; part < ITEM_TEXT_PARTS; part++) starts[i * ITEM_TEXT_PARTS + part] = at + batch.starts[row * ITEM_TEXT_PARTS + part] - from;
-      for (let b = from, end = batch.starts[(row + 1) * ITEM_TEXT_PARTS]; b < end; b++) bytes[at++] = batch.text[b];
+      const end = batch.starts[(row + 1) * ITEM_TEXT_PARTS];
+      bytes.set(batch.text.subarray(from, end), at);
+      at += end - from;
     }
     starts[count * ITEM_TEXT_PARTS] = at;
     this.batches.length = 0;
     yield [ITEM_TEXT_BLOB, bytes.subarray(0, at)];
     yield [ITEM_TEXT_STARTS_BLOB, starts];
+  }
+
+  /** One value per row of every batch, in arrival order. */
+  private arrivals<T extends TypedArray>(Type: TypedArrayType<T>, valueOf: (batch: Batch, row: number, b: number) => number): T {
+    const values = new Type(this.count);
+    let arrival = 0;
+    this.batches.forEach((batch, b) => {
+      for (let row = 0; row < batch.count; row++) values[arrival++] = valueOf(batch, row, b);
+    });
+    return values;
   }
 
   /** The number (from 1) of a row's text facts: its id type, fee numbers and the codes of FACT_TEXTS. */
@@ -182,15 +182,12 @@ export class ToiletColumnsBuilder {
    * every column, so the rows of one answer share memory pages and cache lines instead of each being a
    * random read into hundreds of megabytes.
    */
-  private spatialOrder(arrivals: number[], batchOf: Uint32Array, rowOf: Uint32Array): number[] {
+  private spatialOrder(arrivals: number[]): number[] {
     if (arrivals.length === 0) return [];
+    const lon = this.arrivals(Float64Array, (batch, row) => batch.numbers[LON_COLUMN][row]);
+    const lat = this.arrivals(Float64Array, (batch, row) => batch.numbers[LAT_COLUMN][row]);
     const index = new Flatbush(arrivals.length, 16, Float64Array);
-    for (const a of arrivals) {
-      const batch = this.batches[batchOf[a]];
-      const lon = batch.numbers[LON_COLUMN][rowOf[a]];
-      const lat = batch.numbers[LAT_COLUMN][rowOf[a]];
-      index.add(lon, lat, lon, lat);
-    }
+    for (const a of arrivals) index.add(lon[a], lat[a], lon[a], lat[a]);
     index.finish();
     const sorted = (index as unknown as { _indices: Uint32Array | Uint16Array })._indices;
     return Array.from(sorted.subarray(0, arrivals.length), (item) => arrivals[item]);
