@@ -22,8 +22,8 @@ export type WriterRequest = { id: number } & (
   | { op: 'insertRows'; table: string; columns: readonly string[]; values: unknown[][] }
   /** Writes the column store of every toilet row inserted so far, leaving out these ids. */
   | { op: 'writeColumns'; dropIds: string[] }
-  /** Done once every connected decoder has sent `marks` marks in all (or ended): what they sent before is in. */
-  | { op: 'decodersMarked'; marks: number }
+  /** Done once every connected decoder has sent a mark (or ended): what they sent before it is in. */
+  | { op: 'decodersMarked' }
   /** Done once every connected decoder has ended: all their rows are in. */
   | { op: 'decodersDone' }
   /** Closes the database; the thread then exits. */

@@ -34,7 +34,7 @@ function open(): Database.Database | null {
     return null;
   }
 }
-const decoders: { state: Int32Array; marks: number; ended: boolean }[] = [];
+const decoders: { state: Int32Array; marked: boolean; ended: boolean }[] = [];
 const requests: WriterRequest[] = [];
 
 function insertToilets(rows: ToiletRows): void {
@@ -53,7 +53,7 @@ function fail(error: unknown): void {
 }
 
 function connect(decoderPort: MessagePort, state: Int32Array): void {
-  const decoder = { state, marks: 0, ended: false };
+  const decoder = { state, marked: false, ended: false };
   decoders.push(decoder);
   if (failure !== null) Atomics.store(state, FAILED, 1);
   decoderPort.on('message', (message: DecoderMessage) => {
@@ -68,7 +68,7 @@ function connect(decoderPort: MessagePort, state: Int32Array): void {
       }
       return;
     }
-    if (message.kind === 'mark') decoder.marks++;
+    decoder.marked = true;
     if (message.kind === 'end') {
       decoder.ended = true;
       decoderPort.close();
@@ -105,7 +105,7 @@ function answer(request: WriterRequest): unknown {
     case 'writeColumns':
       return void writeToiletColumns(database, columns.blobs(new Set(request.dropIds)));
     case 'decodersMarked':
-      return decoders.every((d) => d.marks >= request.marks || d.ended) ? undefined : WAIT;
+      return decoders.every((d) => d.marked) ? undefined : WAIT;
     case 'decodersDone':
       return decoders.every((d) => d.ended) ? undefined : WAIT;
     case 'close':

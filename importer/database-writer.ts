@@ -66,9 +66,9 @@ export class DatabaseWriter {
     return this.request({ op: 'writeColumns', dropIds }) as Promise<void>;
   }
 
-  /** Resolves once every connected decoder has sent `marks` marks in all (RowSink.mark) or ended: what came before is in. */
-  decodersMarked(marks: number): Promise<void> {
-    return this.request({ op: 'decodersMarked', marks }) as Promise<void>;
+  /** Resolves once every connected decoder has sent a mark (RowSink.mark) or ended: what came before is in. */
+  decodersMarked(): Promise<void> {
+    return this.request({ op: 'decodersMarked' }) as Promise<void>;
   }
 
   /** Resolves once every connected decoder has ended: all its rows are in. */

@@ -156,7 +156,6 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   let classes: ElementClasses | null = null;
   let duplicates: HostSpot[] = [];
   let placesInserted: Promise<void> = Promise.resolve();
-  let columnsWritten: Promise<void> = Promise.resolve();
   let placeRecords: PlaceRow[] = [];
 
   await db.exec('BEGIN');
@@ -189,7 +188,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
           // All node rows are sent: once they are in, index them while this thread positions ways and relations.
           await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
-          const marked = db.decodersMarked(1); // requests run in order: the index waits for it
+          const marked = db.decodersMarked(); // requests run in order: the index waits for it
           const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
           // coordinatesFor has run, with these very lists (the scan sorts them before and keeps them).
@@ -206,18 +205,6 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
             );
             records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
           }
-          // Marked behind those rows: once they are in, the database thread drops the host toilets that
-          // duplicate a standalone one and builds the column store while this thread builds the places and
-          // their index. All asked now: this thread is busy until then.
-          const markedAgain = Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork));
-          duplicates = duplicateHosts(hosts, standalone);
-          const dropIds = duplicates.map((host) => host.id);
-          columnsWritten = Promise.all([
-            db.decodersMarked(2),
-            db.runEach('DELETE FROM toilets WHERE id = ?', dropIds.map((id) => [id])),
-            db.writeColumns(dropIds),
-          ]).then(() => {});
-          columnsWritten.catch(() => {}); // awaited below
           const places = buildPlaces(placeCandidates);
           for (const place of places) {
             place.lat = roundCoordinate(place.lat);
@@ -226,8 +213,9 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           }
           placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
           placesInserted.catch(() => {}); // awaited below
+          duplicates = duplicateHosts(hosts, standalone);
           placeRecords = places;
-          await Promise.all([...records, ...markedAgain]);
+          await Promise.all(records);
           await Promise.all([marked, indexed]);
         },
       },
@@ -236,10 +224,15 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
     { threads: options.threads ?? (statSync(extractPath).size < SMALL_EXTRACT_BYTES ? 0 : undefined) },
   );
 
+  // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
+  await db.decodersDone();
+  await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  // The database thread builds the column store while this thread builds the place index.
+  const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
+  columnsWritten.catch(() => {}); // awaited below
   const index = buildPlaceIndex(placeRecords, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
-  await db.decodersDone();
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
   summary.toilets.hosts = hosts.length - duplicates.length;
   summary.toilets.total = standalone.length + summary.toilets.hosts;
