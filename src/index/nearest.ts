@@ -83,7 +83,7 @@ export class NearestSearch {
   private left = new Int32Array(256);
   private right = new Int32Array(256);
   private axis = new Uint8Array(256);
-  /** In TopLevels when below its size. */
+  /** Heap number (root 1, children 2h and 2h + 1): where the node's box is, and its TopLevels entry when below top.size. */
   private heap = new Int32Array(256);
   /** The exact lower bound of each node taken. */
   private taken = new Float64Array(256);
