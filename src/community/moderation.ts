@@ -115,7 +115,7 @@ export class Moderation {
       const found = snapshot.findNearest(s.lon, s.lat, NEARBY_COUNT, metersToHaverSin(NEARBY_METERS), listed, rows, haverSins);
       const nearby = Array.from({ length: found }, (_, i) => ({
         id: toiletId(snapshot.table, rows[i]),
-        name: snapshot.table.name[rows[i]],
+        name: snapshot.table.name.get(rows[i]),
         distance_m: Math.round(haverSinToMeters(haverSins[i])),
       }));
       const { id, at, lat, lon, name, access, fee, opening_hours, wheelchair, changing_table, note } = s;
@@ -130,7 +130,7 @@ export class Moderation {
       const row = current === null ? -1 : snapshot.loadedRowOf(current);
       const t = snapshot.table;
       const toilet =
-        row < 0 ? null : { name: t.name[row], lat: t.lat[row], lon: t.lon[row], source: SOURCE_OF_ID_TYPE[t.idType[row]], gone: (t.traits[row] & Trait.Hidden) !== 0 };
+        row < 0 ? null : { name: t.name.get(row), lat: t.lat[row], lon: t.lon[row], source: SOURCE_OF_ID_TYPE[t.idType[row]], gone: (t.traits[row] & Trait.Hidden) !== 0 };
       return { id: `rep_${r.id}`, reported_at: new Date(r.at).toISOString(), kind: r.kind, note: r.note, toilet_id: current ?? r.toilet_id, toilet, open_reports: r.open_reports };
     });
   }
@@ -142,7 +142,7 @@ export class Moderation {
       const existence = overlay.decided.existence;
       if (existence?.by !== 'votes' || overlay.gone) continue;
       const gone = existence.votes_total! - existence.votes_for!;
-      if (gone > existence.votes_for!) found.push({ toilet_id: toiletId(snapshot.table, row), name: snapshot.table.name[row], gone_votes: gone, exists_votes: existence.votes_for! });
+      if (gone > existence.votes_for!) found.push({ toilet_id: toiletId(snapshot.table, row), name: snapshot.table.name.get(row), gone_votes: gone, exists_votes: existence.votes_for! });
     }
     return found;
   }

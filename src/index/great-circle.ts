@@ -1,6 +1,7 @@
 // Great-circle arithmetic in "haversine" units (h = sin²(θ/2)), which order like distances and avoid
 // asin/sqrt until a result is reported. Lower bounds to boxes follow geokdbush (ISC, Vladimir Agafonkin).
 import { EARTH_RADIUS_M } from '../geo/sphere.js';
+import { sharedArray } from './shared-array.js';
 
 export const RAD = Math.PI / 180;
 
@@ -12,10 +13,10 @@ export function haverSin(theta: number): number {
 /**
  * Unit vectors of points, in an index's point order: the haversine value between two points is a quarter
  * of the squared chord between their unit vectors (sin²(θ/2) = (c/2)²), so ranking a candidate needs no
- * trigonometry at all.
+ * trigonometry at all. In shared memory, for every server thread.
  */
 export function unitVectors(coords: Float64Array): Float64Array {
-  const xyz = new Float64Array((coords.length >> 1) * 3);
+  const xyz = sharedArray(Float64Array, (coords.length >> 1) * 3);
   for (let i = 0, j = 0; i < coords.length; i += 2, j += 3) {
     const lon = coords[i] * RAD;
     const lat = coords[i + 1] * RAD;

@@ -1,6 +1,6 @@
 // Points inside a lon/lat box, nearest (great-circle) to the box centre first, over a Flatbush index.
 // Best-first traversal stops after `k` hits, so a dense box costs about k steps instead of a full sort.
-import type Flatbush from 'flatbush';
+import Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
@@ -15,10 +15,29 @@ interface FlatbushInternals {
   numItems: number;
 }
 
+/** What a box search reads and never writes, made once per index in shared memory (see NearestIndex): the Flatbush data and the points' unit vectors. */
+export interface BoxIndex {
+  readonly data: ArrayBufferLike;
+  readonly xyz: Float64Array;
+}
+
+/** The shared parts of a search over a finished Flatbush index of points (made with SharedArrayBuffer to be shared). */
+export function boxIndex(index: Flatbush): BoxIndex {
+  const { _boxes: boxes, numItems } = index as unknown as FlatbushInternals;
+  const points = new Float64Array(numItems * 2);
+  for (let p = 0; p < numItems; p++) {
+    points[2 * p] = boxes[4 * p];
+    points[2 * p + 1] = boxes[4 * p + 1];
+  }
+  return { data: index.data, xyz: unitVectors(points) };
+}
+
+/** A search over a BoxIndex; each thread has its own (queue and point tags). */
 export class BoxSearch {
   private readonly queue = new TripleQueue();
   /** Unit vectors of the points in the order of Flatbush's leaf boxes (see unitVectors), and the query's. */
   private readonly xyz: Float64Array;
+  private readonly index: Flatbush;
   private readonly point = new QueryPoint();
   /** The query box: west, south, east, north. */
   private readonly box = new Float64Array(4);
@@ -27,18 +46,11 @@ export class BoxSearch {
   private readonly tags: PositionTags;
 
   /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. */
-  constructor(
-    private readonly index: Flatbush,
-    rowTags?: Uint8Array,
-  ) {
-    const { _boxes: boxes, _indices: indices, numItems } = index as unknown as FlatbushInternals;
+  constructor(index: BoxIndex, rowTags?: Uint8Array) {
+    this.index = Flatbush.from(index.data);
+    this.xyz = index.xyz;
+    const { _indices: indices, numItems } = this.index as unknown as FlatbushInternals;
     this.tags = new PositionTags(indices, numItems, rowTags);
-    const points = new Float64Array(numItems * 2);
-    for (let p = 0; p < numItems; p++) {
-      points[2 * p] = boxes[4 * p];
-      points[2 * p + 1] = boxes[4 * p + 1];
-    }
-    this.xyz = unitVectors(points);
   }
 
   /** A row's tag changed. */

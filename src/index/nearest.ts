@@ -8,7 +8,7 @@
 // queued on the way down are never taken. The half that holds the query point is not queued at all but
 // split straight away: it would be taken next anyway. A node's exact bound is to the box of its points
 // (nodeBoxes), not to the region its splits leave it, so sparse places open few nodes.
-import type KDBush from 'kdbush';
+import KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, type PointFilter } from './point-filter.js';
@@ -77,6 +77,23 @@ class TopLevels {
   }
 }
 
+/**
+ * What a search reads and never writes, made once per index in shared memory so that every server thread
+ * searches the same arrays: the KDBush data, the points' unit vectors and the nodes' boxes.
+ */
+export interface NearestIndex {
+  readonly data: ArrayBufferLike;
+  readonly xyz: Float64Array;
+  readonly boxes: Float64Array;
+}
+
+/** The shared parts of a search over a finished KDBush index (made with SharedArrayBuffer to be shared). */
+export function nearestIndex(kd: KDBush): NearestIndex {
+  const coords = kd.coords as Float64Array;
+  return { data: kd.data, xyz: unitVectors(coords), boxes: nodeBoxes(coords, kd.nodeSize) };
+}
+
+/** A search over a NearestIndex; each thread has its own (queues and point tags). */
 export class NearestSearch {
   private readonly queue = new TripleQueue();
   // Pending kd-tree nodes: their index range, split axis and heap number, addressed by slot.
@@ -105,17 +122,18 @@ export class NearestSearch {
 
   /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. `topLevels`: see TopLevels. */
   constructor(
-    index: KDBush,
+    index: NearestIndex,
     rowTags?: Uint8Array,
     topLevels = TOP_LEVELS,
   ) {
-    this.ids = index.ids;
-    this.coords = index.coords as Float64Array;
-    this.nodeSize = index.nodeSize;
-    this.xyz = unitVectors(this.coords);
+    const kd = KDBush.from(index.data);
+    this.ids = kd.ids;
+    this.coords = kd.coords as Float64Array;
+    this.nodeSize = kd.nodeSize;
+    this.xyz = index.xyz;
+    this.boxes = index.boxes;
     this.tags = new PositionTags(this.ids, this.ids.length, rowTags);
     this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, this.tags.tags, topLevels);
-    this.boxes = nodeBoxes(this.coords, this.nodeSize);
   }
 
   /** A row's tag changed. */

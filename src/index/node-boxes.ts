@@ -2,6 +2,7 @@
 // of node h are 2h and 2h + 1). The region a node's splits leave it can be far larger than its points: in
 // a sparse place, a half reaching into an empty sea or desert. A search that bounds a node by its points
 // rather than by its region skips such nodes instead of opening them.
+import { sharedArray } from './shared-array.js';
 
 /** Heap numbers of a tree over `count` points with leaves of at most `nodeSize + 1`: one past the largest. */
 export function heapSize(count: number, nodeSize: number): number {
@@ -13,11 +14,11 @@ export function heapSize(count: number, nodeSize: number): number {
 
 /**
  * minLon, minLat, maxLon, maxLat of each node's points at 4 × its heap number (`coords`: lon, lat pairs in
- * the index's order). An empty node's box is inverted (min +∞, max −∞).
+ * the index's order), in shared memory. An empty node's box is inverted (min +∞, max −∞).
  */
 export function nodeBoxes(coords: Float64Array, nodeSize: number): Float64Array {
   const count = coords.length >> 1;
-  const boxes = new Float64Array(4 * heapSize(count, nodeSize));
+  const boxes = sharedArray(Float64Array, 4 * heapSize(count, nodeSize));
   const visit = (heap: number, left: number, right: number): void => {
     const at = 4 * heap;
     let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];

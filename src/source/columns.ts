@@ -5,6 +5,7 @@
 // The toilets table stays the readable form (and keeps the raw tags); both hold the same toilets.
 import type Database from 'better-sqlite3';
 import { asciiJson } from '../toilets/ascii-json.js';
+import { sharedArray, type SharedArrayType } from '../index/shared-array.js';
 
 /** Number columns and their element types. Enum columns hold positions in the enums of src/toilets/facts.ts. */
 export const NUMBER_COLUMNS = {
@@ -161,13 +162,13 @@ export class ItemTextWriter {
   }
 }
 
-/** Two item texts one after the other. */
+/** Two item texts one after the other, in shared memory. */
 export function joinItemTexts(first: ItemText, second: ItemText): ItemText {
   const firstEnd = first.starts.length - 1;
-  const bytes = new Uint8Array(first.bytes.length + second.bytes.length);
+  const bytes = sharedArray(Uint8Array, first.bytes.length + second.bytes.length);
   bytes.set(first.bytes);
   bytes.set(second.bytes, first.bytes.length);
-  const starts = new Uint32Array(firstEnd + second.starts.length);
+  const starts = sharedArray(Uint32Array, firstEnd + second.starts.length);
   starts.set(first.starts.subarray(0, firstEnd));
   for (let i = 0; i < second.starts.length; i++) starts[firstEnd + i] = first.bytes.length + second.starts[i];
   return { bytes, starts };
@@ -217,8 +218,12 @@ export function writeToiletColumns(db: Database.Database, blobs: Iterable<Column
   for (const [name, data] of blobs) insert.run(name, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
-/** Reads what writeToiletColumns wrote; throws with what to do when a column is missing or has the wrong size. */
-export function readToiletColumns(db: Database.Database): StoredColumns {
+/**
+ * Reads what writeToiletColumns wrote into shared memory (SharedArrayBuffer), so every server thread can
+ * read the same columns; number and text columns get `extraRows` zeroed rows after the stored ones (for
+ * community toilets). Throws with what to do when a column is missing or has the wrong size.
+ */
+export function readToiletColumns(db: Database.Database, extraRows = 0): StoredColumns {
   // One blob at a time: each is copied into its typed array and dropped, so the peak stays near one copy.
   const select = db.prepare('SELECT data FROM toilet_columns WHERE name = ?').pluck();
   const blob = (name: string) => {
@@ -229,15 +234,15 @@ export function readToiletColumns(db: Database.Database): StoredColumns {
   const latBytes = db.prepare(`SELECT length(data) FROM toilet_columns WHERE name = 'lat'`).pluck().get() as number | undefined;
   if (latBytes === undefined) throw damaged('column lat is missing');
   const count = latBytes / Float64Array.BYTES_PER_ELEMENT;
-  const typed = <T extends ArrayBufferView>(name: string, Type: TypedArrayType<T>, length: number): T => typedColumn(name, blob(name), Type, length);
+  const typed = <T extends ArrayBufferView>(name: string, Type: SharedArrayType<T>, length: number, extra = 0): T => typedColumn(name, blob(name), Type, length, extra);
   const numbers = {} as Record<NumberColumn, ArrayBufferView>;
-  for (const [name, Type] of Object.entries(NUMBER_COLUMNS) as [NumberColumn, { new (length: number): ArrayBufferView; BYTES_PER_ELEMENT: number }][]) {
-    numbers[name] = typed(name, Type, count);
+  for (const [name, Type] of Object.entries(NUMBER_COLUMNS) as [NumberColumn, SharedArrayType<ArrayBufferView>][]) {
+    numbers[name] = typed(name, Type, count, extraRows);
   }
   const texts = {} as Record<TextColumn, DictionaryColumn>;
   for (const name of TEXT_COLUMNS) {
     const values = JSON.parse(blob(valuesBlobName(name)).toString()) as string[];
-    const codes = typed(name, Uint32Array, count);
+    const codes = typed(name, Uint32Array, count, extraRows);
     for (let row = 0; row < count; row++) if (codes[row] > values.length) throw damaged(`column ${name} has a code beyond its values`);
     texts[name] = { codes, values };
   }
@@ -247,15 +252,15 @@ export function readToiletColumns(db: Database.Database): StoredColumns {
   const idOrder = typed(ID_ORDER_BLOB, Uint32Array, count);
   for (let i = 0; i < count; i++) if (idOrder[i] >= count) throw damaged('column idOrder names a row beyond the last');
   const textFacts = typed(TEXT_FACTS_BLOB, Uint32Array, count);
-  return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts }, idOrder, textFacts };
+  const textBytes = sharedArray(Uint8Array, bytes.byteLength);
+  textBytes.set(bytes);
+  return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes: textBytes, starts }, idOrder, textFacts };
 }
 
-type TypedArrayType<T> = { new (length: number): T; BYTES_PER_ELEMENT: number };
-
-function typedColumn<T extends ArrayBufferView>(name: string, data: Buffer, Type: TypedArrayType<T>, length: number): T {
+function typedColumn<T extends ArrayBufferView>(name: string, data: Buffer, Type: SharedArrayType<T>, length: number, extra: number): T {
   if (data.byteLength !== length * Type.BYTES_PER_ELEMENT) throw damaged(`column ${name} holds ${data.byteLength} bytes for ${length} rows`);
-  const array = new Type(length); // a copy: the blob's bytes need not be aligned for the type
-  new Uint8Array(array.buffer).set(data);
+  const array = sharedArray(Type, length + extra);
+  new Uint8Array(array.buffer).set(data); // a copy: the blob's bytes need not be aligned for the type
   return array;
 }
 

@@ -8,7 +8,6 @@ import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { openSourceDatabase, readMeta } from '../source/schema.js';
 import { loadToilets } from './load.js';
-import { createTable } from './table.js';
 import { Snapshot } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
@@ -40,7 +39,7 @@ export class ToiletCatalog {
     private readonly now: () => number = Date.now,
   ) {
     this.dbPath = resolve(dbPath);
-    this.snapshotInUse = Snapshot.build({ table: createTable(0), movedTo: new Map() }, { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
+    this.snapshotInUse = Snapshot.build(loadToilets(null), { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
   }
 
   get snapshot(): Snapshot {

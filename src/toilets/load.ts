@@ -1,43 +1,41 @@
 // Reads every toilet of a source database (its column store, src/source/columns.ts), and the approved
-// community toilets after them, into a ToiletTable (opening hours compile on first use).
+// community toilets after them, into shared memory: the columns every server thread builds its table over
+// (tableOver), and the spatial indexes over them.
 import type Database from 'better-sqlite3';
-import { code, createTable, genderBits, idKey, refreshTraits, type ToiletTable } from './table.js';
+import { code, createSourceTable, genderBits, idKey, type SourceTable } from './table.js';
+import { TextColumn } from './text-column.js';
+import { buildSpatialIndexes, type SpatialIndexes } from './spatial.js';
 import type { CommunityToilet } from './overlay.js';
-import { ItemTextWriter, joinItemTexts, NUMBER_COLUMNS, readToiletColumns, TEXT_COLUMNS, type ItemText, type NumberColumn, type StoredColumns } from '../source/columns.js';
+import { ItemTextWriter, joinItemTexts, readToiletColumns, TEXT_COLUMNS, type ItemText } from '../source/columns.js';
 
 export interface LoadedToilets {
-  table: ToiletTable;
+  /** The loaded columns, in shared memory. */
+  source: SourceTable;
   /** New id of each id the source saw redrawn (source table id_moves): overlay rows follow the toilet. */
   movedTo: Map<string, string>;
+  /** Over the loaded columns, in shared memory. */
+  indexes: SpatialIndexes;
 }
 
 /** `db` null: no source database yet, only community toilets. */
 export function loadToilets(db: Database.Database | null, community: readonly CommunityToilet[] = []): LoadedToilets {
-  const stored = db === null ? null : readToiletColumns(db);
+  const stored = db === null ? null : readToiletColumns(db, community.length);
   const sourceCount = stored?.count ?? 0;
-  const table = createTable(sourceCount + community.length);
-  if (stored) copyColumns(table, stored);
+  const source = createSourceTable(stored === null ? community.length : 0);
   if (stored) {
-    table.idOrder = stored.idOrder;
-    table.textFacts = stored.textFacts;
+    source.count = sourceCount + community.length;
+    Object.assign(source, stored.numbers);
+    for (const name of TEXT_COLUMNS) source[name] = new TextColumn(stored.texts[name].codes, stored.texts[name].values);
+    source.idOrder = stored.idOrder;
+    source.textFacts = stored.textFacts;
   }
-  community.forEach((toilet, i) => fillCommunityRow(table, sourceCount + i, toilet));
-  table.itemText = withCommunityText(stored?.itemText ?? null, community);
-  for (let row = 0; row < table.count; row++) refreshTraits(table, row);
+  community.forEach((toilet, i) => fillCommunityRow(source, sourceCount + i, toilet));
+  source.itemText = withCommunityText(stored?.itemText ?? null, community);
   const moves = db === null ? [] : (db.prepare('SELECT old_id, new_id FROM id_moves').raw(true).all() as [string, string][]);
-  return { table, movedTo: new Map(moves) };
+  return { source, movedTo: new Map(moves), indexes: buildSpatialIndexes(source) };
 }
 
-function copyColumns(table: ToiletTable, stored: StoredColumns): void {
-  for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) table[name].set(stored.numbers[name]);
-  for (const name of TEXT_COLUMNS) {
-    const { codes, values } = stored.texts[name];
-    const column = table[name];
-    for (let row = 0; row < stored.count; row++) column[row] = codes[row] === 0 ? null : values[codes[row] - 1];
-  }
-}
-
-function fillCommunityRow(table: ToiletTable, row: number, c: CommunityToilet): void {
+function fillCommunityRow(table: SourceTable, row: number, c: CommunityToilet): void {
   const key = idKey(c.id);
   if (key < 0) throw new Error(`unexpected community toilet id ${JSON.stringify(c.id)}`);
   table.communityRows.set(key, row);
@@ -45,18 +43,18 @@ function fillCommunityRow(table: ToiletTable, row: number, c: CommunityToilet): 
   table.idNumber[row] = Math.floor(key / 4);
   table.lat[row] = c.lat;
   table.lon[row] = c.lon;
-  table.name[row] = c.name;
+  table.name.set(row, c.name);
   table.access[row] = code.access(c.access);
   table.accessRule[row] = code.accessRule(c.access_rule);
   table.feeRequired[row] = c.fee_required ?? -1;
   table.feeAmount[row] = Number.NaN;
-  table.openingHours[row] = c.opening_hours;
+  table.openingHours.set(row, c.opening_hours);
   table.wheelchair[row] = code.wheelchair(c.wheelchair);
   table.changingTable[row] = code.changingTable(c.changing_table);
   table.gender[row] = genderBits('');
   table.lastEdited[row] = c.approved_at;
-  table.timeZone[row] = c.time_zone;
-  table.country[row] = c.country;
+  table.timeZone.set(row, c.time_zone);
+  table.country.set(row, c.country);
 }
 
 /** The source rows' item text followed by that of the community rows. */

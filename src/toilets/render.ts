@@ -83,7 +83,7 @@ export class TextFactsCache {
   }
 
   private idOf(t: ToiletTable, row: number): number {
-    const key = [t.idType[row], t.schemeName[row], t.feeRequired[row], t.feeAmount[row], t.feeCurrency[row], t.openingHours[row], t.operator[row], t.checked[row]]
+    const key = [t.idType[row], t.schemeName.get(row), t.feeRequired[row], t.feeAmount[row], t.feeCurrency.get(row), t.openingHours.get(row), t.operator.get(row), t.checked.get(row)]
       .map((value) => (value === null ? '\u0001' : value))
       .join('\u0000');
     let id = this.idOfKey.get(key);
@@ -94,10 +94,10 @@ export class TextFactsCache {
   private fragmentOf(t: ToiletTable, row: number): Uint8Array {
     const source = SOURCE_OF_ID_TYPE[t.idType[row]];
     const amount = t.feeAmount[row];
-    const fee = `{"required":${FEE_REQUIRED[t.feeRequired[row] + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(t.feeCurrency[row])}}`;
+    const fee = `{"required":${FEE_REQUIRED[t.feeRequired[row] + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(t.feeCurrency.get(row))}}`;
     return fragment(
-      `,"source":"${source}","scheme_name":${quoteOrNull(t.schemeName[row])},"fee":${fee},"opening_hours":${quoteOrNull(t.openingHours[row])}` +
-        `,"operator":${quoteOrNull(t.operator[row])},"provenance":{"source":"${source}","checked":${quoteOrNull(t.checked[row])}`,
+      `,"source":"${source}","scheme_name":${quoteOrNull(t.schemeName.get(row))},"fee":${fee},"opening_hours":${quoteOrNull(t.openingHours.get(row))}` +
+        `,"operator":${quoteOrNull(t.operator.get(row))},"provenance":{"source":"${source}","checked":${quoteOrNull(t.checked.get(row))}`,
     );
   }
 }

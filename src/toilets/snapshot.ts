@@ -2,10 +2,8 @@
 // indexes and the derived quality columns. Built whole beside the one in use and swapped in one
 // assignment, so an answer never mixes two data versions. A contribution changes one toilet's overlay in
 // place (applyOverlay): one synchronous update between requests, so no answer sees half of it.
-import KDBush from 'kdbush';
-import Flatbush from 'flatbush';
 import type { LoadedToilets } from './load.js';
-import { idKey, refreshTraits, rowOfKey, toiletId, Trait, type ToiletTable } from './table.js';
+import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
 import { confidence, verificationState } from './quality.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
@@ -18,9 +16,6 @@ import type { PointFilter } from '../index/point-filter.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
-
-/** Small leaves: a k=5 search pushes every point of each leaf it opens. */
-const KD_NODE_SIZE = 16;
 
 export interface MergedPartner extends PartnerListing {
   /** The business hours compiled for the toilet's zone, or null when none or unparseable. */
@@ -37,24 +32,6 @@ export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   headJson: Uint8Array | null;
 }
 
-/** The columns a decision may change: kept per decided row so a changed or withdrawn decision starts from the source. */
-interface SourceColumns {
-  name: string | null;
-  operator: string | null;
-  access: number;
-  accessRule: number;
-  feeRequired: number;
-  feeAmount: number;
-  feeCurrency: string | null;
-  openingHours: string | null;
-  hours: ToiletTable['hours'][number];
-  timeZone: string | null;
-  country: string | null;
-  wheelchair: number;
-  changingTable: number;
-  gender: number;
-}
-
 export interface SourceInfo {
   /** ISO time the map data was current (OSM replication timestamp), when known. */
   dataAsOf: string | null;
@@ -69,19 +46,21 @@ export class Snapshot implements SourceView {
   readonly textFacts: TextFactsCache;
   private readonly nearest: NearestSearch;
   private readonly box: BoxSearch | null;
-  /** Source values of rows that have decisions applied. */
-  private readonly sourceColumns = new Map<number, SourceColumns>();
   /** Ids each loaded id moved from (the reverse of movedTo). */
   private readonly movedFrom = new Map<string, string[]>();
   /** When the derived quality columns were computed (they age: "checked within 24 months"). */
   qualityComputedAt = 0;
 
+  readonly table: ToiletTable;
+  private readonly movedTo: ReadonlyMap<string, string>;
+
   constructor(
-    readonly table: ToiletTable,
+    loaded: LoadedToilets,
     readonly info: SourceInfo,
-    private readonly movedTo: ReadonlyMap<string, string> = new Map(),
   ) {
-    for (const [from, to] of movedTo) {
+    const table = (this.table = tableOver(loaded.source));
+    this.movedTo = loaded.movedTo;
+    for (const [from, to] of loaded.movedTo) {
       const list = this.movedFrom.get(to);
       if (list) list.push(from);
       else this.movedFrom.set(to, [from]);
@@ -89,16 +68,8 @@ export class Snapshot implements SourceView {
     const n = table.count;
     this.fragmentKey = new Uint32Array(n);
     this.textFacts = new TextFactsCache(n, table.textFacts);
-    const kd = new KDBush(n, KD_NODE_SIZE, Float64Array);
-    const flat = n > 0 ? new Flatbush(n, 16, Float64Array) : null; // Flatbush holds at least one item
-    for (let row = 0; row < n; row++) {
-      kd.add(table.lon[row], table.lat[row]);
-      flat?.add(table.lon[row], table.lat[row], table.lon[row], table.lat[row]);
-    }
-    kd.finish();
-    flat?.finish();
-    this.nearest = new NearestSearch(kd, table.traits);
-    this.box = flat && new BoxSearch(flat, table.traits);
+    this.nearest = new NearestSearch(loaded.indexes.nearest, table.traits);
+    this.box = loaded.indexes.box && new BoxSearch(loaded.indexes.box, table.traits);
   }
 
   /** Up to k rows the filter keeps (tags: traits) nearest to a point within maxHaverSin, nearest first (see NearestSearch). */
@@ -112,9 +83,9 @@ export class Snapshot implements SourceView {
   }
 
   static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlaySource, nowMs: number): Snapshot {
-    const snapshot = new Snapshot(loaded.table, info, loaded.movedTo);
+    const snapshot = new Snapshot(loaded, info);
     // an empty table (the catalog before its first load) has nothing to merge into
-    if (loaded.table.count > 0) for (const [id, overlay] of overlays.entries(snapshot)) snapshot.applyOverlay(snapshot.loadedRowOf(id), overlay);
+    if (loaded.source.count > 0) for (const [id, overlay] of overlays.entries(snapshot)) snapshot.applyOverlay(snapshot.loadedRowOf(id), overlay);
     snapshot.refreshQuality(nowMs);
     return snapshot;
   }
@@ -151,21 +122,21 @@ export class Snapshot implements SourceView {
   sourceFacts(id: string): ToiletFacts | null {
     const row = this.loadedRowOf(id);
     if (row < 0) return null;
-    const t = this.table;
-    const s = this.sourceColumns.get(row) ?? columnsOf(t, row);
+    const s = this.table.source;
+    const amount = s.feeAmount[row];
     return {
-      name: s.name,
-      operator: s.operator,
-      access: ACCESS[s.access],
-      access_rule: ACCESS_RULE[s.accessRule],
-      scheme_name: t.schemeName[row],
-      fee: { required: s.feeRequired === -1 ? null : s.feeRequired === 1, amount: Number.isNaN(s.feeAmount) ? null : s.feeAmount, currency: s.feeCurrency },
-      opening_hours: s.openingHours,
-      wheelchair: WHEELCHAIR[s.wheelchair],
-      changing_table: CHANGING_TABLE[s.changingTable],
-      gender: GENDER.filter((_, i) => s.gender & (1 << i)),
-      checked: t.checked[row],
-      quality: t.quality[row],
+      name: s.name.get(row),
+      operator: s.operator.get(row),
+      access: ACCESS[s.access[row]],
+      access_rule: ACCESS_RULE[s.accessRule[row]],
+      scheme_name: s.schemeName.get(row),
+      fee: { required: s.feeRequired[row] === -1 ? null : s.feeRequired[row] === 1, amount: Number.isNaN(amount) ? null : amount, currency: s.feeCurrency.get(row) },
+      opening_hours: s.openingHours.get(row),
+      wheelchair: WHEELCHAIR[s.wheelchair[row]],
+      changing_table: CHANGING_TABLE[s.changingTable[row]],
+      gender: GENDER.filter((_, i) => s.gender[row] & (1 << i)),
+      checked: s.checked.get(row),
+      quality: s.quality[row],
     };
   }
 
@@ -197,13 +168,12 @@ export class Snapshot implements SourceView {
   /** Puts a row's overlay in place of its previous one (null: none); decisions start from the source values. */
   applyOverlay(row: number, overlay: ToiletOverlay | null): void {
     const t = this.table;
-    const saved = this.sourceColumns.get(row);
-    if (saved) restoreColumns(t, row, saved);
+    restoreRow(t, row);
     t.traits[row] &= ~Trait.Hidden;
-    const decisions = overlay ? FACT_ATTRIBUTES.filter((attribute) => overlay.decided[attribute]?.value != null) : [];
-    if (decisions.length > 0) this.sourceColumns.set(row, saved ?? columnsOf(t, row));
-    else this.sourceColumns.delete(row);
-    for (const attribute of decisions) applyDecision(t, row, attribute, overlay!.decided[attribute]!.value!);
+    for (const attribute of FACT_ATTRIBUTES) {
+      const value = overlay?.decided[attribute]?.value;
+      if (value != null) applyDecision(t, row, attribute, value);
+    }
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
     refreshTraits(t, row);
     this.textFacts.forget(row);
@@ -222,7 +192,7 @@ export class Snapshot implements SourceView {
       partner,
       json: fragment(`,"last_confirmed_at":${overlay.last_confirmed_at === null ? 'null' : asciiJson(overlay.last_confirmed_at)},"confirmations":${overlay.confirmations},"cleanliness":${overlay.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}`),
       decidedJson: fragment(`,"decided":${decidedJson(overlay)}}`),
-      headJson: overlay.decided.name?.value != null ? fragment(`{"id":"${toiletId(t, row)}","name":${t.name[row] === null ? 'null' : asciiJson(t.name[row])},"lat":${t.lat[row]},"lon":${t.lon[row]}`) : null,
+      headJson: overlay.decided.name?.value != null ? fragment(`{"id":"${toiletId(t, row)}","name":${asciiJson(t.name.get(row)!)},"lat":${t.lat[row]},"lon":${t.lon[row]}`) : null,
     });
   }
 
@@ -236,7 +206,7 @@ export class Snapshot implements SourceView {
     const t = this.table;
     const overlay = this.overlayByRow.get(row);
     const inputs = {
-      checked: t.checked[row],
+      checked: t.checked.get(row),
       quality: t.quality[row],
       lastEdited: t.lastEdited[row],
       confirmations: overlay?.confirmations ?? 0,
@@ -252,42 +222,6 @@ function placeOf(t: ToiletTable, row: number) {
   const lat = t.lat[row];
   const lon = t.lon[row];
   return { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) };
-}
-
-function columnsOf(t: ToiletTable, row: number): SourceColumns {
-  return {
-    name: t.name[row],
-    operator: t.operator[row],
-    access: t.access[row],
-    accessRule: t.accessRule[row],
-    feeRequired: t.feeRequired[row],
-    feeAmount: t.feeAmount[row],
-    feeCurrency: t.feeCurrency[row],
-    openingHours: t.openingHours[row],
-    hours: t.hours[row],
-    timeZone: t.timeZone[row],
-    country: t.country[row],
-    wheelchair: t.wheelchair[row],
-    changingTable: t.changingTable[row],
-    gender: t.gender[row],
-  };
-}
-
-function restoreColumns(t: ToiletTable, row: number, s: SourceColumns): void {
-  t.name[row] = s.name;
-  t.operator[row] = s.operator;
-  t.access[row] = s.access;
-  t.accessRule[row] = s.accessRule;
-  t.feeRequired[row] = s.feeRequired;
-  t.feeAmount[row] = s.feeAmount;
-  t.feeCurrency[row] = s.feeCurrency;
-  t.openingHours[row] = s.openingHours;
-  t.hours[row] = s.hours;
-  t.timeZone[row] = s.timeZone;
-  t.country[row] = s.country;
-  t.wheelchair[row] = s.wheelchair;
-  t.changingTable[row] = s.changingTable;
-  t.gender[row] = s.gender;
 }
 
 /** `provenance.decided`: the spec's four keys per fact, facts in a fixed order. */

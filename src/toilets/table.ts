@@ -1,9 +1,12 @@
-// All toilets in columns: typed arrays for numbers and enum codes, plain arrays only for the few strings
-// a toilet may have. One row per toilet; row numbers are what the spatial indexes store. A million toilets
-// fit in well under 200 MB this way, where a million record objects would take over 500 MB.
+// All toilets in columns: typed arrays for numbers and enum codes, dictionary codes for the few texts a
+// toilet may have (TextColumn). One row per toilet; row numbers are what the spatial indexes store. A
+// million toilets fit in well under 200 MB this way, where a million record objects would take over 500
+// MB, and the loaded columns sit in shared memory, read by every server thread.
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from './facts.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import type { ItemText } from '../source/columns.js';
+import { TextColumn } from './text-column.js';
+import { sharedArray } from '../index/shared-array.js';
 
 /** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
 export const ID_TYPES = ['n', 'w', 'r', 'c_'] as const;
@@ -20,7 +23,11 @@ export const Trait = {
   Hidden: 1 << 5, // a moderator marked it gone: in no answer
 } as const;
 
-export interface ToiletTable {
+/**
+ * Every column as loaded, in shared memory (SharedArrayBuffer) where it is an array: written while
+ * loading, never after, and read by every server thread.
+ */
+export interface SourceTable {
   count: number;
   idType: Uint8Array;
   idNumber: Float64Array;
@@ -36,21 +43,18 @@ export interface ToiletTable {
   feeRequired: Int8Array;
   /** NaN when unknown. */
   feeAmount: Float64Array;
-  feeCurrency: (string | null)[];
-  name: (string | null)[];
-  operator: (string | null)[];
-  schemeName: (string | null)[];
-  openingHours: (string | null)[];
-  /** Compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs ~0.3 ms. */
-  hours: (CompiledHours | null)[];
+  feeCurrency: TextColumn;
+  name: TextColumn;
+  operator: TextColumn;
+  schemeName: TextColumn;
+  openingHours: TextColumn;
   /** Where the hours are evaluated: set only for rows with opening hours. */
-  timeZone: (string | null)[];
-  country: (string | null)[];
-  checked: (string | null)[];
+  timeZone: TextColumn;
+  country: TextColumn;
+  checked: TextColumn;
   quality: Uint8Array;
   /** Epoch seconds of the last edit in the source, 0 when unknown. */
   lastEdited: Uint32Array;
-  traits: Uint8Array;
   /** Id, lat, lon and source name of each row as answer text (see ItemText). */
   itemText: ItemText;
   /** The source's rows in id order (see rowOfKey); community rows come after them, found in communityRows. */
@@ -60,37 +64,101 @@ export interface ToiletTable {
   communityRows: Map<number, number>;
 }
 
-export function createTable(count: number): ToiletTable {
+/** The columns a vote or moderator decision may change (decisions.ts). */
+export const DECIDABLE_COLUMNS = [
+  'access',
+  'accessRule',
+  'wheelchair',
+  'changingTable',
+  'gender',
+  'feeRequired',
+  'feeAmount',
+  'feeCurrency',
+  'name',
+  'operator',
+  'openingHours',
+  'timeZone',
+  'country',
+] as const satisfies readonly (keyof SourceTable)[];
+
+export type DecidableColumn = (typeof DECIDABLE_COLUMNS)[number];
+
+/** One thread's view of the toilets: the loaded columns, with decisions applied, and what it derives from them. */
+export interface ToiletTable extends SourceTable {
+  /** The columns as loaded. A decidable column is the loaded one until a decision changes it (see writable). */
+  readonly source: SourceTable;
+  traits: Uint8Array;
+  /** Compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs ~0.3 ms. */
+  hours: (CompiledHours | null)[];
+}
+
+/** Empty columns for `count` rows, in shared memory. */
+export function createSourceTable(count: number): SourceTable {
   return {
     count,
-    idType: new Uint8Array(count),
-    idNumber: new Float64Array(count),
-    lat: new Float64Array(count),
-    lon: new Float64Array(count),
-    access: new Uint8Array(count),
-    accessRule: new Uint8Array(count),
-    wheelchair: new Uint8Array(count),
-    changingTable: new Uint8Array(count),
-    gender: new Uint8Array(count),
-    feeRequired: new Int8Array(count),
-    feeAmount: new Float64Array(count),
-    feeCurrency: new Array(count).fill(null),
-    name: new Array(count).fill(null),
-    operator: new Array(count).fill(null),
-    schemeName: new Array(count).fill(null),
-    openingHours: new Array(count).fill(null),
-    hours: new Array(count).fill(null),
-    timeZone: new Array(count).fill(null),
-    country: new Array(count).fill(null),
-    checked: new Array(count).fill(null),
-    quality: new Uint8Array(count),
-    lastEdited: new Uint32Array(count),
-    traits: new Uint8Array(count),
+    idType: sharedArray(Uint8Array, count),
+    idNumber: sharedArray(Float64Array, count),
+    lat: sharedArray(Float64Array, count),
+    lon: sharedArray(Float64Array, count),
+    access: sharedArray(Uint8Array, count),
+    accessRule: sharedArray(Uint8Array, count),
+    wheelchair: sharedArray(Uint8Array, count),
+    changingTable: sharedArray(Uint8Array, count),
+    gender: sharedArray(Uint8Array, count),
+    feeRequired: sharedArray(Int8Array, count),
+    feeAmount: sharedArray(Float64Array, count),
+    feeCurrency: sharedText(count),
+    name: sharedText(count),
+    operator: sharedText(count),
+    schemeName: sharedText(count),
+    openingHours: sharedText(count),
+    timeZone: sharedText(count),
+    country: sharedText(count),
+    checked: sharedText(count),
+    quality: sharedArray(Uint8Array, count),
+    lastEdited: sharedArray(Uint32Array, count),
     itemText: { bytes: new Uint8Array(0), starts: new Uint32Array(1) },
     idOrder: new Uint32Array(0),
     textFacts: new Uint32Array(0),
     communityRows: new Map(),
   };
+}
+
+function sharedText(count: number): TextColumn {
+  return new TextColumn(sharedArray(Uint32Array, count), []);
+}
+
+/** This thread's table over loaded columns: filter traits computed, hours compiled on first use. */
+export function tableOver(source: SourceTable): ToiletTable {
+  const table: ToiletTable = { ...source, source, traits: new Uint8Array(source.count), hours: new Array(source.count).fill(null) };
+  for (let row = 0; row < table.count; row++) refreshTraits(table, row);
+  return table;
+}
+
+/** A decidable column this table may write: the loaded one is copied on the first write. */
+export function writable<C extends DecidableColumn>(table: ToiletTable, column: C): ToiletTable[C] {
+  const current = table[column];
+  if (current !== table.source[column]) return current;
+  const copy = (current instanceof TextColumn ? current.copy() : current.slice()) as ToiletTable[C];
+  return (table[column] = copy);
+}
+
+/** Puts a row's decidable columns back to their loaded values (its compiled hours go when they change). */
+export function restoreRow(table: ToiletTable, row: number): void {
+  const source = table.source;
+  for (const column of DECIDABLE_COLUMNS) {
+    const current = table[column];
+    const loaded = source[column];
+    if (current === loaded) continue;
+    if (current instanceof TextColumn) {
+      // a copy's values extend the loaded ones, so a loaded code means the same text in both
+      const code = (loaded as TextColumn).codes[row];
+      if (current.codes[row] !== code && (column === 'openingHours' || column === 'timeZone' || column === 'country')) table.hours[row] = null;
+      current.codes[row] = code;
+    } else {
+      current[row] = (loaded as typeof current)[row];
+    }
+  }
 }
 
 /** The row of an id key (see idKey), or -1: binary search over the source rows in id order, then the community rows. */
@@ -154,7 +222,7 @@ export function refreshTraits(table: ToiletTable, row: number): void {
   if (CHANGING_TABLE[table.changingTable[row]] === 'yes') traits |= Trait.ChangingTable;
   if (table.feeRequired[row] === 0) traits |= Trait.Free;
   if (NO_PURCHASE.includes(ACCESS[table.access[row]])) traits |= Trait.NoPurchase;
-  if (table.openingHours[row] !== null) traits |= Trait.HasHours;
+  if (table.openingHours.codes[row] !== 0) traits |= Trait.HasHours;
   table.traits[row] = traits;
 }
 
@@ -162,7 +230,7 @@ export function refreshTraits(table: ToiletTable, row: number): void {
 export function hoursOf(table: ToiletTable, row: number): CompiledHours | null {
   const compiled = table.hours[row];
   if (compiled !== null || !(table.traits[row] & Trait.HasHours)) return compiled;
-  const hours = compileHours(table.openingHours[row]!, { lat: table.lat[row], lon: table.lon[row], country: table.country[row], timeZone: table.timeZone[row]! });
+  const hours = compileHours(table.openingHours.get(row)!, { lat: table.lat[row], lon: table.lon[row], country: table.country.get(row), timeZone: table.timeZone.get(row)! });
   if (hours === null) table.traits[row] &= ~Trait.HasHours;
   return (table.hours[row] = hours);
 }

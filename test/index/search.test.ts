@@ -2,8 +2,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
-import { NearestSearch } from '../../src/index/nearest.js';
-import { BoxSearch } from '../../src/index/in-box.js';
+import { nearestIndex, NearestSearch } from '../../src/index/nearest.js';
+import { boxIndex, BoxSearch } from '../../src/index/in-box.js';
 import { acceptFilter, EVERY_POINT, type PointFilter } from '../../src/index/point-filter.js';
 import { haverSinToMeters, metersToHaverSin } from '../../src/index/great-circle.js';
 import { distanceMeters } from '../../src/geo/sphere.js';
@@ -32,7 +32,7 @@ function points(n: number, seed = 7): { lon: Float64Array; lat: Float64Array } {
 
 function indexes(p: { lon: Float64Array; lat: Float64Array }) {
   const { kd, flat } = builtIndexes(p);
-  return { nearest: new NearestSearch(kd), box: new BoxSearch(flat) };
+  return { nearest: new NearestSearch(nearestIndex(kd)), box: new BoxSearch(boxIndex(flat)) };
 }
 
 function builtIndexes(p: { lon: Float64Array; lat: Float64Array }) {
@@ -76,7 +76,7 @@ test('nearest-k equals a brute-force great-circle ranking, also across the antim
 
 test('nearest-k answers alike with the top levels copied (TopLevels) or read from the index', () => {
   const { kd } = builtIndexes(p);
-  const [shallow, deep] = [new NearestSearch(kd, undefined, 3), new NearestSearch(kd, undefined, 20)];
+  const [shallow, deep] = [new NearestSearch(nearestIndex(kd), undefined, 3), new NearestSearch(nearestIndex(kd), undefined, 20)];
   const random = seeded(11);
   const [rowsA, rowsB, hsA, hsB] = [new Int32Array(50), new Int32Array(50), new Float64Array(50), new Float64Array(50)];
   for (let q = 0; q < 300; q++) {
@@ -150,14 +150,14 @@ test('box search applies the filter and handles an empty box', () => {
 test('an empty index answers nothing', () => {
   const kd = new KDBush(0);
   kd.finish();
-  assert.equal(new NearestSearch(kd).search(0, 0, 5, 1, EVERY_POINT, rows, hs), 0);
+  assert.equal(new NearestSearch(nearestIndex(kd)).search(0, 0, 5, 1, EVERY_POINT, rows, hs), 0);
 });
 
 test('tag filters: kept by mask, the callback asked only about points with a verify bit, tags followed through set()', () => {
   const tags = new Uint8Array(p.lon.length);
   for (let row = 0; row < tags.length; row++) tags[row] = (row % 3 === 0 ? 1 : 0) | (row % 5 === 0 ? 2 : 0);
   const { kd, flat } = builtIndexes(p);
-  const tagged = { nearest: new NearestSearch(kd, tags), box: new BoxSearch(flat, tags) };
+  const tagged = { nearest: new NearestSearch(nearestIndex(kd), tags), box: new BoxSearch(boxIndex(flat), tags) };
   const asked = new Set<number>();
   const filter: PointFilter = { mask: 1, required: 1, verify: 2, accept: (row) => (asked.add(row), row % 2 === 0) };
   const wanted = (row: number) => tags[row] & 1 && (!(tags[row] & 2) || row % 2 === 0);

@@ -11,7 +11,7 @@ import { openSourceDatabase } from '../../src/source/schema.js';
 import { ItemTextWriter, ITEM_TEXT_PARTS, readToiletColumns, type ItemText } from '../../src/source/columns.js';
 import { loadToilets } from '../../src/toilets/load.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/toilets/facts.js';
-import { idKey, rowOfKey, toiletId, type ToiletTable } from '../../src/toilets/table.js';
+import { idKey, rowOfKey, tableOver, toiletId, type ToiletTable } from '../../src/toilets/table.js';
 import { asciiJson } from '../../src/toilets/ascii-json.js';
 import { osmExtract } from '../support/paths.js';
 import { rows, tempDir } from '../importer/support.js';
@@ -31,7 +31,7 @@ function assertSameToilets(dbPath: string): number {
   const db = openSourceDatabase(dbPath);
   let t: ToiletTable;
   try {
-    t = loadToilets(db).table;
+    t = tableOver(loadToilets(db).source);
   } finally {
     db.close();
   }
@@ -44,11 +44,11 @@ function assertSameToilets(dbPath: string): number {
     if (row > 0) assert.ok(idKey(toiletId(t, t.idOrder[row - 1])) < idKey(toiletId(t, t.idOrder[row])), 'the id index in id order');
     assert.equal(rowOfKey(t, idKey(id)), row, `${id} found by id`);
     const loaded = {
-      lat: t.lat[row], lon: t.lon[row], name: t.name[row], operator: t.operator[row], access: ACCESS[t.access[row]], access_rule: ACCESS_RULE[t.accessRule[row]],
-      scheme_name: t.schemeName[row], fee_required: t.feeRequired[row] === -1 ? null : t.feeRequired[row], fee_amount: Number.isNaN(t.feeAmount[row]) ? null : t.feeAmount[row],
-      fee_currency: t.feeCurrency[row], opening_hours: t.openingHours[row], wheelchair: WHEELCHAIR[t.wheelchair[row]], changing_table: CHANGING_TABLE[t.changingTable[row]],
-      gender: GENDER.filter((_, i) => t.gender[row] & (1 << i)).join(','), checked: t.checked[row], quality: t.quality[row], last_edited: t.lastEdited[row] || null,
-      time_zone: t.timeZone[row], country: t.country[row],
+      lat: t.lat[row], lon: t.lon[row], name: t.name.get(row), operator: t.operator.get(row), access: ACCESS[t.access[row]], access_rule: ACCESS_RULE[t.accessRule[row]],
+      scheme_name: t.schemeName.get(row), fee_required: t.feeRequired[row] === -1 ? null : t.feeRequired[row], fee_amount: Number.isNaN(t.feeAmount[row]) ? null : t.feeAmount[row],
+      fee_currency: t.feeCurrency.get(row), opening_hours: t.openingHours.get(row), wheelchair: WHEELCHAIR[t.wheelchair[row]], changing_table: CHANGING_TABLE[t.changingTable[row]],
+      gender: GENDER.filter((_, i) => t.gender[row] & (1 << i)).join(','), checked: t.checked.get(row), quality: t.quality[row], last_edited: t.lastEdited[row] || null,
+      time_zone: t.timeZone.get(row), country: t.country.get(row),
     };
     const { id: _, ...stored } = r;
     assert.deepEqual(loaded, stored, id);
@@ -63,7 +63,7 @@ function assertSameToilets(dbPath: string): number {
   const signatureOf = new Map<number, string>();
   const numberOf = new Map<string, number>();
   for (let row = 0; row < t.count; row++) {
-    const signature = JSON.stringify([t.idType[row], t.schemeName[row], t.feeRequired[row], String(t.feeAmount[row]), t.feeCurrency[row], t.openingHours[row], t.operator[row], t.checked[row]]);
+    const signature = JSON.stringify([t.idType[row], t.schemeName.get(row), t.feeRequired[row], String(t.feeAmount[row]), t.feeCurrency.get(row), t.openingHours.get(row), t.operator.get(row), t.checked.get(row)]);
     const number = t.textFacts[row];
     assert.ok(number > 0);
     assert.equal(signatureOf.get(number) ?? signature, signature, `text facts ${number}`);
@@ -90,7 +90,7 @@ test('a generated extract (ways, multipolygons, hosts, messy tags) loads as its 
   assert.ok(assertSameToilets(db) >= 3000);
   // Rows follow a space-filling curve: neighbouring rows are near each other, far nearer than rows at random.
   const source = openSourceDatabase(db);
-  const t = loadToilets(source).table;
+  const t = loadToilets(source).source;
   source.close();
   const gap = (a: number, b: number) => Math.abs(t.lat[a] - t.lat[b]) + Math.abs(t.lon[a] - t.lon[b]);
   let next = 0;
