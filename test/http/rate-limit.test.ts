@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { FixedWindowRateLimiter } from '../../src/http/rate-limit.js';
 import { startServer } from './harness.js';
 
@@ -51,6 +53,36 @@ describe('FixedWindowRateLimiter', () => {
     // A new window drops the table.
     limiter.take('fresh', T0 + MINUTE);
     assert.equal(limiter.trackedKeys, 1);
+  });
+
+  test('limiters over one table count together, also from two threads at once, without losing a count', async () => {
+    const policy = { name: 'per-ip', limit: 1_000_000, windowSeconds: 60 };
+    const first = new FixedWindowRateLimiter(policy, { maxKeys: 1000 });
+    const second = new FixedWindowRateLimiter(policy, { maxKeys: 1000, table: first.table });
+    assert.equal(first.take('a', T0).remaining, 999_999);
+    assert.equal(second.take('a', T0).remaining, 999_998);
+    assert.equal(second.take('b', T0).remaining, 999_999);
+    assert.throws(() => new FixedWindowRateLimiter(policy, { maxKeys: 2000, table: first.table }), /must have \d+ bytes for 2000 keys/);
+
+    // Another thread takes for keys a0…a3 while this one does too: every take is counted once.
+    const rounds = 100_000;
+    const module = new URL('../../src/http/rate-limit.js', import.meta.url).href;
+    const worker = new Worker(
+      `const { workerData, parentPort } = require('node:worker_threads');
+       import(workerData.module).then(({ FixedWindowRateLimiter }) => {
+         const limiter = new FixedWindowRateLimiter(workerData.policy, { maxKeys: 1000, table: workerData.table });
+         parentPort.postMessage('ready');
+         for (let i = 0; i < workerData.rounds; i++) for (let k = 0; k < 4; k++) limiter.take('a' + k, workerData.now);
+         parentPort.postMessage('done');
+       });`,
+      { eval: true, workerData: { module, policy, table: first.table, rounds, now: T0 } },
+    );
+    await once(worker, 'message');
+    for (let i = 0; i < rounds; i++) for (let k = 0; k < 4; k++) first.take(`a${k}`, T0);
+    await once(worker, 'message');
+    await worker.terminate();
+    for (let k = 0; k < 4; k++) assert.equal(first.take(`a${k}`, T0).remaining, policy.limit - 2 * rounds - 1);
+    assert.equal(first.trackedKeys, 6);
   });
 
   test('rejects unusable policies', () => {
