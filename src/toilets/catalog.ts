@@ -7,8 +7,8 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { openSourceDatabase, readMeta } from '../source/schema.js';
-import { loadToilets } from './load.js';
-import { Snapshot } from './snapshot.js';
+import { loadToilets, type LoadedToilets } from './load.js';
+import { Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
 
@@ -16,6 +16,14 @@ import type { Logger } from '../log.js';
 const RELOAD_SETTLE_MS = 250;
 /** verification_state and confidence depend on today's date. */
 const QUALITY_REFRESH_MS = 3600_000;
+
+/** Told of every new snapshot and overlay change, to build the same snapshot elsewhere (another server thread). */
+export interface CatalogFollower {
+  loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void;
+  changed(overlays: OverlayChange): void;
+}
+
+const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null };
 
 export interface LoadReport {
   toilets: number;
@@ -31,6 +39,7 @@ export class ToiletCatalog {
   private fileStamp = '';
   private readonly listeners: (() => void)[] = [];
   private readonly overlayListeners: (() => void)[] = [];
+  private readonly followers: CatalogFollower[] = [];
 
   constructor(
     private readonly dbPath: string,
@@ -39,7 +48,7 @@ export class ToiletCatalog {
     private readonly now: () => number = Date.now,
   ) {
     this.dbPath = resolve(dbPath);
-    this.snapshotInUse = Snapshot.build(loadToilets(null), { dataAsOf: null, importedAt: null, sourceFile: null }, overlays, now());
+    this.snapshotInUse = Snapshot.build(loadToilets(null), NO_SOURCE, { all: true, entries: [] }, now());
   }
 
   get snapshot(): Snapshot {
@@ -56,6 +65,13 @@ export class ToiletCatalog {
     this.overlayListeners.push(listener);
   }
 
+  /** Tells `follower` of the snapshot in use now and of every change from now on. */
+  follow(follower: CatalogFollower): void {
+    this.followers.push(follower);
+    const snapshot = this.snapshotInUse;
+    follower.loaded(snapshot.loaded, snapshot.info, snapshot.overlaysNow(this.overlays, null));
+  }
+
   /**
    * Loads the source database and the community toilets now; with no database the snapshot holds only
    * community toilets. Throws on a broken file.
@@ -63,23 +79,28 @@ export class ToiletCatalog {
   load(): LoadReport {
     const started = performance.now();
     const community = this.overlays.communityToilets();
-    let next: Snapshot;
+    let loaded: LoadedToilets;
+    let info = NO_SOURCE;
     let stamp = '';
     if (!existsSync(this.dbPath)) {
-      next = Snapshot.build(loadToilets(null, community), { dataAsOf: null, importedAt: null, sourceFile: null }, this.overlays, this.now());
+      loaded = loadToilets(null, community);
     } else {
       stamp = this.stampOf();
       const db = openSourceDatabase(this.dbPath);
       try {
         const meta = readMeta(db);
-        const loaded = loadToilets(db, community);
-        next = Snapshot.build(loaded, { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null }, this.overlays, this.now());
+        loaded = loadToilets(db, community);
+        info = { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null };
       } finally {
         db.close();
       }
     }
+    const next = new Snapshot(loaded, info);
+    const overlays = next.overlaysNow(this.overlays, null);
+    next.change(overlays, this.now());
     this.snapshotInUse = next;
     this.fileStamp = stamp;
+    for (const follower of this.followers) follower.loaded(loaded, info, overlays);
     for (const listener of this.listeners) listener();
     return { toilets: next.table.count, loadMs: Math.round(performance.now() - started), dataAsOf: next.info.dataAsOf };
   }
@@ -89,7 +110,9 @@ export class ToiletCatalog {
    * snapshot in use at once, so the next answer shows them.
    */
   refreshOverlays(ids: Iterable<string> | null): void {
-    this.snapshotInUse.refreshOverlays(this.overlays, ids, this.now());
+    const overlays = this.snapshotInUse.overlaysNow(this.overlays, ids);
+    this.snapshotInUse.change(overlays, this.now());
+    for (const follower of this.followers) follower.changed(overlays);
     for (const listener of this.overlayListeners) listener();
   }
 

@@ -32,6 +32,12 @@ export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   headJson: Uint8Array | null;
 }
 
+/** Overlays by current toilet id (null: none now); `all`: every other toilet has none. */
+export interface OverlayChange {
+  all: boolean;
+  entries: [string, ToiletOverlay | null][];
+}
+
 export interface SourceInfo {
   /** ISO time the map data was current (OSM replication timestamp), when known. */
   dataAsOf: string | null;
@@ -55,7 +61,8 @@ export class Snapshot implements SourceView {
   private readonly movedTo: ReadonlyMap<string, string>;
 
   constructor(
-    loaded: LoadedToilets,
+    /** What the snapshot is built over, shared with the other threads' snapshots of it. */
+    readonly loaded: LoadedToilets,
     readonly info: SourceInfo,
   ) {
     const table = (this.table = tableOver(loaded.source));
@@ -82,11 +89,10 @@ export class Snapshot implements SourceView {
     return this.box ? this.box.search(west, south, east, north, k, filter, rows) : 0;
   }
 
-  static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlaySource, nowMs: number): Snapshot {
+  /** A snapshot of loaded toilets with these overlays (see OverlayChange). */
+  static build(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange, nowMs: number): Snapshot {
     const snapshot = new Snapshot(loaded, info);
-    // an empty table (the catalog before its first load) has nothing to merge into
-    if (loaded.source.count > 0) for (const [id, overlay] of overlays.entries(snapshot)) snapshot.applyOverlay(snapshot.loadedRowOf(id), overlay);
-    snapshot.refreshQuality(nowMs);
+    snapshot.change(overlays, nowMs);
     return snapshot;
   }
 
@@ -141,28 +147,33 @@ export class Snapshot implements SourceView {
   }
 
   /**
-   * Recomputes the overlays of the given toilets (by any id they had), or of every toilet when `ids` is
-   * null (the count windows move with the date), and applies them in place.
+   * The overlays of the given toilets (by any id they had) as they are now, or of every toilet when `ids`
+   * is null (the count windows move with the date): apply it with change(), here and on other threads.
    */
-  refreshOverlays(overlays: OverlaySource, ids: Iterable<string> | null, nowMs: number): void {
-    if (ids === null) {
-      const seen = new Set<number>();
-      for (const [id, overlay] of overlays.entries(this)) {
-        const row = this.loadedRowOf(id);
-        seen.add(row);
-        this.applyOverlay(row, overlay);
-      }
-      for (const row of [...this.overlayByRow.keys()]) if (!seen.has(row)) this.applyOverlay(row, null);
-      this.refreshQuality(nowMs);
-      return;
-    }
+  overlaysNow(overlays: OverlaySource, ids: Iterable<string> | null): OverlayChange {
+    // an empty table (the catalog before its first load) has nothing to merge into
+    if (ids === null) return { all: true, entries: this.table.count === 0 ? [] : [...overlays.entries(this)] };
+    const entries: [string, ToiletOverlay | null][] = [];
     for (const stored of ids) {
       const id = this.currentId(stored);
-      if (id === null) continue; // not in this source: its rows wait in the overlay database
-      const row = this.loadedRowOf(id);
-      this.applyOverlay(row, overlays.entry(id, this));
-      this.refreshRowQuality(row, nowMs);
+      if (id !== null) entries.push([id, overlays.entry(id, this)]); // else not in this source: its rows wait in the overlay database
     }
+    return { all: false, entries };
+  }
+
+  /** Applies overlays made by overlaysNow (on this thread or another, over the same loaded toilets). */
+  change(overlays: OverlayChange, nowMs: number): void {
+    const seen = new Set<number>();
+    for (const [id, overlay] of overlays.entries) {
+      const row = this.loadedRowOf(id);
+      if (row < 0) continue;
+      seen.add(row);
+      this.applyOverlay(row, overlay);
+      if (!overlays.all) this.refreshRowQuality(row, nowMs);
+    }
+    if (!overlays.all) return;
+    for (const row of [...this.overlayByRow.keys()]) if (!seen.has(row)) this.applyOverlay(row, null);
+    this.refreshQuality(nowMs);
   }
 
   /** Puts a row's overlay in place of its previous one (null: none); decisions start from the source values. */

@@ -4,16 +4,16 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadToilets } from '../../src/toilets/load.js';
-import { Snapshot } from '../../src/toilets/snapshot.js';
+import { Snapshot, type OverlayChange } from '../../src/toilets/snapshot.js';
 import { Trait } from '../../src/toilets/table.js';
 import { hoursAt } from '../../src/toilets/render.js';
 import { WHEELCHAIR } from '../../src/toilets/facts.js';
 import { TextColumn } from '../../src/toilets/text-column.js';
-import type { CommunityToilet, Decision, OverlaySource, ToiletOverlay } from '../../src/toilets/overlay.js';
+import type { CommunityToilet, Decision, ToiletOverlay } from '../../src/toilets/overlay.js';
 
 const INFO = { dataAsOf: null, importedAt: null, sourceFile: null };
 const NOW = Date.parse('2024-06-05T08:00:00Z');
-const NO_OVERLAYS: OverlaySource = { communityToilets: () => [], entries: () => [], entry: () => null };
+const NO_OVERLAYS: OverlayChange = { all: true, entries: [] };
 
 function toilet(n: number, fields: Partial<CommunityToilet> = {}): CommunityToilet {
   return {
