@@ -122,8 +122,8 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
     'nearest k=5, open_now': nearest({ open_now: true }),
     'area 0.2°, limit 200': () => app.reads.inArea(boxes[next()], now),
     getToilet: () => app.reads.toilet(ids[next()], now),
-    'opening hours, memoised state': () => (withHours.length ? t.hours[withHours[next() % withHours.length]]!.stateAt(now) : null),
-    'opening hours, fresh evaluation': () => (withHours.length ? t.hours[withHours[next() % withHours.length]]!.stateAt(now + i * 86_400_000) : null),
+    'opening hours, memoised state': () => (withHours.length ? t.hours.get(withHours[next() % withHours.length])!.stateAt(now) : null),
+    'opening hours, fresh evaluation': () => (withHours.length ? t.hours.get(withHours[next() % withHours.length])!.stateAt(now + i * 86_400_000) : null),
   };
   const stats = await latencies(tasks, taskMs);
   stats[`nearest k=5, rarest filter (${rarest})`] = stats[`nearest k=5, ${rarest}`];
@@ -146,13 +146,18 @@ function inProcessSection(r: InProcess, toilets: number): void {
   for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), ...target(name)]);
 }
 
-async function httpSection(port: number, db: string, bodyBytes: number): Promise<void> {
+async function httpSection(port: number, threads: number, db: string, bodyBytes: number): Promise<void> {
   lines.push('', '## HTTP throughput (wrk, loopback)', '');
   if (!wrkAvailable()) {
     lines.push('wrk is not installed (`apt-get install wrk`): every HTTP ratio is SKIP.');
     return;
   }
-  lines.push('The service answers on one uWS event loop (one thread); the ceiling is a bare uWS server on one thread', `answering a precomputed ${bodyBytes}-byte body. wrk: 1 thread, 64 connections, ${WRK_SECONDS} s per endpoint after ${WRK_WARMUP_SECONDS} s unmeasured. Rate limits lifted, area cache off.`, '');
+  const loops = threads === 1 ? 'one uWS event loop (one thread)' : `${threads} uWS event loops (threads: HTTP_THREADS, by default one per core)`;
+  lines.push(
+    `The service answers on ${loops}; the ceiling is a bare uWS server on as many threads answering a precomputed`,
+    `${bodyBytes}-byte body. wrk: 1 thread, 64 connections, ${WRK_SECONDS} s per endpoint after ${WRK_WARMUP_SECONDS} s unmeasured. Rate limits lifted, area cache off.`,
+    '',
+  );
   const config = loadConfig({ TOILETS_DB: db, PORT: '0' });
   const app = createApp({ config, log: { info() {}, error() {} } });
   app.catalog.load();
@@ -173,7 +178,7 @@ async function httpSection(port: number, db: string, bodyBytes: number): Promise
   source.close();
   const byPlace = placeNames.map((name) => `GET /api/v1/toilets/nearest?place=${encodeURIComponent(name)}`);
 
-  const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bodyBytes)], process.env);
+  const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bodyBytes), String(threads)], process.env);
   let ceilingResult: WrkResult;
   try {
     await runWrk('ceiling', ceiling.port, ['GET /'], WRK_WARMUP_SECONDS);
@@ -241,7 +246,7 @@ async function main(): Promise<void> {
     const r = await inProcess(data.db, TASK_MS);
     inProcessSection(r, SIZE.toilets);
     log('http …');
-    await httpSection(server.port, data.db, r.nearestBodyBytes);
+    await httpSection(server.port, Number(server.line.threads), data.db, r.nearestBodyBytes);
   } finally {
     server.stop();
   }

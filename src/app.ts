@@ -7,6 +7,7 @@ import { Reads } from './api/reads.js';
 import { createLimits, type Limits } from './api/limits.js';
 import { AreaCache } from './api/area-cache.js';
 import { registerReadRoutes } from './api/rest.js';
+import { serviceHooks } from './api/server-hooks.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
@@ -14,6 +15,7 @@ import { COMMUNITY_PROBLEM_KINDS } from './community/problems.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
+import { ReadThreads, sharablePort } from './threads/read-threads.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -34,7 +36,9 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
-  /** Binds the port (0 = any free one) and resolves with it. */
+  /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
+  threads: ReadThreads | null;
+  /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
   listen(): Promise<number>;
   /** Stops accepting, finishes in-flight requests, stops watching the data. */
   close(): Promise<void>;
@@ -55,23 +59,14 @@ export function createApp(options: AppOptions): App {
   catalog.onChange(() => areaCache.clear());
   catalog.onOverlayChange(() => areaCache.clear());
 
-  const server = new HttpServer({
-    trustedProxyHops: config.trustProxy,
-    hooks: {
-      notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
-      methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
-      payloadTooLarge: (request, maxBytes) =>
-        community.tooLarge(request, maxBytes) ?? problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
-      serverError: (error, request) => {
-        log.error('request failed', { method: request.method, path: request.path, error: (error as Error)?.stack ?? String(error) });
-        return problems.reply('server-error', 'The server failed to answer this request. Send it again later; if it keeps failing, tell the operator of this service.');
-      },
-    },
-  });
+  const hooks = serviceHooks(problems, log, (request, maxBytes) => community.tooLarge(request, maxBytes));
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
+  if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
+  const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
 
   return {
     server,
@@ -80,13 +75,17 @@ export function createApp(options: AppOptions): App {
     limits,
     placeIndex,
     community,
-    listen: () => {
+    threads,
+    listen: async () => {
       community.start();
-      return server.listen(config.host, config.port);
+      const port = await server.listen(config.host, threads ? await sharablePort(config.host, config.port) : config.port);
+      await threads?.start(config.httpThreads - 1, config.host, port);
+      return port;
     },
     close: async () => {
       catalog.close();
       await mcp.close();
+      await threads?.close();
       await server.close();
       community.close();
     },

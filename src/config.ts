@@ -1,5 +1,6 @@
 // Every setting the service reads, from the environment, with its default. README.md lists them; keep
 // the two in step. A bad value stops the start with a message naming the variable.
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OPERATIONS } from './schemas/operations.js';
 import { readGeocoderConfig, type GeocoderConfig } from './places/service.js';
@@ -29,6 +30,11 @@ export interface Config {
   toiletsDb: string;
   /** Extract (path or URL) imported at start when the source database is missing or empty. */
   toiletsExtract: string | null;
+  /**
+   * Threads listening on the port (default: one per core). Each answers the public reads itself; the
+   * others pass every other request to the main thread (src/threads/).
+   */
+  httpThreads: number;
   /** How many proxy hops to trust for X-Forwarded-For; 0 uses the socket address. */
   trustProxy: number;
   /** Requests per minute per IP for REST and MCP together; 0 lifts the limit (benchmarks only). */
@@ -64,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: baseUrl(env.BASE_URL || `http://localhost:${port}`),
     toiletsDb: env.TOILETS_DB || 'data/toilets.db',
     toiletsExtract: env.TOILETS_EXTRACT || null,
+    httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),

@@ -25,14 +25,16 @@ async function main(): Promise<void> {
     log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
   }
   app.catalog.watch();
+  const listening = performance.now();
   const port = await app.listen();
   log.info('serving', {
     url: config.baseUrl,
     port,
+    threads: config.httpThreads,
     toilets: report.toilets,
     data_as_of: report.dataAsOf,
     load_ms: Math.round(performance.now() - started),
-    parts: { toilets_ms: report.loadMs - app.placeIndex.loadMs, places_ms: app.placeIndex.loadMs },
+    parts: { toilets_ms: report.loadMs - app.placeIndex.loadMs, places_ms: app.placeIndex.loadMs, threads_ms: Math.round(performance.now() - listening) },
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });

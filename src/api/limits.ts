@@ -10,12 +10,22 @@ export interface Limits {
   areaPerIp: FixedWindowRateLimiter;
 }
 
-export function createLimits(perMinute: number, areaPerMinute: number): Limits {
+/** The limiters' shared counters: limits made over them on another thread count the same budgets. */
+export interface LimitTables {
+  perIp: SharedArrayBuffer;
+  areaPerIp: SharedArrayBuffer;
+}
+
+export function createLimits(perMinute: number, areaPerMinute: number, tables?: LimitTables): Limits {
   const { perIp, areaPerIp } = RATE_LIMIT_POLICIES;
   return {
-    perIp: new FixedWindowRateLimiter({ name: perIp.name, limit: perMinute, windowSeconds: perIp.windowSeconds }),
-    areaPerIp: new FixedWindowRateLimiter({ name: areaPerIp.name, limit: areaPerMinute, windowSeconds: areaPerIp.windowSeconds }),
+    perIp: new FixedWindowRateLimiter({ name: perIp.name, limit: perMinute, windowSeconds: perIp.windowSeconds }, { table: tables?.perIp }),
+    areaPerIp: new FixedWindowRateLimiter({ name: areaPerIp.name, limit: areaPerMinute, windowSeconds: areaPerIp.windowSeconds }, { table: tables?.areaPerIp }),
   };
+}
+
+export function limitTables(limits: Limits): LimitTables {
+  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table };
 }
 
 const UNLIMITED = { headers: [] as string[], refused: null };

@@ -1,8 +1,7 @@
 // The three public reads as plain functions from typed parameters to JSON bytes: REST routes and MCP
 // tools both call these, so every interface answers alike. Searches run synchronously on shared
-// buffers (the server is single-threaded), and items are written straight into one answer buffer.
-import type { ToiletCatalog } from '../toilets/catalog.js';
-import type { Snapshot } from '../toilets/snapshot.js';
+// buffers (each server thread has its own Reads), and items are written straight into one answer buffer.
+import type { Snapshot, SnapshotHolder } from '../toilets/snapshot.js';
 import { Trait, type ToiletTable } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
@@ -86,7 +85,7 @@ export class Reads {
   };
 
   constructor(
-    private readonly catalog: ToiletCatalog,
+    private readonly catalog: SnapshotHolder,
     baseUrl: string,
     private readonly places: PlaceLookup | null,
     private readonly maxDistanceM: number,

@@ -24,7 +24,7 @@ export class CorsPolicy {
   readonly responseHeaders: HeaderList;
   private readonly preflightHeaders: HeaderList;
 
-  constructor(options: CorsOptions) {
+  constructor(readonly options: CorsOptions) {
     const responseHeaders = ['Access-Control-Allow-Origin', '*'];
     if (options.exposeHeaders.length > 0) responseHeaders.push('Access-Control-Expose-Headers', options.exposeHeaders.join(', '));
     this.responseHeaders = compileHeaders(responseHeaders);

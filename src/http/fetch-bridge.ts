@@ -124,7 +124,7 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
   }
 }
 
-function isEventStream(response: Response): boolean {
+export function isEventStream(response: Response): boolean {
   return response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') ?? false;
 }
 

@@ -5,7 +5,7 @@
 // turn (ReplyBatch), without a promise. Async answers, bodies and web Responses go through an Exchange,
 // which registers onAborted and writes inside res.cork() when the answer is ready.
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
-import type { CorsPolicy } from './cors.js';
+import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
 import { writeReply, type HeaderList, type HttpReply } from './reply.js';
 import {
@@ -58,6 +58,18 @@ export interface RouteDefinition {
   /** Makes the route answer cross-origin requests (public reads only). */
   readonly cors?: CorsPolicy;
   readonly handler: RouteHandler;
+  /** Answers a body over maxBodyBytes instead of the payloadTooLarge hook (another thread's answer, see forward.ts). */
+  readonly tooLarge?: (request: HttpRequestInfo, maxBytes: number) => RouteResult | Promise<RouteResult>;
+}
+
+/** What another server thread needs to register the same route (and pass its requests on, see forward.ts). */
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  readonly pattern: string;
+  readonly headers: readonly string[] | 'all';
+  /** -1: the route takes no body. */
+  readonly maxBodyBytes: number;
+  readonly cors: CorsOptions | null;
 }
 
 /** Answers the server produces itself; the API turns them into problem+json. */
@@ -94,6 +106,7 @@ interface CompiledRoute {
   readonly maxBodyBytes: number;
   readonly extraHeaders: HeaderList | null;
   readonly handler: RouteHandler;
+  readonly tooLarge: NonNullable<RouteDefinition['tooLarge']> | null;
 }
 
 /** Every route registered on one pattern: for 405 answers and CORS preflights. */
@@ -145,8 +158,12 @@ export class HttpServer {
   private readonly batch: ReplyBatch;
   private readonly trustedProxyHops: number;
   private readonly patterns = new Map<string, PatternEntry>();
+  /** In the order registered: a route's number is its position (routeSpecs, dispatch). */
+  private readonly routes: { spec: RouteSpec; route: CompiledRoute }[] = [];
   private listenSocket: us_listen_socket | null = null;
   private closed: Promise<void> | null = null;
+  /** Requests this server has received (routed or not), for thread statistics. */
+  requestsReceived = 0;
 
   constructor(options: HttpServerOptions) {
     this.hooks = options.hooks;
@@ -176,11 +193,40 @@ export class HttpServer {
       maxBodyBytes: definition.maxBodyBytes ?? -1,
       extraHeaders: definition.cors?.responseHeaders ?? null,
       handler: definition.handler,
+      tooLarge: definition.tooLarge ?? null,
     };
+    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null }, route });
     this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
     if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
     if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
     return this;
+  }
+
+  /** Every route, numbered by position (see dispatch). */
+  routeSpecs(): RouteSpec[] {
+    return this.routes.map((r) => r.spec);
+  }
+
+  /** Whether a route with this method and pattern is registered. */
+  hasRoute(method: HttpMethod, pattern: string): boolean {
+    return this.patterns.get(pattern)?.methods.includes(method) ?? false;
+  }
+
+  /**
+   * Answers a request another thread received for route number `route` (see routeSpecs), as if it had
+   * come here: the handler's answer, or with `tooLargeBytes` ≥ 0 the answer to a body over that many
+   * bytes. Errors become the serverError hook's answer; counts as in flight until settled.
+   */
+  async dispatch(route: number, request: HttpRequestInfo, tooLargeBytes = -1): Promise<RouteResult> {
+    const { route: compiled } = this.routes[route];
+    this.state.begin();
+    try {
+      return await (tooLargeBytes >= 0 ? this.tooLarge(compiled, request, tooLargeBytes) : compiled.handler(request));
+    } catch (error) {
+      return this.state.failure(error, request);
+    } finally {
+      this.state.end();
+    }
   }
 
   /** Requests whose answer is still being produced or written (async handlers, bodies, streams). */
@@ -233,6 +279,7 @@ export class HttpServer {
   }
 
   private serve(route: CompiledRoute, res: HttpResponse, req: HttpRequest, method: string): void {
+    this.requestsReceived++;
     const request = new ServerRequest(
       res,
       method,
@@ -273,12 +320,13 @@ export class HttpServer {
   private receiveBody(route: CompiledRoute, res: HttpResponse, req: HttpRequest, request: ServerRequest): void {
     const maxBytes = route.maxBodyBytes;
     const declared = req.getHeader('content-length');
+    const exchange = new Exchange(this.state, res, request, route.extraHeaders);
     if (declared !== '' && Number(declared) > maxBytes) {
       // Answer before the body arrives and close, so the client need not send it all.
-      this.writeNow(res, this.tooLarge(request, maxBytes), request, route.extraHeaders, true);
+      exchange.closeConnection = true;
+      exchange.settle(this.tooLarge(route, request, maxBytes));
       return;
     }
-    const exchange = new Exchange(this.state, res, request, route.extraHeaders);
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
@@ -286,7 +334,7 @@ export class HttpServer {
       size += chunk.byteLength;
       if (size > maxBytes) {
         exchange.closeConnection = true;
-        exchange.settle(this.tooLarge(request, maxBytes));
+        exchange.settle(this.tooLarge(route, request, maxBytes));
         return;
       }
       // uWS neuters the chunk when this callback returns: copy it.
@@ -297,9 +345,9 @@ export class HttpServer {
     });
   }
 
-  private tooLarge(request: ServerRequest, maxBytes: number): HttpReply {
+  private tooLarge(route: CompiledRoute, request: HttpRequestInfo, maxBytes: number): RouteResult | Promise<RouteResult> {
     try {
-      return this.hooks.payloadTooLarge(request, maxBytes);
+      return route.tooLarge !== null ? route.tooLarge(request, maxBytes) : this.hooks.payloadTooLarge(request, maxBytes);
     } catch (error) {
       return this.state.failure(error, request);
     }
@@ -307,6 +355,7 @@ export class HttpServer {
 
   /** No route for this method and path: 405 if another method has one, else 404. */
   private unrouted(res: HttpResponse, req: HttpRequest): void {
+    this.requestsReceived++;
     const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
     const allow = this.allowedMethods(request.path);
     let reply: HttpReply;

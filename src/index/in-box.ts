@@ -3,7 +3,7 @@
 import Flatbush from 'flatbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, unitVectors } from './great-circle.js';
-import { keeps, PositionTags, type PointFilter } from './point-filter.js';
+import { keeps, PositionTags, positionsOf, type PointFilter } from './point-filter.js';
 
 const POINT = -1;
 
@@ -15,21 +15,23 @@ interface FlatbushInternals {
   numItems: number;
 }
 
-/** What a box search reads and never writes, made once per index in shared memory (see NearestIndex): the Flatbush data and the points' unit vectors. */
+/** What a box search reads and never writes, made once per index in shared memory (see NearestIndex). */
 export interface BoxIndex {
   readonly data: ArrayBufferLike;
   readonly xyz: Float64Array;
+  /** Each row's position among Flatbush's leaf boxes (see positionsOf). */
+  readonly positionOfRow: Uint32Array;
 }
 
 /** The shared parts of a search over a finished Flatbush index of points (made with SharedArrayBuffer to be shared). */
 export function boxIndex(index: Flatbush): BoxIndex {
-  const { _boxes: boxes, numItems } = index as unknown as FlatbushInternals;
+  const { _boxes: boxes, _indices: indices, numItems } = index as unknown as FlatbushInternals;
   const points = new Float64Array(numItems * 2);
   for (let p = 0; p < numItems; p++) {
     points[2 * p] = boxes[4 * p];
     points[2 * p + 1] = boxes[4 * p + 1];
   }
-  return { data: index.data, xyz: unitVectors(points) };
+  return { data: index.data, xyz: unitVectors(points), positionOfRow: positionsOf(indices, numItems) };
 }
 
 /** A search over a BoxIndex; each thread has its own (queue and point tags). */
@@ -49,8 +51,7 @@ export class BoxSearch {
   constructor(index: BoxIndex, rowTags?: Uint8Array) {
     this.index = Flatbush.from(index.data);
     this.xyz = index.xyz;
-    const { _indices: indices, numItems } = this.index as unknown as FlatbushInternals;
-    this.tags = new PositionTags(indices, numItems, rowTags);
+    this.tags = new PositionTags(index.positionOfRow, rowTags);
   }
 
   /** A row's tag changed. */

@@ -11,7 +11,8 @@
 import KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
-import { keeps, PositionTags, type PointFilter } from './point-filter.js';
+import { keeps, PositionTags, positionsOf, type PointFilter } from './point-filter.js';
+import { sharedArray } from './shared-array.js';
 import { nodeBoxes } from './node-boxes.js';
 
 const POINT = -1;
@@ -26,55 +27,48 @@ const TOP_LEVELS = 16;
 /**
  * The split points of the tree's top levels in heap order (the root is 1, the children of node h are 2h
  * and 2h + 1). Per entry, in one cache line: the split coordinate, the split point's unit vector, and
- * the sine and cosine of the split coordinate (the split plane, see pushHalf); then row and tag.
- * Entry 0 is unused, as are the entries of nodes that are leaves.
+ * the sine and cosine of the split coordinate (the split plane, see pushHalf); then row and index
+ * position. Entry 0 is unused, as are the entries of nodes that are leaves. Shared: each search keeps
+ * the entries' tags itself.
  */
-class TopLevels {
+interface TopLevels {
   readonly size: number;
   /** split, x, y, z, sin(split), cos(split) of each entry, at 8 × entry. */
   readonly point: Float64Array;
   readonly row: Uint32Array;
-  readonly tag: Uint8Array;
+  readonly position: Uint32Array;
+}
 
-  constructor(
-    ids: Uint16Array | Uint32Array,
-    private readonly nodeSize: number,
-    coords: Float64Array,
-    xyz: Float64Array,
-    tags: Uint8Array,
-    levels: number,
-  ) {
-    this.size = 1 << levels;
-    this.point = new Float64Array(this.size * 8);
-    this.row = new Uint32Array(this.size);
-    this.tag = new Uint8Array(this.size);
-    const visit = (heap: number, left: number, right: number, axis: number): void => {
-      if (heap >= this.size || right - left <= nodeSize) return;
-      const m = (left + right) >> 1;
-      const split = coords[2 * m + axis];
-      this.point[8 * heap] = split;
-      this.point.set(xyz.subarray(3 * m, 3 * m + 3), 8 * heap + 1);
-      this.point[8 * heap + 4] = Math.sin(split * RAD);
-      this.point[8 * heap + 5] = Math.cos(split * RAD);
-      this.row[heap] = ids[m];
-      this.tag[heap] = tags[m];
-      visit(2 * heap, left, m - 1, 1 - axis);
-      visit(2 * heap + 1, m + 1, right, 1 - axis);
-    };
-    if (ids.length > 0) visit(1, 0, ids.length - 1, 0);
-  }
+function topLevels(ids: Uint16Array | Uint32Array, nodeSize: number, coords: Float64Array, xyz: Float64Array, levels: number): TopLevels {
+  const size = 1 << levels;
+  const top = { size, point: sharedArray(Float64Array, size * 8), row: sharedArray(Uint32Array, size), position: sharedArray(Uint32Array, size) };
+  const visit = (heap: number, left: number, right: number, axis: number): void => {
+    if (heap >= size || right - left <= nodeSize) return;
+    const m = (left + right) >> 1;
+    const split = coords[2 * m + axis];
+    top.point[8 * heap] = split;
+    top.point.set(xyz.subarray(3 * m, 3 * m + 3), 8 * heap + 1);
+    top.point[8 * heap + 4] = Math.sin(split * RAD);
+    top.point[8 * heap + 5] = Math.cos(split * RAD);
+    top.row[heap] = ids[m];
+    top.position[heap] = m;
+    visit(2 * heap, left, m - 1, 1 - axis);
+    visit(2 * heap + 1, m + 1, right, 1 - axis);
+  };
+  if (ids.length > 0) visit(1, 0, ids.length - 1, 0);
+  return top;
+}
 
-  /** The entry of the split point at an index position, 0 when it has none. */
-  entryOf(position: number, count: number): number {
-    let [heap, left, right] = [1, 0, count - 1];
-    while (heap < this.size && right - left > this.nodeSize) {
-      const m = (left + right) >> 1;
-      if (position === m) return heap;
-      if (position < m) [heap, right] = [2 * heap, m - 1];
-      else [heap, left] = [2 * heap + 1, m + 1];
-    }
-    return 0;
+/** The TopLevels entry of the split point at an index position, 0 when it has none. */
+function entryOf(top: TopLevels, nodeSize: number, position: number, count: number): number {
+  let [heap, left, right] = [1, 0, count - 1];
+  while (heap < top.size && right - left > nodeSize) {
+    const m = (left + right) >> 1;
+    if (position === m) return heap;
+    if (position < m) [heap, right] = [2 * heap, m - 1];
+    else [heap, left] = [2 * heap + 1, m + 1];
   }
+  return 0;
 }
 
 /**
@@ -85,12 +79,22 @@ export interface NearestIndex {
   readonly data: ArrayBufferLike;
   readonly xyz: Float64Array;
   readonly boxes: Float64Array;
+  /** Each row's index position (see positionsOf). */
+  readonly positionOfRow: Uint32Array;
+  readonly top: TopLevels;
 }
 
-/** The shared parts of a search over a finished KDBush index (made with SharedArrayBuffer to be shared). */
-export function nearestIndex(kd: KDBush): NearestIndex {
+/** The shared parts of a search over a finished KDBush index (made with SharedArrayBuffer to be shared); `levels`: see TopLevels. */
+export function nearestIndex(kd: KDBush, levels = TOP_LEVELS): NearestIndex {
   const coords = kd.coords as Float64Array;
-  return { data: kd.data, xyz: unitVectors(coords), boxes: nodeBoxes(coords, kd.nodeSize) };
+  const xyz = unitVectors(coords);
+  return {
+    data: kd.data,
+    xyz,
+    boxes: nodeBoxes(coords, kd.nodeSize),
+    positionOfRow: positionsOf(kd.ids, kd.ids.length),
+    top: topLevels(kd.ids, kd.nodeSize, coords, xyz, levels),
+  };
 }
 
 /** A search over a NearestIndex; each thread has its own (queues and point tags). */
@@ -110,6 +114,8 @@ export class NearestSearch {
   private readonly xyz: Float64Array;
   private readonly point = new QueryPoint();
   private readonly top: TopLevels;
+  /** The tag of each TopLevels entry's split point. */
+  private readonly topTag: Uint8Array;
   /** The box of each node's points, by heap number (nodeBoxes). */
   private readonly boxes: Float64Array;
   /** The index's rows and coordinates in its point order, and its leaf size. */
@@ -120,27 +126,25 @@ export class NearestSearch {
   /** The points' tags in the index's order (see PointFilter). */
   private readonly tags: PositionTags;
 
-  /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. `topLevels`: see TopLevels. */
-  constructor(
-    index: NearestIndex,
-    rowTags?: Uint8Array,
-    topLevels = TOP_LEVELS,
-  ) {
+  /** `rowTags`: each row's tag byte (see point-filter.ts); none: all zero. */
+  constructor(index: NearestIndex, rowTags?: Uint8Array) {
     const kd = KDBush.from(index.data);
     this.ids = kd.ids;
     this.coords = kd.coords as Float64Array;
     this.nodeSize = kd.nodeSize;
     this.xyz = index.xyz;
     this.boxes = index.boxes;
-    this.tags = new PositionTags(this.ids, this.ids.length, rowTags);
-    this.top = new TopLevels(this.ids, this.nodeSize, this.coords, this.xyz, this.tags.tags, topLevels);
+    this.tags = new PositionTags(index.positionOfRow, rowTags);
+    this.top = index.top;
+    this.topTag = new Uint8Array(this.top.size);
+    for (let entry = 1; entry < this.top.size; entry++) this.topTag[entry] = this.tags.tags[this.top.position[entry]];
   }
 
   /** A row's tag changed. */
   setTag(row: number, tag: number): void {
     this.tags.set(row, tag);
-    const entry = this.top.entryOf(this.tags.positionOf(row), this.ids.length);
-    if (entry !== 0) this.top.tag[entry] = tag;
+    const entry = entryOf(this.top, this.nodeSize, this.tags.positionOf(row), this.ids.length);
+    if (entry !== 0) this.topTag[entry] = tag;
   }
 
   /**
@@ -232,7 +236,7 @@ export class NearestSearch {
     const top = this.top;
     const inTop = heap < top.size;
     const row = inTop ? top.row[heap] : this.ids[m];
-    if (keeps(filter, inTop ? top.tag[heap] : this.tags.tags[m], row)) {
+    if (keeps(filter, inTop ? this.topTag[heap] : this.tags.tags[m], row)) {
       const h = inTop ? haverSinChord(this.point.xyz, top.point, 8 * heap + 1) : haverSinChord(this.point.xyz, this.xyz, 3 * m);
       this.queue.push(h, POINT, row);
     }

@@ -2,6 +2,7 @@
 // copy of the tags in their own point order, so the points of a leaf are tested with one sequential read
 // instead of one random read of the row's traits each (at a million toilets that was most of a search's
 // time). A callback is asked only about points the tags cannot decide (open_now for toilets with hours).
+import { sharedArray } from './shared-array.js';
 
 /** Decides a point by its row. */
 export type Accept = (row: number) => boolean;
@@ -30,20 +31,25 @@ export function keeps(filter: PointFilter, tag: number, row: number): boolean {
   return ((tag | VERIFY_EVERY) & filter.verify) === 0 || filter.accept === null || filter.accept(row);
 }
 
+/** The position of each row in a search's point order (`rowAt[position]`: the row there), in shared memory. */
+export function positionsOf(rowAt: ArrayLike<number>, count: number): Uint32Array {
+  const positionOfRow = sharedArray(Uint32Array, count);
+  for (let position = 0; position < count; position++) positionOfRow[rowAt[position]] = position;
+  return positionOfRow;
+}
+
 /** Tags in a search's point order, kept in step with the rows' tags through set(). */
 export class PositionTags {
   readonly tags: Uint8Array;
-  private readonly positionOfRow: Uint32Array;
 
-  /** `rowAt[position]`: the row at each position; `rowTags[row]`: the tags now (all zero when absent). */
-  constructor(rowAt: ArrayLike<number>, count: number, rowTags?: Uint8Array) {
+  /** `positionOfRow`: see positionsOf; `rowTags[row]`: the tags now (all zero when absent). */
+  constructor(
+    private readonly positionOfRow: Uint32Array,
+    rowTags?: Uint8Array,
+  ) {
+    const count = positionOfRow.length;
     this.tags = new Uint8Array(count);
-    this.positionOfRow = new Uint32Array(count);
-    for (let position = 0; position < count; position++) {
-      const row = rowAt[position];
-      this.positionOfRow[row] = position;
-      if (rowTags) this.tags[position] = rowTags[row];
-    }
+    if (rowTags) for (let row = 0; row < count; row++) this.tags[positionOfRow[row]] = rowTags[row];
   }
 
   set(row: number, tag: number): void {

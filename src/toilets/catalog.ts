@@ -11,11 +11,12 @@ import { loadToilets, type LoadedToilets } from './load.js';
 import { Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
+import { collectGarbage } from '../memory.js';
 
 /** An import renames once, but editors and copies write in bursts: wait for quiet before reloading. */
 const RELOAD_SETTLE_MS = 250;
 /** verification_state and confidence depend on today's date. */
-const QUALITY_REFRESH_MS = 3600_000;
+export const QUALITY_REFRESH_MS = 3600_000;
 
 /** Told of every new snapshot and overlay change, to build the same snapshot elsewhere (another server thread). */
 export interface CatalogFollower {
@@ -102,6 +103,7 @@ export class ToiletCatalog {
     this.fileStamp = stamp;
     for (const follower of this.followers) follower.loaded(loaded, info, overlays);
     for (const listener of this.listeners) listener();
+    collectGarbage();
     return { toilets: next.table.count, loadMs: Math.round(performance.now() - started), dataAsOf: next.info.dataAsOf };
   }
 

@@ -51,7 +51,7 @@ export function applyDecision(t: ToiletTable, row: number, attribute: string, va
       const lat = t.lat[row];
       const lon = t.lon[row];
       writable(t, 'openingHours').set(row, value);
-      t.hours[row] = null; // compiled on next use
+      t.hours.delete(row); // compiled on next use
       writable(t, 'timeZone').set(row, timeZoneAt(lat, lon));
       writable(t, 'country').set(row, countryAt(lat, lon));
       break;

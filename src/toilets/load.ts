@@ -63,3 +63,13 @@ function withCommunityText(source: ItemText | null, community: readonly Communit
   for (const c of community) writer.add(c.id, c.lat, c.lon, c.name);
   return source === null ? writer.finish() : community.length === 0 ? source : joinItemTexts(source, writer.finish());
 }
+
+/**
+ * LoadedToilets as another thread receives them (structured cloning shares the SharedArrayBuffers but
+ * drops class prototypes): the text columns made TextColumns again.
+ */
+export function reviveLoaded(posted: LoadedToilets): LoadedToilets {
+  const source = { ...posted.source };
+  for (const name of TEXT_COLUMNS) source[name] = new TextColumn(posted.source[name].codes, posted.source[name].values);
+  return { ...posted, source };
+}

@@ -36,18 +36,25 @@ export const ITEM_END_NEXT = fragment('"},');
 
 /** fee.required by feeRequired + 1. */
 const FEE_REQUIRED = ['null', 'false', 'true'];
-/** Enum members combined: access, access_rule, wheelchair, changing_table, gender (bits). */
-const ENUM_COMBINATIONS = ACCESS.length * ACCESS_RULE.length * WHEELCHAIR.length * CHANGING_TABLE.length * (1 << GENDER.length);
 const QUALITY_BITS = 4;
 
 /**
  * Which enum and quality fragments a row's item uses, as one number the snapshot keeps per row (set when
- * the row's facts or quality change): one read per item instead of one per enum column.
+ * the row's facts or quality change): one read per item instead of one per enum column. Numbers are
+ * given out in order of first use, per thread, so the renderer indexes a short array: of the ~1.2M
+ * combinations of values an answer meets a few hundred.
  */
 export function fragmentKey(t: ToiletTable, row: number, verification: number, confidence: number): number {
   const enums = (((t.access[row] * ACCESS_RULE.length + t.accessRule[row]) * WHEELCHAIR.length + t.wheelchair[row]) * CHANGING_TABLE.length + t.changingTable[row]) * (1 << GENDER.length) + t.gender[row];
-  return (enums << QUALITY_BITS) | (verification * CONFIDENCE.length + confidence);
+  const combination = (enums << QUALITY_BITS) | (verification * CONFIDENCE.length + confidence);
+  let key = keyOfCombination.get(combination);
+  if (key === undefined) keyOfCombination.set(combination, (key = combinationOfKey.push(combination) - 1));
+  return key;
 }
+
+/** The fragment keys given out on this thread, both ways. */
+const keyOfCombination = new Map<number, number>();
+const combinationOfKey: number[] = [];
 
 /**
  * Each row's text facts as one fragment: source, scheme_name, fee, opening_hours, operator and provenance up
@@ -109,7 +116,8 @@ export class ToiletRenderer {
   /** The same behind the overlay members of a toilet without overlay data, for the most common item. */
   private readonly plainRest: Uint8Array;
   /** Enum and quality members, by fragmentKey. */
-  private readonly enums: (Uint8Array | undefined)[] = new Array(ENUM_COMBINATIONS << QUALITY_BITS);
+  /** By fragmentKey. */
+  private readonly enums: (Uint8Array | undefined)[] = [];
 
   constructor(baseUrl: string) {
     this.url = fragment(`,"url":"${baseUrl}/t/`);
@@ -170,8 +178,9 @@ export class ToiletRenderer {
 
   /** The enum and quality members of a fragmentKey, made on first use. */
   private enumMembers(key: number): Uint8Array {
-    const quality = key & ((1 << QUALITY_BITS) - 1);
-    let rest = key >>> QUALITY_BITS;
+    const combination = combinationOfKey[key];
+    const quality = combination & ((1 << QUALITY_BITS) - 1);
+    let rest = combination >>> QUALITY_BITS;
     const gender = rest % (1 << GENDER.length);
     rest = (rest - gender) / (1 << GENDER.length);
     const changingTable = rest % CHANGING_TABLE.length;
@@ -180,11 +189,12 @@ export class ToiletRenderer {
     rest = (rest - wheelchair) / WHEELCHAIR.length;
     const rule = rest % ACCESS_RULE.length;
     const access = (rest - rule) / ACCESS_RULE.length;
-    return (this.enums[key] = fragment(
+    const members = fragment(
       `,"access":"${ACCESS[access]}","access_rule":"${ACCESS_RULE[rule]}","wheelchair":"${WHEELCHAIR[wheelchair]}"` +
         `,"changing_table":"${CHANGING_TABLE[changingTable]}","gender":${JSON.stringify(GENDER.filter((_, i) => gender & (1 << i)))}` +
         `,"verification_state":"${VERIFICATION_STATE[Math.floor(quality / CONFIDENCE.length)]}","confidence":"${CONFIDENCE[quality % CONFIDENCE.length]}"`,
-    ));
+    );
+    return (this.enums[key] = members);
   }
 }
 

@@ -38,6 +38,11 @@ export interface OverlayChange {
   entries: [string, ToiletOverlay | null][];
 }
 
+/** Where the read path finds the snapshot in use (the catalog, or a replica of it on another thread). */
+export interface SnapshotHolder {
+  readonly snapshot: Snapshot;
+}
+
 export interface SourceInfo {
   /** ISO time the map data was current (OSM replication timestamp), when known. */
   dataAsOf: string | null;

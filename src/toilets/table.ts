@@ -88,8 +88,11 @@ export interface ToiletTable extends SourceTable {
   /** The columns as loaded. A decidable column is the loaded one until a decision changes it (see writable). */
   readonly source: SourceTable;
   traits: Uint8Array;
-  /** Compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs ~0.3 ms. */
-  hours: (CompiledHours | null)[];
+  /**
+   * By row, compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs
+   * ~0.3 ms. A Map, not an array: an array of a million slots would cost each thread 8 MB up front.
+   */
+  hours: Map<number, CompiledHours>;
 }
 
 /** Empty columns for `count` rows, in shared memory. */
@@ -130,7 +133,7 @@ function sharedText(count: number): TextColumn {
 
 /** This thread's table over loaded columns: filter traits computed, hours compiled on first use. */
 export function tableOver(source: SourceTable): ToiletTable {
-  const table: ToiletTable = { ...source, source, traits: new Uint8Array(source.count), hours: new Array(source.count).fill(null) };
+  const table: ToiletTable = { ...source, source, traits: new Uint8Array(source.count), hours: new Map() };
   for (let row = 0; row < table.count; row++) refreshTraits(table, row);
   return table;
 }
@@ -153,7 +156,7 @@ export function restoreRow(table: ToiletTable, row: number): void {
     if (current instanceof TextColumn) {
       // a copy's values extend the loaded ones, so a loaded code means the same text in both
       const code = (loaded as TextColumn).codes[row];
-      if (current.codes[row] !== code && (column === 'openingHours' || column === 'timeZone' || column === 'country')) table.hours[row] = null;
+      if (current.codes[row] !== code && (column === 'openingHours' || column === 'timeZone' || column === 'country')) table.hours.delete(row);
       current.codes[row] = code;
     } else {
       current[row] = (loaded as typeof current)[row];
@@ -228,11 +231,13 @@ export function refreshTraits(table: ToiletTable, row: number): void {
 
 /** The row's compiled opening hours, compiled on first use; null when it has none (or they no longer parse). */
 export function hoursOf(table: ToiletTable, row: number): CompiledHours | null {
-  const compiled = table.hours[row];
-  if (compiled !== null || !(table.traits[row] & Trait.HasHours)) return compiled;
+  if (!(table.traits[row] & Trait.HasHours)) return null;
+  const compiled = table.hours.get(row);
+  if (compiled !== undefined) return compiled;
   const hours = compileHours(table.openingHours.get(row)!, { lat: table.lat[row], lon: table.lon[row], country: table.country.get(row), timeZone: table.timeZone.get(row)! });
   if (hours === null) table.traits[row] &= ~Trait.HasHours;
-  return (table.hours[row] = hours);
+  else table.hours.set(row, hours);
+  return hours;
 }
 
 function indexer<T extends string>(values: readonly T[]): (value: string) => number {

@@ -95,6 +95,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
     PORT: '0',
     HOST: '127.0.0.1',
     BASE_URL,
+    // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
+    HTTP_THREADS: '1',
     TOILETS_DB: options.db,
     RATE_LIMIT_PER_MINUTE: '1000000',
     AREA_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -21,6 +21,8 @@ export const TEST_ENV = {
   PORT: '0',
   HOST: '127.0.0.1',
   BASE_URL,
+  // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
+  HTTP_THREADS: '1',
   TRUST_PROXY: '1',
   RATE_LIMIT_PER_MINUTE: '1000000',
   AREA_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -76,7 +76,7 @@ test('nearest-k equals a brute-force great-circle ranking, also across the antim
 
 test('nearest-k answers alike with the top levels copied (TopLevels) or read from the index', () => {
   const { kd } = builtIndexes(p);
-  const [shallow, deep] = [new NearestSearch(nearestIndex(kd), undefined, 3), new NearestSearch(nearestIndex(kd), undefined, 20)];
+  const [shallow, deep] = [new NearestSearch(nearestIndex(kd, 3)), new NearestSearch(nearestIndex(kd, 20))];
   const random = seeded(11);
   const [rowsA, rowsB, hsA, hsB] = [new Int32Array(50), new Int32Array(50), new Float64Array(50), new Float64Array(50)];
   for (let q = 0; q < 300; q++) {

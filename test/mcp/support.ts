@@ -68,7 +68,8 @@ export interface ServeOptions {
 }
 
 export async function serve(options: ServeOptions): Promise<Served> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, TOILETS_DB: options.db, RATE_LIMIT_PER_MINUTE: '1000000', ...options.env });
+  // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, HTTP_THREADS: '1', TOILETS_DB: options.db, RATE_LIMIT_PER_MINUTE: '1000000', ...options.env });
   const app = createApp({ config, log: SILENT, now: options.now ?? (() => FIXED_NOW), places: options.places ?? null });
   app.catalog.load();
   const port = await app.listen();

@@ -1,0 +1,19 @@
+// The answers the HTTP server gives itself (no route, wrong method, body too large, a handler failed), as
+// problem+json: the same on every server thread.
+import type { Problems } from '../http/problem.js';
+import type { HttpReply } from '../http/reply.js';
+import type { HttpRequestInfo, ServerHooks } from '../http/server.js';
+import type { Logger } from '../log.js';
+
+/** `tooLarge`: a route's own answer to an oversized body (community pages), or null for the generic one. */
+export function serviceHooks(problems: Problems<string>, log: Logger, tooLarge: (request: HttpRequestInfo, maxBytes: number) => HttpReply | null): ServerHooks {
+  return {
+    notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
+    methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
+    payloadTooLarge: (request, maxBytes) => tooLarge(request, maxBytes) ?? problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
+    serverError: (error, request) => {
+      log.error('request failed', { method: request.method, path: request.path, error: (error as Error)?.stack ?? String(error) });
+      return problems.reply('server-error', 'The server failed to answer this request. Send it again later; if it keeps failing, tell the operator of this service.');
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// What the main thread and a read thread say to each other (src/threads/README.md has the whole picture).
+import type { Config } from '../config.js';
+import type { LimitTables } from '../api/limits.js';
+import type { AnswerMessage, ForwardMessage } from '../http/forward.js';
+import type { RouteSpec } from '../http/server.js';
+import type { PlaceMatch, PlaceQuery } from '../places/lookup.js';
+import type { LoadedToilets } from '../toilets/load.js';
+import type { OverlayChange, SourceInfo } from '../toilets/snapshot.js';
+
+/** workerData of a read thread. */
+export interface ReadThreadSetup {
+  /** 1, 2, …: the main thread is 0. */
+  thread: number;
+  config: Config;
+  /** The main thread's routes, in its order (see HttpServer.routeSpecs). */
+  routes: RouteSpec[];
+  limits: LimitTables;
+  /** false: the service has no place lookup at all. */
+  places: boolean;
+}
+
+/** Main thread → read thread. */
+export type ToReadThread =
+  | AnswerMessage
+  | { kind: 'load'; loaded: LoadedToilets; info: SourceInfo; overlays: OverlayChange }
+  | { kind: 'overlays'; overlays: OverlayChange }
+  | { kind: 'listen'; host: string; port: number }
+  | { kind: 'place-found'; id: number; match: PlaceMatch | null }
+  | { kind: 'place-failed'; id: number; message: string; retryAfterSeconds: number | null }
+  | { kind: 'count' }
+  | { kind: 'close' };
+
+/** Read thread → main thread. */
+export type FromReadThread =
+  | ForwardMessage
+  | { kind: 'find-place'; id: number; query: PlaceQuery }
+  | { kind: 'listening' }
+  | { kind: 'listen-failed'; message: string }
+  | { kind: 'counted'; counts: ThreadCounts }
+  | { kind: 'closed' };
+
+/** Requests a thread received since it started, and how many of them it passed to the main thread. */
+export interface ThreadCounts {
+  thread: number;
+  received: number;
+  forwarded: number;
+}

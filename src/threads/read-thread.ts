@@ -1,0 +1,95 @@
+// A read thread (worker_threads entry, started by ReadThreads): its own uWS app on the service's port,
+// answering the public REST reads from a replica of the main thread's snapshot, and passing every other
+// route to the main thread (src/http/forward.ts). Place names are looked up by the main thread too.
+import { parentPort, workerData } from 'node:worker_threads';
+import { HttpServer } from '../http/server.js';
+import { Problems, PROBLEM_KINDS } from '../http/problem.js';
+import { Forwarder } from '../http/forward.js';
+import { registerReadRoutes } from '../api/rest.js';
+import { serviceHooks } from '../api/server-hooks.js';
+import { Reads } from '../api/reads.js';
+import { createLimits } from '../api/limits.js';
+import { AreaCache } from '../api/area-cache.js';
+import { COMMUNITY_PROBLEM_KINDS } from '../community/problems.js';
+import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
+import { SnapshotReplica } from '../toilets/replica.js';
+import { jsonLogger } from '../log.js';
+import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
+
+const setup = workerData as ReadThreadSetup;
+const port = parentPort!;
+const send = (message: FromReadThread) => port.postMessage(message);
+const { config } = setup;
+const log = jsonLogger();
+
+/** Asks the main thread, which holds the place index and the geocoder client. */
+class MainThreadPlaces implements PlaceLookup {
+  private readonly waiting = new Map<number, { resolve(match: PlaceMatch | null): void; reject(error: Error): void }>();
+  private nextId = 1;
+
+  find(query: PlaceQuery): Promise<PlaceMatch | null> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      send({ kind: 'find-place', id, query });
+    });
+  }
+
+  found(id: number, match: PlaceMatch | null): void {
+    this.waiting.get(id)?.resolve(match);
+    this.waiting.delete(id);
+  }
+
+  failed(id: number, message: string, retryAfterSeconds: number | null): void {
+    this.waiting.get(id)?.reject(retryAfterSeconds === null ? new Error(message) : new PlaceLookupUnavailable(message, retryAfterSeconds));
+    this.waiting.delete(id);
+  }
+}
+
+const replica = new SnapshotReplica();
+const places = setup.places ? new MainThreadPlaces() : null;
+const reads = new Reads(replica, config.baseUrl, places, config.nearestMaxDistanceM);
+const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, setup.limits);
+const problems = new Problems<string>(config.baseUrl, { ...PROBLEM_KINDS, ...COMMUNITY_PROBLEM_KINDS });
+const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
+replica.onChange(() => areaCache.clear());
+// every route with a body is passed on, with the main thread's answer to an oversized one
+const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks: serviceHooks(problems, log, () => null) });
+registerReadRoutes(server, { config, reads, limits, problems, areaCache, now: Date.now });
+const forwarder = new Forwarder(port);
+forwarder.register(server, setup.routes);
+
+port.on('message', (message: ToReadThread) => {
+  switch (message.kind) {
+    case 'load':
+      replica.loaded(message.loaded, message.info, message.overlays);
+      break;
+    case 'overlays':
+      replica.changed(message.overlays);
+      break;
+    case 'listen':
+      server.listen(message.host, message.port).then(
+        () => send({ kind: 'listening' }),
+        (error: Error) => send({ kind: 'listen-failed', message: error.message }), // the main thread then closes every read thread
+      );
+      break;
+    case 'place-found':
+      places?.found(message.id, message.match);
+      break;
+    case 'place-failed':
+      places?.failed(message.id, message.message, message.retryAfterSeconds);
+      break;
+    case 'count':
+      send({ kind: 'counted', counts: { thread: setup.thread, received: server.requestsReceived, forwarded: forwarder.forwarded } });
+      break;
+    case 'close':
+      void server.close().then(() => {
+        replica.close();
+        send({ kind: 'closed' });
+        port.close();
+      });
+      break;
+    default:
+      forwarder.answer(message);
+  }
+});

@@ -1,0 +1,150 @@
+// The main thread's side of the read threads: starts them, keeps their snapshots in step with the catalog
+// (they follow it: every load and overlay change is sent as data over shared memory), answers the
+// requests and place lookups they pass on, and stops them. See src/threads/README.md.
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { ForwardedRequests } from '../http/forward.js';
+import type { HttpReply } from '../http/reply.js';
+import type { HttpRequestInfo, HttpServer } from '../http/server.js';
+import { limitTables, type Limits } from '../api/limits.js';
+import { PlaceLookupUnavailable, type PlaceLookup } from '../places/lookup.js';
+import type { CatalogFollower, ToiletCatalog } from '../toilets/catalog.js';
+import type { LoadedToilets } from '../toilets/load.js';
+import type { OverlayChange, SourceInfo } from '../toilets/snapshot.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { FromReadThread, ReadThreadSetup, ThreadCounts, ToReadThread } from './messages.js';
+
+const ENTRY = new URL('./read-thread.js', import.meta.url);
+/**
+ * A read answers from shared typed arrays and allocates little, so its thread needs only a small young
+ * generation: V8's default for a worker kept ~100 MB more resident at a million toilets, for no gain.
+ */
+const YOUNG_GENERATION_MB = 8;
+
+/**
+ * A port every thread can listen on: uWS lets several sockets share a port (SO_REUSEPORT) only when it
+ * is given a port number, so port 0 ("any free one") becomes a free port picked here first.
+ */
+export async function sharablePort(host: string, port: number): Promise<number> {
+  if (port !== 0) return port;
+  const probe = createServer();
+  probe.listen(0, host);
+  await once(probe, 'listening');
+  const picked = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return picked;
+}
+
+export interface ReadThreadsDeps {
+  config: Config;
+  server: HttpServer;
+  catalog: ToiletCatalog;
+  limits: Limits;
+  places: PlaceLookup | null;
+  log: Logger;
+  /** The answer to a passed-on request whose answer failed after its handler returned (the serverError hook). */
+  failure(error: unknown, request: HttpRequestInfo): HttpReply;
+}
+
+interface ReadThread {
+  worker: Worker;
+  /** Resolves with the exit code when the thread ends. */
+  exited: Promise<number>;
+  /** Replies to the thread's messages of one kind, in order. */
+  waiting: Map<FromReadThread['kind'], ((message: FromReadThread) => void)[]>;
+}
+
+export class ReadThreads implements CatalogFollower {
+  private readonly threads: ReadThread[] = [];
+
+  constructor(private readonly deps: ReadThreadsDeps) {}
+
+  /** Starts `count` read threads listening on `port` beside the main thread; resolves once all listen. */
+  async start(count: number, host: string, port: number): Promise<void> {
+    const { config, server, limits, places } = this.deps;
+    const routes = server.routeSpecs();
+    for (let thread = 1; thread <= count; thread++) {
+      const setup: ReadThreadSetup = { thread, config, routes, limits: limitTables(limits), places: places !== null };
+      const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      const entry: ReadThread = { worker, exited: once(worker, 'exit').then(([code]) => code as number), waiting: new Map() };
+      const forwarded = new ForwardedRequests(server, worker, this.deps.failure);
+      worker.on('message', (message: FromReadThread) => this.take(entry, forwarded, message));
+      worker.on('error', (error) => this.deps.log.error('a read thread failed', { thread, error: error.stack ?? String(error) }));
+      this.threads.push(entry);
+    }
+    this.deps.catalog.follow(this);
+    const answers = await Promise.all(this.threads.map((thread) => this.ask(thread, { kind: 'listen', host, port }, 'listening', 'listen-failed')));
+    const failed = answers.find((answer) => answer.kind === 'listen-failed');
+    if (failed) {
+      await this.close();
+      throw new Error(`a read thread cannot listen on ${host}:${port}: ${failed.message}`);
+    }
+  }
+
+  loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void {
+    this.post({ kind: 'load', loaded, info, overlays });
+  }
+
+  changed(overlays: OverlayChange): void {
+    this.post({ kind: 'overlays', overlays });
+  }
+
+  /** What each read thread has received and passed on so far. */
+  counts(): Promise<ThreadCounts[]> {
+    return Promise.all(this.threads.map(async (thread) => ((await this.ask(thread, { kind: 'count' }, 'counted')) as { counts: ThreadCounts }).counts));
+  }
+
+  /** Stops accepting on every read thread, lets their requests finish (passed-on ones are answered meanwhile), then ends them. */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.threads.map(async (thread) => {
+        await this.ask(thread, { kind: 'close' }, 'closed');
+        await thread.worker.terminate();
+      }),
+    );
+  }
+
+  private post(message: ToReadThread): void {
+    for (const thread of this.threads) thread.worker.postMessage(message);
+  }
+
+  /** Sends `message` and resolves with the thread's next message of one of `answers` kinds. */
+  private ask(thread: ReadThread, message: ToReadThread, ...answers: FromReadThread['kind'][]): Promise<FromReadThread> {
+    return new Promise((resolve, reject) => {
+      const settle = (answer: FromReadThread) => {
+        for (const kind of answers) thread.waiting.set(kind, (thread.waiting.get(kind) ?? []).filter((r) => r !== settle));
+        resolve(answer);
+      };
+      for (const kind of answers) thread.waiting.set(kind, [...(thread.waiting.get(kind) ?? []), settle]);
+      void thread.exited.then((code) => reject(new Error(`read thread exited (code ${code}) before answering ${message.kind}`)));
+      thread.worker.postMessage(message);
+    });
+  }
+
+  private take(thread: ReadThread, forwarded: ForwardedRequests, message: FromReadThread): void {
+    switch (message.kind) {
+      case 'request':
+      case 'abort':
+        forwarded.take(message);
+        return;
+      case 'find-place':
+        this.findPlace(thread.worker, message.id, message.query);
+        return;
+      default:
+        thread.waiting.get(message.kind)?.[0]?.(message);
+    }
+  }
+
+  private findPlace(worker: Worker, id: number, query: Parameters<PlaceLookup['find']>[0]): void {
+    const reply = (message: ToReadThread) => worker.postMessage(message);
+    const failed = (error: unknown) =>
+      reply({ kind: 'place-failed', id, message: (error as Error)?.message ?? String(error), retryAfterSeconds: error instanceof PlaceLookupUnavailable ? error.retryAfterSeconds : null });
+    try {
+      void Promise.resolve(this.deps.places!.find(query)).then((match) => reply({ kind: 'place-found', id, match }), failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}

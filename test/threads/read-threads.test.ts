@@ -1,0 +1,159 @@
+// Several server threads (HTTP_THREADS=2) on one port: the kernel spreads connections over the threads'
+// listening sockets, so each request here goes over a connection of its own, and every kind of request
+// must get the same answer whichever thread takes it. The read thread answers the public reads itself
+// and passes every other route to the main thread (forward.ts); rate limits count one budget; overlay
+// changes and reloads reach both threads. Real importer, real server, real HTTP, real clock.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { importInto, SILENT } from '../api/support.js';
+import { operationById } from '../../src/schemas/operations.js';
+import { deviceId, importedData, SITE_ORIGIN, TEST_ENV, type Data } from '../community/support.js';
+
+interface Plain {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request over a connection of its own (no keep-alive agent). */
+function fresh(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+async function start(data: Data, env: Record<string, string> = {}): Promise<{ app: App; port: number }> {
+  const config = loadConfig({ ...TEST_ENV, HTTP_THREADS: '2', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
+  const app = createApp({ config, log: SILENT });
+  app.catalog.load();
+  return { app, port: await app.listen() };
+}
+
+/** Answers of reads without the members that follow the clock (a test may cross an hour of someone's hours). */
+function timeless(text: string): string {
+  return text.replace(/"open_now":("\w+"|true|false),"closes_at":("[^"]*"|null)/g, '');
+}
+
+const SAMPLES = 16;
+
+test('every kind of request gets the same answer from either thread; the read thread passes the rest on', async () => {
+  const data = await importedData('liechtenstein');
+  const { app, port } = await start(data);
+  try {
+    const near = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=3')).text);
+    const id: string = near.results[0].id;
+    const mcpInit = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'thread-test', version: '1' } } });
+    const kinds: { name: string; path: string; init?: Parameters<typeof fresh>[2]; same(a: Plain): string }[] = [
+      { name: 'nearest', path: '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=5&wheelchair=true', same: (a) => `${a.status} ${timeless(a.text)}` },
+      { name: 'area', path: '/api/v1/toilets?bbox=9.47,47.04,9.64,47.27&limit=50', same: (a) => `${a.status} ${timeless(a.text)}` },
+      { name: 'getToilet', path: `/api/v1/toilets/${id}`, same: (a) => `${a.status} ${timeless(a.text)}` },
+      { name: 'bad parameter', path: '/api/v1/toilets/nearest?lat=91&lon=9.52', same: (a) => `${a.status} ${a.text}` },
+      { name: 'no route', path: '/nothing/here', same: (a) => `${a.status} ${a.text}` },
+      { name: 'wrong method', path: '/api/v1/toilets/nearest', init: { method: 'DELETE' }, same: (a) => `${a.status} ${a.headers.allow} ${a.text}` },
+      { name: 'preflight', path: '/api/v1/toilets/nearest', init: { method: 'OPTIONS', headers: { Origin: 'https://other.example', 'Access-Control-Request-Method': 'GET' } }, same: (a) => `${a.status} ${a.headers['access-control-allow-methods']}` },
+      { name: 'site page', path: `/t/${id}`, same: (a) => `${a.status} ${a.headers['content-type']} ${timeless(a.text).replace(/(open|closed) now|opening hours unknown/gi, '')}` },
+      { name: 'challenge', path: '/api/v1/challenge', same: (a) => `${a.status} ${Object.keys(JSON.parse(a.text)).sort()}` },
+      {
+        name: 'MCP initialize',
+        path: '/mcp',
+        init: { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: mcpInit },
+        same: (a) => `${a.status} ${/"serverInfo":\{"name":"[^"]+"/.exec(a.text)?.[0]}`,
+      },
+      {
+        name: 'body too large',
+        path: '/api/v1/submissions',
+        init: { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: SITE_ORIGIN }, body: JSON.stringify({ note: 'x'.repeat(operationById('submitToilet').requestBody!.maxBytes!) }) },
+        same: (a) => `${a.status} ${a.headers['content-type']} ${a.text}`,
+      },
+    ];
+    for (const kind of kinds) {
+      const answers = await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, kind.path, kind.init)));
+      const expected = kind.same(answers[0]);
+      assert.ok(answers[0].status < 500, `${kind.name}: ${answers[0].status} ${answers[0].text.slice(0, 200)}`);
+      for (const answer of answers) assert.equal(kind.same(answer), expected, `${kind.name} answers alike`);
+    }
+    assert.match(kinds[9].same(await fresh(port, '/mcp', kinds[9].init)), /^200 "serverInfo"/);
+
+    const [reader] = await app.threads!.counts();
+    const mainReceived = app.server.requestsReceived;
+    assert.equal(reader.thread, 1);
+    // With 177 connections, each thread got some: the read thread answered reads and passed writes on.
+    assert.ok(reader.received > 0 && mainReceived > 0, `connections on both threads (read thread ${reader.received}, main ${mainReceived})`);
+    assert.ok(reader.forwarded > 0 && reader.forwarded < reader.received, `the read thread passed some requests on (${reader.forwarded} of ${reader.received})`);
+  } finally {
+    await app.close();
+    data.remove();
+  }
+});
+
+test('one rate-limit budget per address, whichever thread counts it', async () => {
+  const data = await importedData('liechtenstein');
+  const { app, port } = await start(data, { RATE_LIMIT_PER_MINUTE: '20' });
+  try {
+    // A fixed window ends on the minute: stay clear of the next one.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 61_000 - intoMinute));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52', { headers: { 'X-Forwarded-For': '203.0.113.9' } })),
+    );
+    const allowed = answers.filter((a) => a.status === 200);
+    assert.equal(allowed.length, 20);
+    assert.equal(answers.filter((a) => a.status === 429).length, 10);
+    assert.deepEqual(allowed.map((a) => Number(a.headers['ratelimit-remaining'])).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
+    // another address has its own budget
+    assert.equal((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52', { headers: { 'X-Forwarded-For': '203.0.113.10' } })).status, 200);
+  } finally {
+    await app.close();
+    data.remove();
+  }
+});
+
+test('a rating and a reload reach the read thread', async () => {
+  const data = await importedData('liechtenstein');
+  const { app, port } = await start(data);
+  try {
+    const near = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=1')).text);
+    const id: string = near.results[0].id;
+    const challenge = JSON.parse((await fresh(port, '/api/v1/challenge')).text);
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const token = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    const rated = await fresh(port, `/api/v1/toilets/${id}/ratings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: SITE_ORIGIN },
+      body: JSON.stringify({ rating: 4, device_id: deviceId(7), challenge_token: token }),
+    });
+    assert.equal(rated.status, 201, rated.text);
+    await app.threads!.counts(); // answered after every message sent before it: the rating has reached the read thread
+    for (const answer of await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, `/api/v1/toilets/${id}`)))) {
+      assert.deepEqual(JSON.parse(answer.text).toilet.cleanliness, { average: 4, count: 1 });
+    }
+
+    // Another extract renamed over the source database, then a reload (what SIGHUP does).
+    const other = join(data.dir, 'monaco.db');
+    await importInto('monaco', other);
+    renameSync(other, data.toiletsDb);
+    app.catalog.reload('SIGHUP');
+    await app.threads!.counts();
+    for (const answer of await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, '/api/v1/toilets/nearest?lat=43.73&lon=7.42&limit=1')))) {
+      assert.ok(JSON.parse(answer.text).results[0].distance_m < 2000, 'Monaco is served');
+    }
+    for (const answer of await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, `/api/v1/toilets/${id}`)))) assert.equal(answer.status, 404);
+  } finally {
+    await app.close();
+    data.remove();
+  }
+});
