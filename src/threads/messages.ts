@@ -37,7 +37,9 @@ export type FromReadThread =
   | { kind: 'listening' }
   | { kind: 'listen-failed'; message: string }
   | { kind: 'counted'; counts: ThreadCounts }
-  | { kind: 'closed' };
+  | { kind: 'closed' }
+  /** A log line, written by the main thread's logger. */
+  | { kind: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> };
 
 /** Requests a thread received since it started, and how many of them it passed to the main thread. */
 export interface ThreadCounts {

@@ -13,14 +13,18 @@ import { AreaCache } from '../api/area-cache.js';
 import { COMMUNITY_PROBLEM_KINDS } from '../community/problems.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
-import { jsonLogger } from '../log.js';
+import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 
 const setup = workerData as ReadThreadSetup;
 const port = parentPort!;
 const send = (message: FromReadThread) => port.postMessage(message);
 const { config } = setup;
-const log = jsonLogger();
+// logged by the main thread, so every line goes where the service's log goes
+const log: Logger = {
+  info: (message, fields = {}) => send({ kind: 'log', level: 'info', message, fields }),
+  error: (message, fields = {}) => send({ kind: 'log', level: 'error', message, fields }),
+};
 
 /** Asks the main thread, which holds the place index and the geocoder client. */
 class MainThreadPlaces implements PlaceLookup {
@@ -58,6 +62,24 @@ const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks: serv
 registerReadRoutes(server, { config, reads, limits, problems, areaCache, now: Date.now });
 const forwarder = new Forwarder(port);
 forwarder.register(server, setup.routes);
+
+/**
+ * Ends this thread after an error nothing caught: it stops taking connections (the kernel gives new ones
+ * to the other threads), finishes its requests, and ends; the main thread then starts another. Ending
+ * with the uWS app still open would abort the whole process.
+ */
+let failing = false;
+function fail(error: unknown): void {
+  log.error('a read thread failed; it closes and the main thread starts another', { error: (error as Error)?.stack ?? String(error) });
+  if (failing) return;
+  failing = true;
+  void server.close({ timeoutMs: 2000 }).finally(() => {
+    replica.close();
+    port.close();
+  });
+}
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
 
 port.on('message', (message: ToReadThread) => {
   switch (message.kind) {

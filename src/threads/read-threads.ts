@@ -49,6 +49,8 @@ export interface ReadThreadsDeps {
 }
 
 interface ReadThread {
+  /** 1, 2, …: the main thread is 0. */
+  number: number;
   worker: Worker;
   /** Resolves with the exit code when the thread ends. */
   exited: Promise<number>;
@@ -56,31 +58,65 @@ interface ReadThread {
   waiting: Map<FromReadThread['kind'], ((message: FromReadThread) => void)[]>;
 }
 
+/** A read thread that fails is replaced after this long (not at once, in case it fails again at start). */
+const REPLACE_AFTER_MS = 1000;
+
 export class ReadThreads implements CatalogFollower {
-  private readonly threads: ReadThread[] = [];
+  private threads: ReadThread[] = [];
+  private closing = false;
+  private host = '';
+  private port = 0;
+  /** Replacements under way: closing waits for them. */
+  private replacing: Promise<void>[] = [];
 
   constructor(private readonly deps: ReadThreadsDeps) {}
 
   /** Starts `count` read threads listening on `port` beside the main thread; resolves once all listen. */
   async start(count: number, host: string, port: number): Promise<void> {
-    const { config, server, limits, places } = this.deps;
-    const routes = server.routeSpecs();
-    for (let thread = 1; thread <= count; thread++) {
-      const setup: ReadThreadSetup = { thread, config, routes, limits: limitTables(limits), places: places !== null };
-      const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      const entry: ReadThread = { worker, exited: once(worker, 'exit').then(([code]) => code as number), waiting: new Map() };
-      const forwarded = new ForwardedRequests(server, worker, this.deps.failure);
-      worker.on('message', (message: FromReadThread) => this.take(entry, forwarded, message));
-      worker.on('error', (error) => this.deps.log.error('a read thread failed', { thread, error: error.stack ?? String(error) }));
-      this.threads.push(entry);
-    }
+    [this.host, this.port] = [host, port];
+    for (let number = 1; number <= count; number++) this.spawn(number);
     this.deps.catalog.follow(this);
-    const answers = await Promise.all(this.threads.map((thread) => this.ask(thread, { kind: 'listen', host, port }, 'listening', 'listen-failed')));
-    const failed = answers.find((answer) => answer.kind === 'listen-failed');
+    const answers = await Promise.all(this.threads.map((thread) => this.listen(thread)));
+    const failed = answers.find((answer) => answer !== null);
     if (failed) {
       await this.close();
-      throw new Error(`a read thread cannot listen on ${host}:${port}: ${failed.message}`);
+      throw new Error(`a read thread cannot listen on ${host}:${port}: ${failed}`);
     }
+  }
+
+  private spawn(number: number): ReadThread {
+    const { config, server, limits, places } = this.deps;
+    const setup: ReadThreadSetup = { thread: number, config, routes: server.routeSpecs(), limits: limitTables(limits), places: places !== null };
+    const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const thread: ReadThread = { number, worker, exited: once(worker, 'exit').then(([code]) => code as number), waiting: new Map() };
+    const forwarded = new ForwardedRequests(server, worker, this.deps.failure);
+    worker.on('message', (message: FromReadThread) => this.take(thread, forwarded, message));
+    worker.on('error', (error) => this.deps.log.error('a read thread failed', { thread: number, error: error.stack ?? String(error) }));
+    void thread.exited.then((code) => this.ended(thread, code));
+    this.threads.push(thread);
+    return thread;
+  }
+
+  /** Resolves with null once the thread listens, or with why it cannot. */
+  private async listen(thread: ReadThread): Promise<string | null> {
+    const answer = await this.ask(thread, { kind: 'listen', host: this.host, port: this.port }, 'listening', 'listen-failed');
+    return answer.kind === 'listen-failed' ? answer.message : null;
+  }
+
+  /** A thread ended outside close(): another takes its place, with the snapshot in use now. */
+  private ended(thread: ReadThread, code: number): void {
+    this.threads = this.threads.filter((t) => t !== thread);
+    if (this.closing) return;
+    this.deps.log.error('a read thread ended; starting another', { thread: thread.number, code, replace_after_ms: REPLACE_AFTER_MS });
+    const replaced = new Promise<void>((resolve) => setTimeout(resolve, REPLACE_AFTER_MS)).then(async () => {
+      if (this.closing) return;
+      const next = this.spawn(thread.number);
+      const { loaded, info, overlays } = this.deps.catalog.current();
+      next.worker.postMessage({ kind: 'load', loaded, info, overlays } satisfies ToReadThread);
+      const failed = await this.listen(next).catch((error: Error) => error.message);
+      if (failed !== null) this.deps.log.error('a new read thread cannot listen', { thread: thread.number, error: failed });
+    });
+    this.replacing.push(replaced);
   }
 
   loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void {
@@ -98,6 +134,8 @@ export class ReadThreads implements CatalogFollower {
 
   /** Stops accepting on every read thread, lets their requests finish (passed-on ones are answered meanwhile), then ends them. */
   async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.replacing);
     await Promise.all(
       this.threads.map(async (thread) => {
         await this.ask(thread, { kind: 'close' }, 'closed');
@@ -131,6 +169,9 @@ export class ReadThreads implements CatalogFollower {
         return;
       case 'find-place':
         this.findPlace(thread.worker, message.id, message.query);
+        return;
+      case 'log':
+        this.deps.log[message.level](message.message, { thread: thread.number, ...message.fields });
         return;
       default:
         thread.waiting.get(message.kind)?.[0]?.(message);

@@ -69,8 +69,14 @@ export class ToiletCatalog {
   /** Tells `follower` of the snapshot in use now and of every change from now on. */
   follow(follower: CatalogFollower): void {
     this.followers.push(follower);
+    const { loaded, info, overlays } = this.current();
+    follower.loaded(loaded, info, overlays);
+  }
+
+  /** What a follower needs to build the snapshot in use now. */
+  current(): { loaded: LoadedToilets; info: SourceInfo; overlays: OverlayChange } {
     const snapshot = this.snapshotInUse;
-    follower.loaded(snapshot.loaded, snapshot.info, snapshot.overlaysNow(this.overlays, null));
+    return { loaded: snapshot.loaded, info: snapshot.info, overlays: snapshot.overlaysNow(this.overlays, null) };
   }
 
   /**

@@ -139,14 +139,15 @@ export class ToiletRenderer {
     const idEnd = t.itemText.starts[at + 1];
     const position = t.itemText.starts[at + 2];
     const end = t.itemText.starts[at + 4];
-    const overlay = snapshot.overlayByRow.get(row);
+    const traits = t.traits[row];
+    const overlay = traits & Trait.HasOverlay ? snapshot.overlayByRow.get(row) : undefined;
 
     if (overlay?.headJson) out.bytes(overlay.headJson);
     else out.range(text, start, position);
     const key = snapshot.fragmentKey[row];
     out.bytes(this.enums[key] ?? this.enumMembers(key));
     out.bytes(snapshot.textFacts.of(t, row));
-    const hasHours = t.traits[row] & Trait.HasHours;
+    const hasHours = traits & Trait.HasHours;
     if (overlay === undefined && !hasHours) {
       out.bytes(this.plainRest);
     } else {

@@ -191,6 +191,7 @@ export class Snapshot implements SourceView {
       if (value != null) applyDecision(t, row, attribute, value);
     }
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
+    t.traits[row] = overlay ? t.traits[row] | Trait.HasOverlay : t.traits[row] & ~Trait.HasOverlay;
     refreshTraits(t, row);
     this.textFacts.forget(row);
     this.nearest.setTag(row, t.traits[row]);

@@ -21,6 +21,7 @@ export const Trait = {
   NoPurchase: 1 << 3, // access public, permissive or scheme
   HasHours: 1 << 4, // opening hours to evaluate for open_now
   Hidden: 1 << 5, // a moderator marked it gone: in no answer
+  HasOverlay: 1 << 6, // overlay data to merge (the snapshot's overlayByRow): rows without skip the lookup
 } as const;
 
 /**
@@ -217,9 +218,9 @@ export function genderBits(list: string): number {
 
 const NO_PURCHASE: readonly Access[] = ['public', 'permissive', 'scheme'];
 
-/** Recomputes a row's filter bits from its (effective) facts; Hidden is kept. */
+/** Recomputes a row's filter bits from its (effective) facts; Hidden and HasOverlay are kept. */
 export function refreshTraits(table: ToiletTable, row: number): void {
-  let traits = table.traits[row] & Trait.Hidden;
+  let traits = table.traits[row] & (Trait.Hidden | Trait.HasOverlay);
   const wheelchair = WHEELCHAIR[table.wheelchair[row]];
   if (wheelchair === 'yes' || wheelchair === 'limited') traits |= Trait.Wheelchair;
   if (CHANGING_TABLE[table.changingTable[row]] === 'yes') traits |= Trait.ChangingTable;

@@ -6,6 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import type { Worker } from 'node:worker_threads';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { solveChallenge } from 'altcha-lib';
@@ -152,6 +153,31 @@ test('a rating and a reload reach the read thread', async () => {
       assert.ok(JSON.parse(answer.text).results[0].distance_m < 2000, 'Monaco is served');
     }
     for (const answer of await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, `/api/v1/toilets/${id}`)))) assert.equal(answer.status, 404);
+  } finally {
+    await app.close();
+    data.remove();
+  }
+});
+
+test('a read thread that fails is replaced with one serving the snapshot in use', async () => {
+  const data = await importedData('liechtenstein');
+  const { app, port } = await start(data);
+  try {
+    const before = await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=5');
+    // A message the thread cannot take throws in it, as a bug would.
+    const threads = app.threads as unknown as { threads: { worker: Worker }[] };
+    threads.threads[0].worker.postMessage({ kind: 'load', loaded: null, info: null, overlays: null });
+    let counts = await app.threads!.counts().catch(() => []);
+    for (let waited = 0; counts.length === 0 || counts[0].received > 0; waited += 100) {
+      assert.ok(waited < 20_000, 'a new read thread started');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      counts = await app.threads!.counts().catch(() => []);
+    }
+    const answers = await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=5')));
+    for (const answer of answers) assert.equal(timeless(answer.text), timeless(before.text));
+    const [replacement] = await app.threads!.counts();
+    assert.equal(replacement.thread, 1);
+    assert.ok(replacement.received > 0, 'the new read thread takes connections');
   } finally {
     await app.close();
     data.remove();
