@@ -1,5 +1,6 @@
 // HTTP throughput with wrk (a C load generator; autocannon tops out near 40k req/s on two cores, below
-// what uWS serves): each endpoint's req/s as a ratio to the bare-uWS ceiling measured in the same run.
+// what uWS serves): each endpoint's req/s as a ratio to the bare-uWS ceiling answering a body of the
+// same size, measured in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,6 +61,17 @@ export async function runWrk(name: string, port: number, requests: string[], sec
     p99Ms: percentile(output, '99%'),
     non2xx: non2xx ? Number(non2xx[1]) : 0,
   };
+}
+
+/** The mean size in bytes of the answers to request lines (as runWrk takes them), fetched one by one. */
+export async function meanAnswerBytes(port: number, requests: string[], headers: Record<string, string> = {}): Promise<number> {
+  let total = 0;
+  for (const line of requests) {
+    const [, method, path, body] = /^([A-Z]+) (\S+) ?(.*)$/.exec(line)!;
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, method === 'GET' ? {} : { method, headers, body });
+    total += (await response.arrayBuffer()).byteLength;
+  }
+  return Math.round(total / requests.length);
 }
 
 function percentile(output: string, label: string): number {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureExtract, OUT_DIR, type Dataset } from './dataset.js';
 import { timed, latencies, seededRandom, hasCommand, type LatencyStats } from './measure.js';
-import { runWrk, startProcess, wrkAvailable, type WrkResult } from './http.js';
+import { meanAnswerBytes, runWrk, startProcess, wrkAvailable } from './http.js';
 import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -82,7 +82,6 @@ function startupSection(s: { wallMs: number; line: Record<string, unknown> }): v
 interface InProcess {
   stats: Record<string, LatencyStats>;
   filterShares: Record<string, number>;
-  nearestBodyBytes: number;
 }
 
 async function inProcess(db: string, taskMs: number): Promise<InProcess> {
@@ -112,7 +111,6 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
     const p = points[next()];
     return app.reads.findNear({ lat: p.lat, lon: p.lon, limit: 5, ...NO_FILTERS, ...filters } as FindParams, now);
   };
-  const sample = app.reads.findNear({ lat: points[0].lat, lon: points[0].lon, limit: 5, ...NO_FILTERS } as FindParams, now) as Buffer;
   const tasks: Record<string, () => unknown> = {
     'nearest k=5': nearest({}),
     'nearest k=5, wheelchair': nearest({ wheelchair: true }),
@@ -128,7 +126,7 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
   const stats = await latencies(tasks, taskMs);
   stats[`nearest k=5, rarest filter (${rarest})`] = stats[`nearest k=5, ${rarest}`];
   await app.close();
-  return { stats, filterShares, nearestBodyBytes: sample.length };
+  return { stats, filterShares };
 }
 
 function inProcessSection(r: InProcess, toilets: number): void {
@@ -146,7 +144,7 @@ function inProcessSection(r: InProcess, toilets: number): void {
   for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), ...target(name)]);
 }
 
-async function httpSection(port: number, threads: number, db: string, bodyBytes: number): Promise<void> {
+async function httpSection(port: number, threads: number, db: string): Promise<void> {
   lines.push('', '## HTTP throughput (wrk, loopback)', '');
   if (!wrkAvailable()) {
     lines.push('wrk is not installed (`apt-get install wrk`): every HTTP ratio is SKIP.');
@@ -154,8 +152,9 @@ async function httpSection(port: number, threads: number, db: string, bodyBytes:
   }
   const loops = threads === 1 ? 'one uWS event loop (one thread)' : `${threads} uWS event loops (threads: HTTP_THREADS, by default one per core)`;
   lines.push(
-    `The service answers on ${loops}; the ceiling is a bare uWS server on as many threads answering a precomputed`,
-    `${bodyBytes}-byte body. wrk: 1 thread, 64 connections, ${WRK_SECONDS} s per endpoint after ${WRK_WARMUP_SECONDS} s unmeasured. Rate limits lifted, area cache off.`,
+    `The service answers on ${loops}. Each endpoint's ceiling is a bare uWS server on as many threads answering a`,
+    `precomputed body of that endpoint's mean answer size, measured just before it. wrk: 1 thread, 64 connections,`,
+    `${WRK_SECONDS} s per run after ${WRK_WARMUP_SECONDS} s unmeasured. Rate limits lifted, area cache off.`,
     '',
   );
   const config = loadConfig({ TOILETS_DB: db, PORT: '0' });
@@ -178,17 +177,8 @@ async function httpSection(port: number, threads: number, db: string, bodyBytes:
   source.close();
   const byPlace = placeNames.map((name) => `GET /api/v1/toilets/nearest?place=${encodeURIComponent(name)}`);
 
-  const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bodyBytes), String(threads)], process.env);
-  let ceilingResult: WrkResult;
-  try {
-    await runWrk('ceiling', ceiling.port, ['GET /'], WRK_WARMUP_SECONDS);
-    ceilingResult = await runWrk('ceiling', ceiling.port, ['GET /'], WRK_SECONDS);
-  } finally {
-    ceiling.child.kill('SIGTERM');
-  }
-  row(['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'ratio to ceiling', 'target', 'verdict']);
-  row(['---', '---', '---', '---', '---', '---', '---']);
-  row(['ceiling (bare uWS)', Math.round(ceilingResult.requestsPerSecond), fmt(ceilingResult.p50Ms, 2), fmt(ceilingResult.p99Ms, 2), '1.00', '', '']);
+  row(['endpoint', 'answer bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio to ceiling', 'target', 'verdict']);
+  row(['---', '---', '---', '---', '---', '---', '---', '---', '---']);
   const runs: [string, string[], number | null, Record<string, string>][] = [
     ['nearest (coordinates)', near, TARGETS.httpNearestRatio, {}],
     ['nearest (place)', byPlace, null, {}],
@@ -198,14 +188,27 @@ async function httpSection(port: number, threads: number, db: string, bodyBytes:
   ];
   let stretch = '';
   for (const [name, requests, target, headers] of runs) {
+    const bytes = await meanAnswerBytes(port, requests.slice(0, 100), headers);
+    const ceiling = await ceilingRequestsPerSecond(bytes, threads);
     await runWrk(name.replace(/\W+/g, '-'), port, requests, WRK_WARMUP_SECONDS, headers);
     const r = await runWrk(name.replace(/\W+/g, '-'), port, requests, WRK_SECONDS, headers);
-    const ratio = r.non2xx > 0 ? null : r.requestsPerSecond / ceilingResult.requestsPerSecond;
+    const ratio = r.non2xx > 0 ? null : r.requestsPerSecond / ceiling;
     const note = r.non2xx > 0 ? `${r.non2xx} non-2xx answers` : fmt(ratio ?? 0, 2);
-    row([name, Math.round(r.requestsPerSecond), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), note, target === null ? '' : `≥ ${target}`, target === null ? '' : atLeast(ratio, target)]);
+    row([name, bytes, Math.round(r.requestsPerSecond), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), Math.round(ceiling), note, target === null ? '' : `≥ ${target}`, target === null ? '' : atLeast(ratio, target)]);
     if (name === 'nearest (coordinates)' && ratio !== null) stretch = `Progress toward the 0.6x stretch goal for nearest: ${fmt((ratio / TARGETS.httpNearestStretchRatio) * 100, 0)}%.`;
   }
   if (stretch) lines.push('', stretch);
+}
+
+/** req/s of the bare-uWS ceiling (bench/ceiling.ts) answering `bytes`-byte bodies on `threads` threads. */
+async function ceilingRequestsPerSecond(bytes: number, threads: number): Promise<number> {
+  const ceiling = await startProcess([join(process.cwd(), 'dist', 'bench', 'ceiling.js'), String(bytes), String(threads)], process.env);
+  try {
+    await runWrk('ceiling', ceiling.port, ['GET /'], WRK_WARMUP_SECONDS);
+    return (await runWrk('ceiling', ceiling.port, ['GET /'], WRK_SECONDS)).requestsPerSecond;
+  } finally {
+    ceiling.child.kill('SIGTERM');
+  }
 }
 
 async function placesSection(): Promise<void> {
@@ -248,7 +251,7 @@ async function main(): Promise<void> {
     const r = await inProcess(data.db, TASK_MS);
     inProcessSection(r, SIZE.toilets);
     log('http …');
-    await httpSection(server.port, Number(server.line.threads), data.db, r.nearestBodyBytes);
+    await httpSection(server.port, Number(server.line.threads), data.db);
   } finally {
     server.stop();
   }
