@@ -82,9 +82,16 @@ function startupSection(s: { wallMs: number; line: Record<string, unknown> }): v
 interface InProcess {
   stats: Record<string, LatencyStats>;
   filterShares: Record<string, number>;
+  /** Nearest and area latencies by limit ('nearest 5', 'area 200'), when asked for. */
+  byLimit: Record<string, LatencyStats> | null;
 }
 
-async function inProcess(db: string, taskMs: number): Promise<InProcess> {
+/** Limits the cost-by-limit table measures: nearest allows 1–20, area 1–200. */
+const NEAREST_LIMITS = [1, 5, 10, 20];
+const AREA_LIMITS = [20, 50, 100, 200];
+
+/** `byLimit`: also measure nearest and area at each of NEAREST_LIMITS and AREA_LIMITS (InProcess.byLimit). */
+async function inProcess(db: string, taskMs: number, byLimit = false): Promise<InProcess> {
   const config = loadConfig({ TOILETS_DB: db, PORT: '0', AREA_CACHE_SECONDS: '0' });
   const app = createApp({ config, log: { info() {}, error() {} } });
   app.catalog.load();
@@ -125,8 +132,31 @@ async function inProcess(db: string, taskMs: number): Promise<InProcess> {
   };
   const stats = await latencies(tasks, taskMs);
   stats[`nearest k=5, rarest filter (${rarest})`] = stats[`nearest k=5, ${rarest}`];
+  let limits: InProcess['byLimit'] = null;
+  if (byLimit) {
+    const limitTasks: Record<string, () => unknown> = {};
+    for (const limit of NEAREST_LIMITS) limitTasks[`nearest ${limit}`] = () => {
+      const p = points[next()];
+      return app.reads.findNear({ lat: p.lat, lon: p.lon, ...NO_FILTERS, limit } as FindParams, now);
+    };
+    for (const limit of AREA_LIMITS) limitTasks[`area ${limit}`] = () => app.reads.inArea({ ...boxes[next()], limit }, now);
+    limits = await latencies(limitTasks, taskMs / 2);
+  }
   await app.close();
-  return { stats, filterShares };
+  return { stats, filterShares, byLimit: limits };
+}
+
+function limitSection(byLimit: Record<string, LatencyStats>, toilets: number): void {
+  lines.push('', `## How cost grows with the result limit (${toilets.toLocaleString('en')} toilets, in-process)`, '');
+  lines.push('Nearest unfiltered from the same query points as above; area in the same dense 0.2° boxes.', '');
+  row(['read', 'limit', 'mean µs', 'p50 µs', 'p99 µs', 'mean µs ÷ limit']);
+  row(['---', '---', '---', '---', '---', '---']);
+  for (const [read, limits] of [['nearest', NEAREST_LIMITS], ['area', AREA_LIMITS]] as const) {
+    for (const limit of limits) {
+      const s = byLimit[`${read} ${limit}`];
+      row([read, limit, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), fmt(s.meanUs / limit, 2)]);
+    }
+  }
 }
 
 function inProcessSection(r: InProcess, toilets: number): void {
@@ -248,8 +278,9 @@ async function main(): Promise<void> {
   try {
     startupSection(server);
     log('in-process …');
-    const r = await inProcess(data.db, TASK_MS);
+    const r = await inProcess(data.db, TASK_MS, true);
     inProcessSection(r, SIZE.toilets);
+    limitSection(r.byLimit!, SIZE.toilets);
     log('http …');
     await httpSection(server.port, Number(server.line.threads), data.db);
   } finally {
