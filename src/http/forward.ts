@@ -176,14 +176,14 @@ export class ForwardedRequests {
   }
 
   private reply(id: number, reply: HttpReply): void {
-    const body = reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : new Uint8Array(reply.body);
+    const body = reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : ownBytes(reply.body);
     this.post({ kind: 'reply', id, status: reply.status, headers: reply.headers ?? [], body });
   }
 
   private async respond(id: number, response: Response, signal: AbortSignal): Promise<void> {
     const head = { kind: 'response' as const, id, status: response.status, statusText: response.statusText, headers: [...response.headers] };
     if (response.body === null || !isEventStream(response)) {
-      const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+      const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer()); // a buffer of its own
       this.post({ ...head, body, streamed: false });
       return;
     }
@@ -195,7 +195,7 @@ export class ForwardedRequests {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        this.post({ kind: 'chunk', id, bytes: value });
+        this.post({ kind: 'chunk', id, bytes: ownBytes(value) });
       }
       this.post({ kind: 'end', id, error: null });
     } catch (error) {
@@ -205,9 +205,16 @@ export class ForwardedRequests {
     }
   }
 
+  /** Bodies move to the other thread (transferred, not copied again): each sits in a buffer of its own. */
   private post(message: AnswerMessage): void {
-    this.channel.postMessage(message);
+    const bytes = message.kind === 'chunk' ? message.bytes : message.kind === 'reply' || message.kind === 'response' ? message.body : null;
+    this.channel.postMessage(message, bytes instanceof Uint8Array ? [bytes.buffer as ArrayBuffer] : []);
   }
+}
+
+/** A copy of `bytes` in a buffer of its own (a Buffer may be a slice of a pool that must not move). */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
 }
 
 /** A Buffer over a posted Uint8Array's bytes (structured cloning turns Buffers into Uint8Arrays). */
