@@ -61,6 +61,9 @@ test('every kind of request gets the same answer from either thread; the read th
     const kinds: { name: string; path: string; init?: Parameters<typeof fresh>[2]; same(a: Plain): string }[] = [
       { name: 'nearest', path: '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=5&wheelchair=true', same: (a) => `${a.status} ${timeless(a.text)}` },
       { name: 'area', path: '/api/v1/toilets?bbox=9.47,47.04,9.64,47.27&limit=50', same: (a) => `${a.status} ${timeless(a.text)}` },
+      // place names are looked up by the main thread, for the read thread too
+      { name: 'nearest by place', path: '/api/v1/toilets/nearest?place=Vaduz&limit=3', same: (a) => `${a.status} ${timeless(a.text)}` },
+      { name: 'unknown place', path: '/api/v1/toilets/nearest?place=Xqzzyville', same: (a) => `${a.status} ${a.text}` },
       { name: 'getToilet', path: `/api/v1/toilets/${id}`, same: (a) => `${a.status} ${timeless(a.text)}` },
       { name: 'bad parameter', path: '/api/v1/toilets/nearest?lat=91&lon=9.52', same: (a) => `${a.status} ${a.text}` },
       { name: 'no route', path: '/nothing/here', same: (a) => `${a.status} ${a.text}` },
@@ -87,12 +90,16 @@ test('every kind of request gets the same answer from either thread; the read th
       assert.ok(answers[0].status < 500, `${kind.name}: ${answers[0].status} ${answers[0].text.slice(0, 200)}`);
       for (const answer of answers) assert.equal(kind.same(answer), expected, `${kind.name} answers alike`);
     }
-    assert.match(kinds[9].same(await fresh(port, '/mcp', kinds[9].init)), /^200 "serverInfo"/);
+    const byPlace = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?place=Vaduz&limit=3')).text);
+    assert.equal(byPlace.status, 'ok');
+    assert.equal(byPlace.origin.source, 'place');
+    assert.equal(JSON.parse((await fresh(port, '/api/v1/toilets/nearest?place=Xqzzyville')).text).status, 'place_not_found');
+    assert.match(kinds.find((k) => k.name === 'MCP initialize')!.same(await fresh(port, '/mcp', kinds.find((k) => k.name === 'MCP initialize')!.init)), /^200 "serverInfo"/);
 
     const [reader] = await app.threads!.counts();
     const mainReceived = app.server.requestsReceived;
     assert.equal(reader.thread, 1);
-    // With 177 connections, each thread got some: the read thread answered reads and passed writes on.
+    // With over 200 connections, each thread got some: the read thread answered reads and passed writes on.
     assert.ok(reader.received > 0 && mainReceived > 0, `connections on both threads (read thread ${reader.received}, main ${mainReceived})`);
     assert.ok(reader.forwarded > 0 && reader.forwarded < reader.received, `the read thread passed some requests on (${reader.forwarded} of ${reader.received})`);
   } finally {
