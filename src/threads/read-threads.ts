@@ -8,7 +8,7 @@ import { ForwardedRequests } from '../http/forward.js';
 import type { HttpReply } from '../http/reply.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
 import { limitTables, type Limits } from '../api/limits.js';
-import { PlaceLookupUnavailable, type PlaceLookup } from '../places/lookup.js';
+import { PlaceLookupUnavailable, type PlaceLookup, type PlaceQuery } from '../places/lookup.js';
 import type { CatalogFollower, ToiletCatalog } from '../toilets/catalog.js';
 import type { LoadedToilets } from '../toilets/load.js';
 import type { OverlayChange, SourceInfo } from '../toilets/snapshot.js';
@@ -67,7 +67,7 @@ export class ReadThreads implements CatalogFollower {
   private host = '';
   private port = 0;
   /** Replacements under way: closing waits for them. */
-  private replacing: Promise<void>[] = [];
+  private readonly replacing = new Set<Promise<void>>();
 
   constructor(private readonly deps: ReadThreadsDeps) {}
 
@@ -116,7 +116,8 @@ export class ReadThreads implements CatalogFollower {
       const failed = await this.listen(next).catch((error: Error) => error.message);
       if (failed !== null) this.deps.log.error('a new read thread cannot listen', { thread: thread.number, error: failed });
     });
-    this.replacing.push(replaced);
+    this.replacing.add(replaced);
+    void replaced.finally(() => this.replacing.delete(replaced));
   }
 
   loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void {
@@ -135,7 +136,7 @@ export class ReadThreads implements CatalogFollower {
   /** Stops accepting on every read thread, lets their requests finish (passed-on ones are answered meanwhile), then ends them. */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.replacing);
+    await Promise.all([...this.replacing]);
     await Promise.all(
       this.threads.map(async (thread) => {
         await this.ask(thread, { kind: 'close' }, 'closed');
@@ -178,7 +179,7 @@ export class ReadThreads implements CatalogFollower {
     }
   }
 
-  private findPlace(worker: Worker, id: number, query: Parameters<PlaceLookup['find']>[0]): void {
+  private findPlace(worker: Worker, id: number, query: PlaceQuery): void {
     const reply = (message: ToReadThread) => worker.postMessage(message);
     const failed = (error: unknown) =>
       reply({ kind: 'place-failed', id, message: (error as Error)?.message ?? String(error), retryAfterSeconds: error instanceof PlaceLookupUnavailable ? error.retryAfterSeconds : null });
