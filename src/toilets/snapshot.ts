@@ -1,7 +1,9 @@
 // Everything the read path needs at one instant: the toilet table with overlays merged in, the spatial
 // indexes and the derived quality columns. Built whole beside the one in use and swapped in one
 // assignment, so an answer never mixes two data versions. A contribution changes one toilet's overlay in
-// place (applyOverlay): one synchronous update between requests, so no answer sees half of it.
+// place (change): one synchronous update between requests, so no answer sees half of it. The loaded
+// columns and indexes are shared with the other threads' snapshots of the same load; what a snapshot
+// changes (decided columns, filter tags, fragments, compiled hours) is its own.
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
 import { confidence, verificationState } from './quality.js';
