@@ -89,11 +89,8 @@ export interface ToiletTable extends SourceTable {
   /** The columns as loaded. A decidable column is the loaded one until a decision changes it (see writable). */
   readonly source: SourceTable;
   traits: Uint8Array;
-  /**
-   * By row, compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs
-   * ~0.3 ms. A Map, not an array: an array of a million slots would cost each thread 8 MB up front.
-   */
-  hours: Map<number, CompiledHours>;
+  /** By row, compiled on first use (hoursOf): most toilets never appear in an answer, and parsing costs ~0.3 ms. */
+  hours: CompiledHoursByRow;
 }
 
 /** Empty columns for `count` rows, in shared memory. */
@@ -134,7 +131,7 @@ function sharedText(count: number): TextColumn {
 
 /** This thread's table over loaded columns: filter traits computed, hours compiled on first use. */
 export function tableOver(source: SourceTable): ToiletTable {
-  const table: ToiletTable = { ...source, source, traits: new Uint8Array(source.count), hours: new Map() };
+  const table: ToiletTable = { ...source, source, traits: new Uint8Array(source.count), hours: new CompiledHoursByRow(source.count) };
   for (let row = 0; row < table.count; row++) refreshTraits(table, row);
   return table;
 }
@@ -228,6 +225,38 @@ export function refreshTraits(table: ToiletTable, row: number): void {
   if (NO_PURCHASE.includes(ACCESS[table.access[row]])) traits |= Trait.NoPurchase;
   if (table.openingHours.codes[row] !== 0) traits |= Trait.HasHours;
   table.traits[row] = traits;
+}
+
+/**
+ * Compiled opening hours by row. Rows share compiled values (per value, holiday region and zone), so each
+ * row keeps a 32-bit number of its value in a short list: a read is two array reads, where a Map keyed by
+ * row is a chain of dependent cache misses, and an array of a million references costs each thread 8 MB
+ * of heap up front (these pages are touched only as rows are compiled).
+ */
+export class CompiledHoursByRow {
+  /** 0: not compiled yet; else 1 + a position in `values`. */
+  private readonly slots: Uint32Array;
+  private readonly values: CompiledHours[] = [];
+  private readonly slotOf = new Map<CompiledHours, number>();
+
+  constructor(rows: number) {
+    this.slots = new Uint32Array(rows);
+  }
+
+  get(row: number): CompiledHours | undefined {
+    const slot = this.slots[row];
+    return slot === 0 ? undefined : this.values[slot - 1];
+  }
+
+  set(row: number, hours: CompiledHours): void {
+    let slot = this.slotOf.get(hours);
+    if (slot === undefined) this.slotOf.set(hours, (slot = this.values.push(hours)));
+    this.slots[row] = slot;
+  }
+
+  delete(row: number): void {
+    this.slots[row] = 0;
+  }
 }
 
 /** The row's compiled opening hours, compiled on first use; null when it has none (or they no longer parse). */
