@@ -61,32 +61,36 @@ const combinationOfKey: number[] = [];
  * to its "checked" value. Rows share them (the combinations are far fewer than the toilets): the importer
  * numbers each combination (the column store's textFacts), and a fragment is made when a row of its
  * number is first rendered, so an answer reads one number per toilet for all of these instead of seven
- * columns. A row whose facts a decision changed (forget) or that the store does not cover (community
- * toilets) is numbered here by its values instead.
+ * columns. A row with overlay data (a decision may have changed its facts; forget when it changes) or
+ * that the store does not cover (community toilets) is numbered here by its values instead, so the
+ * stored numbers are read where they lie, in shared memory, and no thread copies them.
  */
 export class TextFactsCache {
-  /** Fragment number of each row; 0: to be looked up by its values. */
-  private readonly idOfRow: Uint32Array;
+  /** Numbers of the rows numbered here. */
+  private readonly idOfRowHere = new Map<number, number>();
   private readonly fragments: (Uint8Array | undefined)[];
   private readonly idOfKey = new Map<string, number>();
 
-  /** `stored`: the importer's numbers (1-based) of the first rows. */
-  constructor(count: number, stored: Uint32Array) {
-    this.idOfRow = new Uint32Array(count);
-    this.idOfRow.set(stored.subarray(0, count));
+  /** `stored`: the importer's numbers (1-based) of the source rows. */
+  constructor(private readonly stored: Uint32Array) {
     let largest = 0;
     for (let i = 0; i < stored.length; i++) if (stored[i] > largest) largest = stored[i];
     this.fragments = new Array(largest + 1);
   }
 
   of(t: ToiletTable, row: number): Uint8Array {
-    let id = this.idOfRow[row];
-    if (id === 0) id = this.idOfRow[row] = this.idOf(t, row);
+    const id = row < this.stored.length && !(t.traits[row] & Trait.HasOverlay) ? this.stored[row] : this.idHere(t, row);
     return (this.fragments[id] ??= this.fragmentOf(t, row));
   }
 
   forget(row: number): void {
-    this.idOfRow[row] = 0;
+    this.idOfRowHere.delete(row);
+  }
+
+  private idHere(t: ToiletTable, row: number): number {
+    let id = this.idOfRowHere.get(row);
+    if (id === undefined) this.idOfRowHere.set(row, (id = this.idOf(t, row)));
+    return id;
   }
 
   private idOf(t: ToiletTable, row: number): number {

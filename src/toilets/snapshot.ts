@@ -81,7 +81,7 @@ export class Snapshot implements SourceView {
     }
     const n = table.count;
     this.fragmentKey = new Uint32Array(n);
-    this.textFacts = new TextFactsCache(n, table.textFacts);
+    this.textFacts = new TextFactsCache(table.textFacts);
     this.nearest = new NearestSearch(loaded.indexes.nearest, table.traits);
     this.box = loaded.indexes.box && new BoxSearch(loaded.indexes.box, table.traits);
   }
