@@ -46,6 +46,7 @@ export interface App {
 
 export function createApp(options: AppOptions): App {
   const { config, log } = options;
+  if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
@@ -65,7 +66,6 @@ export function createApp(options: AppOptions): App {
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
-  if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
 
   return {

@@ -106,11 +106,6 @@ export class Forwarder {
     }
   }
 
-  /** Requests still waiting for (the end of) their answer. */
-  get waiting(): number {
-    return this.pending.size;
-  }
-
   private forward(route: number, request: HttpRequestInfo, tooLarge: number): Promise<RouteResult> {
     const id = this.nextId++;
     this.forwarded++;

@@ -78,8 +78,9 @@ export class TextFactsCache {
     this.fragments = new Array(largest + 1);
   }
 
-  of(t: ToiletTable, row: number): Uint8Array {
-    const id = row < this.stored.length && !(t.traits[row] & Trait.HasOverlay) ? this.stored[row] : this.idHere(t, row);
+  /** `traits`: the row's (t.traits[row], which the caller has read already). */
+  of(t: ToiletTable, row: number, traits: number): Uint8Array {
+    const id = row < this.stored.length && !(traits & Trait.HasOverlay) ? this.stored[row] : this.idHere(t, row);
     return (this.fragments[id] ??= this.fragmentOf(t, row));
   }
 
@@ -150,7 +151,7 @@ export class ToiletRenderer {
     else out.range(text, start, position);
     const key = snapshot.fragmentKey[row];
     out.bytes(this.enums[key] ?? this.enumMembers(key));
-    out.bytes(snapshot.textFacts.of(t, row));
+    out.bytes(snapshot.textFacts.of(t, row, traits));
     const hasHours = traits & Trait.HasHours;
     if (overlay === undefined && !hasHours) {
       out.bytes(this.plainRest);

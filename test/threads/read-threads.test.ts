@@ -6,13 +6,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { importInto, SILENT } from '../api/support.js';
 import { operationById } from '../../src/schemas/operations.js';
 import { deviceId, importedData, SITE_ORIGIN, TEST_ENV, type Data } from '../community/support.js';
@@ -50,6 +51,14 @@ function timeless(text: string): string {
 }
 
 const SAMPLES = 16;
+
+test('HTTP_THREADS: one per core by default; a bad value stops the start with what to use', () => {
+  assert.equal(loadConfig({}).httpThreads, availableParallelism());
+  assert.equal(loadConfig({ HTTP_THREADS: '3' }).httpThreads, 3);
+  for (const bad of ['0', '1.5', 'two', '65']) assert.throws(() => loadConfig({ HTTP_THREADS: bad }), new ConfigError(`HTTP_THREADS=${bad} is not valid: use a whole number from 1 to 64 (default ${availableParallelism()})`));
+  // a test clock cannot reach the read threads: refused rather than answering with two clocks
+  assert.throws(() => createApp({ config: loadConfig({ HTTP_THREADS: '2', PORT: '0' }), log: SILENT, now: () => 0 }), /HTTP_THREADS above 1 needs the real clock/);
+});
 
 test('every kind of request gets the same answer from either thread; the read thread passes the rest on', async () => {
   const data = await importedData('liechtenstein');
