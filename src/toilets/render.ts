@@ -121,7 +121,6 @@ export class ToiletRenderer {
   /** The same behind the overlay members of a toilet without overlay data, for the most common item. */
   private readonly plainRest: Uint8Array;
   /** Enum and quality members, by fragmentKey. */
-  /** By fragmentKey. */
   private readonly enums: (Uint8Array | undefined)[] = [];
 
   constructor(baseUrl: string) {

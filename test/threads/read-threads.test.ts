@@ -38,11 +38,18 @@ function fresh(port: number, path: string, init: { method?: string; headers?: Re
   });
 }
 
-async function start(data: Data, env: Record<string, string> = {}): Promise<{ app: App; port: number }> {
+/** Runs `use` against the service on two threads over a fresh import of Liechtenstein, then closes it. */
+async function serving(env: Record<string, string>, use: (s: { app: App; port: number; data: Data }) => Promise<void>): Promise<void> {
+  const data = await importedData('liechtenstein');
   const config = loadConfig({ ...TEST_ENV, HTTP_THREADS: '2', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
   const app = createApp({ config, log: SILENT });
-  app.catalog.load();
-  return { app, port: await app.listen() };
+  try {
+    app.catalog.load();
+    await use({ app, port: await app.listen(), data });
+  } finally {
+    await app.close();
+    data.remove();
+  }
 }
 
 /** Answers of reads without the members that follow the clock (a test may cross an hour of someone's hours). */
@@ -61,9 +68,7 @@ test('HTTP_THREADS: one per core by default; a bad value stops the start with wh
 });
 
 test('every kind of request gets the same answer from either thread; the read thread passes the rest on', async () => {
-  const data = await importedData('liechtenstein');
-  const { app, port } = await start(data);
-  try {
+  await serving({}, async ({ app, port }) => {
     const near = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=3')).text);
     const id: string = near.results[0].id;
     const mcpInit = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'thread-test', version: '1' } } });
@@ -111,16 +116,11 @@ test('every kind of request gets the same answer from either thread; the read th
     // With over 200 connections, each thread got some: the read thread answered reads and passed writes on.
     assert.ok(reader.received > 0 && mainReceived > 0, `connections on both threads (read thread ${reader.received}, main ${mainReceived})`);
     assert.ok(reader.forwarded > 0 && reader.forwarded < reader.received, `the read thread passed some requests on (${reader.forwarded} of ${reader.received})`);
-  } finally {
-    await app.close();
-    data.remove();
-  }
+  });
 });
 
 test('one rate-limit budget per address, whichever thread counts it', async () => {
-  const data = await importedData('liechtenstein');
-  const { app, port } = await start(data, { RATE_LIMIT_PER_MINUTE: '20' });
-  try {
+  await serving({ RATE_LIMIT_PER_MINUTE: '20' }, async ({ app, port }) => {
     // A fixed window ends on the minute: stay clear of the next one.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 61_000 - intoMinute));
@@ -133,16 +133,11 @@ test('one rate-limit budget per address, whichever thread counts it', async () =
     assert.deepEqual(allowed.map((a) => Number(a.headers['ratelimit-remaining'])).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
     // another address has its own budget
     assert.equal((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52', { headers: { 'X-Forwarded-For': '203.0.113.10' } })).status, 200);
-  } finally {
-    await app.close();
-    data.remove();
-  }
+  });
 });
 
 test('a rating and a reload reach the read thread', async () => {
-  const data = await importedData('liechtenstein');
-  const { app, port } = await start(data);
-  try {
+  await serving({}, async ({ app, port, data }) => {
     const near = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=1')).text);
     const id: string = near.results[0].id;
     const challenge = JSON.parse((await fresh(port, '/api/v1/challenge')).text);
@@ -169,16 +164,11 @@ test('a rating and a reload reach the read thread', async () => {
       assert.ok(JSON.parse(answer.text).results[0].distance_m < 2000, 'Monaco is served');
     }
     for (const answer of await Promise.all(Array.from({ length: SAMPLES }, () => fresh(port, `/api/v1/toilets/${id}`)))) assert.equal(answer.status, 404);
-  } finally {
-    await app.close();
-    data.remove();
-  }
+  });
 });
 
 test('a read thread that fails is replaced with one serving the snapshot in use', async () => {
-  const data = await importedData('liechtenstein');
-  const { app, port } = await start(data);
-  try {
+  await serving({}, async ({ app, port }) => {
     const before = await fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=5');
     // A message the thread cannot take throws in it, as a bug would.
     const threads = app.threads as unknown as { threads: { worker: Worker }[] };
@@ -194,8 +184,5 @@ test('a read thread that fails is replaced with one serving the snapshot in use'
     const [replacement] = await app.threads!.counts();
     assert.equal(replacement.thread, 1);
     assert.ok(replacement.received > 0, 'the new read thread takes connections');
-  } finally {
-    await app.close();
-    data.remove();
-  }
+  });
 });
