@@ -50,8 +50,10 @@ export class JsonBytes {
   }
 
   /**
-   * `source[start, end)`, four bytes at a time through DataViews: a slice of the item text is 10–100
-   * bytes, and a subarray for set() would be an allocation (~65 ns), a byte loop ~1 ns a byte.
+   * `source[start, end)`, eight bytes at a time through DataViews: a slice of the item text is 10–100
+   * bytes, and a subarray for set() would be an allocation (~65 ns), a byte loop ~1 ns a byte. The eight
+   * bytes travel as a double, which keeps its bits unless it is a NaN; eight ASCII bytes never are (a
+   * NaN needs the top byte 0x7f or 0xff and the next at least 0xf0), and `source` is ASCII like answers.
    */
   range(source: Uint8Array, start: number, end: number): void {
     this.reserve(end - start);
@@ -63,7 +65,12 @@ export class JsonBytes {
     const to = this.outView;
     let at = this.length;
     let i = start;
-    for (; i + 4 <= end; i += 4, at += 4) to.setUint32(at, from.getUint32(i, true), true);
+    for (; i + 8 <= end; i += 8, at += 8) to.setFloat64(at, from.getFloat64(i, true), true);
+    if (i + 4 <= end) {
+      to.setUint32(at, from.getUint32(i, true), true);
+      i += 4;
+      at += 4;
+    }
     const out = this.out;
     for (; i < end; i++) out[at++] = source[i];
     this.length = at;
