@@ -35,13 +35,20 @@ const RETRY_AFTER_ERROR_MS = HOUR_MS;
 /** The sun crosses 15° of longitude per hour. */
 const OFFSET_MS_PER_DEGREE = HOUR_MS / 15;
 
+/**
+ * Library objects of sun-time values at their shifted longitudes, least recently used first. One costs
+ * ~20 KB and a parse ~0.1 ms, and a value needs it only when its memoised state runs out (at its next
+ * sunrise or sunset, at the latest within a day): keeping one per toilet cell forever made a server
+ * that had shown every toilet of the world ~75 MB larger per thread, for parses saved a few times a day.
+ */
+const sunLibraries = new Map<string, OpeningHours>();
+const SUN_LIBRARY_LIMIT = 256;
+
 export class CompiledHours {
   readonly #clock: ZoneClock;
   readonly #place: HoursPlace;
   #hours: ParsedHours;
   #usesSunTimes: boolean;
-  /** With sun times: library objects at the longitude shifted for each UTC offset seen. */
-  readonly #sunLibraries = new Map<number, OpeningHours>();
   #state: HoursState | undefined;
   #stateSince = 0;
 
@@ -64,13 +71,18 @@ export class CompiledHours {
 
   #libraryAt(offsetMs: number): OpeningHours {
     if (!this.#usesSunTimes) return this.#hours.parsed;
-    let library = this.#sunLibraries.get(offsetMs);
+    const { value, region } = this.#hours;
+    const lat = this.#place.lat;
+    const lon = this.#place.lon - offsetMs / OFFSET_MS_PER_DEGREE;
+    const key = `${lat},${lon}/${region.country}/${region.subdivision}/${value}`;
+    let library = sunLibraries.get(key);
     if (library === undefined) {
-      const { lat, lon } = this.#place;
-      const place = libraryPlace(lat, lon - offsetMs / OFFSET_MS_PER_DEGREE, this.#hours.region);
-      library = parseWithLibrary(this.#hours.value, place);
-      this.#sunLibraries.set(offsetMs, library);
+      library = parseWithLibrary(value, libraryPlace(lat, lon, region));
+      if (sunLibraries.size >= SUN_LIBRARY_LIMIT) sunLibraries.delete(sunLibraries.keys().next().value!);
+    } else {
+      sunLibraries.delete(key);
     }
+    sunLibraries.set(key, library); // last: the most recently used
     return library;
   }
 
@@ -98,7 +110,6 @@ export class CompiledHours {
     } catch {
       return false; // not expected: the rewrite only removes selectors; keep answering 'unknown' then
     }
-    this.#sunLibraries.clear();
     return true;
   }
 

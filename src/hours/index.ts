@@ -15,6 +15,7 @@
 
 import { CompiledHours } from './compiled-hours.js';
 import { checkForPlace, parseForPlace, type HoursCheck, type HoursPlace, type ParsedHours } from './parse.js';
+import { usesSunTimes } from './library.js';
 
 export { CompiledHours, type HoursState } from './compiled-hours.js';
 export type { HoursCheck, HoursPlace } from './parse.js';
@@ -34,19 +35,30 @@ export function checkHours(value: string, place: HoursPlace): HoursCheck {
 }
 
 /**
- * Compiles a value once (at load time) for stateAt(); null when checkHours says ok=false, and for a
- * sun-time value where the library cannot evaluate it today (polar day or night; see parse.ts).
+ * Toilets whose hours parse to the same rules in the same zone share one CompiledHours, and so its memoised
+ * state; with sun times, those in the same 0.1° cell (where sunrise moves by less than half a minute), and
+ * the sun is the one at the cell's centre, so that every toilet there gets the same times whichever came first.
+ */
+const compiledByParse = new WeakMap<ParsedHours, Map<string, CompiledHours>>();
+const SUN_CELLS_PER_DEGREE = 10;
+
+/**
+ * A value compiled for stateAt() at a place, or null when checkHours says ok=false. A sun-time value where
+ * the sun does not rise or set that day (polar day or night) answers 'unknown' then (see compiled-hours.ts).
  * Throws RangeError for a time zone Intl does not know.
  */
-/** Toilets whose hours parse to the same rules in the same zone share one CompiledHours, and so its memoised state. */
-const compiledByParse = new WeakMap<ParsedHours, Map<string, CompiledHours>>();
-
 export function compileHours(value: string, place: HoursPlace): CompiledHours | null {
   const parsed = parseForPlace(value, place);
   if ('reason' in parsed) return null;
   let byZone = compiledByParse.get(parsed);
   if (byZone === undefined) compiledByParse.set(parsed, (byZone = new Map()));
-  let compiled = byZone.get(place.timeZone);
-  if (compiled === undefined) byZone.set(place.timeZone, (compiled = new CompiledHours(parsed, place)));
+  const sun = usesSunTimes(parsed.value);
+  const [latCell, lonCell] = sun ? [Math.round(place.lat * SUN_CELLS_PER_DEGREE), Math.round(place.lon * SUN_CELLS_PER_DEGREE)] : [0, 0];
+  const key = sun ? `${place.timeZone}@${latCell},${lonCell}` : place.timeZone;
+  let compiled = byZone.get(key);
+  if (compiled === undefined) {
+    const evaluatedAt = sun ? { ...place, lat: latCell / SUN_CELLS_PER_DEGREE, lon: lonCell / SUN_CELLS_PER_DEGREE } : place;
+    byZone.set(key, (compiled = new CompiledHours(parsed, evaluatedAt)));
+  }
   return compiled;
 }

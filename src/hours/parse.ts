@@ -54,20 +54,22 @@ export function parsedHours(
 type ParseResult = ParsedHours | { reason: string };
 
 // Most values repeat across toilets (24/7, Mo-Su 08:00-20:00 …) and a parse costs ~0.3 ms, so results are
-// shared per value and holiday region. Values with sun times depend on the coordinates: they are shared
-// within a 0.1° cell, where sunrise moves by less than half a minute.
+// shared per value and holiday region. That holds for values with sun times too: their parse here gives the
+// rules and whether the value is valid, both the same everywhere, so it is made at SUN_CHECK_PLACE (below);
+// the clock times of their sun events come from parses at the toilet's place, made when evaluating
+// (compiled-hours.ts).
 const shared = new Map<string, ParseResult>();
 const SHARED_LIMIT = 50_000;
+const SUN_CHECK_PLACE = { lat: 0, lon: 0 };
 
 export function parseForPlace(input: string, place: HoursPlace): ParseResult {
   const value = input.trim();
   const region = holidayRegion(value, place);
-  const cell = usesSunTimes(value) ? `@${Math.round(place.lat * 10)},${Math.round(place.lon * 10)}` : '';
-  const key = `${region.country}/${region.subdivision}${cell}/${value}`;
+  const key = `${region.country}/${region.subdivision}/${value}`;
   let result = shared.get(key);
   if (result === undefined) {
     if (shared.size >= SHARED_LIMIT) shared.clear();
-    result = parseAt(value, place, region);
+    result = parseAt(value, usesSunTimes(value) ? { ...place, ...SUN_CHECK_PLACE } : place, region);
     shared.set(key, result);
   }
   return result;
@@ -78,10 +80,10 @@ export type HoursCheck = { ok: true; holidaysUnresolved: boolean } | { ok: false
 // Import checks one value per toilet and most values repeat. A check depends on the value and its holiday
 // region only, except through sun times: the library's check evaluates the value from the current moment at
 // the place, which fails wherever a sun event does not happen that day (polar day or night, and days on which
-// the event crosses midnight UTC). That is not a property of the syntax, so sun-time values are checked at one
-// fixed place where every sun event happens every day, and answers are shared per value and region.
+// the event crosses midnight UTC). That is not a property of the syntax, so sun-time values are checked (and
+// parsed, see parseForPlace) at one fixed place where every sun event happens every day, and answers are
+// shared per value and region.
 const checks = new Map<string, HoursCheck>();
-const SUN_CHECK_PLACE = { lat: 0, lon: 0 };
 
 export function checkForPlace(input: string, place: HoursPlace): HoursCheck {
   const value = input.trim();
@@ -89,7 +91,7 @@ export function checkForPlace(input: string, place: HoursPlace): HoursCheck {
   const key = `${region.country}/${region.subdivision}/${value}`;
   let check = checks.get(key);
   if (check === undefined) {
-    const parsed = usesSunTimes(value) ? parseAt(value, { ...place, ...SUN_CHECK_PLACE }, region) : parseForPlace(value, place);
+    const parsed = parseForPlace(value, place);
     check = Object.freeze('reason' in parsed ? { ok: false, reason: parsed.reason } : { ok: true, holidaysUnresolved: parsed.holidaysUnresolved });
     if (checks.size >= SHARED_LIMIT) checks.clear();
     checks.set(key, check);
