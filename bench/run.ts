@@ -11,8 +11,8 @@ import { meanAnswerBytes, runWrk, startProcess, wrkAvailable } from './http.js';
 import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { Trait } from '../src/toilets/table.js';
-import { hoursOf, toiletId } from '../src/toilets/table.js';
+import { hoursOf, toiletId, Trait } from '../src/toilets/table.js';
+import type { MemoryKept } from './memory-kept.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
 import { benchPlaces } from './places.js';
 import { toolCallRequestLines } from './mcp.js';
@@ -28,6 +28,7 @@ const WRK_SECONDS = quick ? 3 : 8;
 const WRK_WARMUP_SECONDS = quick ? 1 : 2;
 const CLI = join(process.cwd(), 'dist', 'importer', 'cli.js');
 const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
+const MEMORY_KEPT = join(process.cwd(), 'dist', 'bench', 'memory-kept.js');
 
 const lines: string[] = [];
 const log = (line: string) => console.log(line);
@@ -79,6 +80,17 @@ function startupSection(s: { wallMs: number; line: Record<string, unknown> }): v
   row(['RSS after start', `${rss} MB`, `< ${TARGETS.startupRssMb} MB`, atMost(rss, TARGETS.startupRssMb)]);
 }
 
+/** No target: shown so that self-hosters can size memory (a thread keeps it until the next load). */
+function memoryKeptSection(kept: MemoryKept): void {
+  const grown = kept.everyToiletShownMb - kept.loadedMb;
+  lines.push(
+    '',
+    `Memory a server thread keeps for the toilets it shows (\`node dist/bench/memory-kept.js DB\`: one thread, getToilet for every toilet once): ` +
+      `RSS ${kept.loadedMb} MB after loading, ${kept.everyToiletShownMb} MB after (+${grown} MB, ${fmt((grown * 2 ** 20) / kept.toilets, 0)} bytes per toilet), ` +
+      'each read after a full collection and 20 s idle (V8 returns freed heap pages only when idle).',
+  );
+}
+
 interface InProcess {
   stats: Record<string, LatencyStats>;
   filterShares: Record<string, number>;
@@ -92,7 +104,7 @@ const AREA_LIMITS = [20, 50, 100, 200];
 
 /** `byLimit`: also measure nearest and area at each of NEAREST_LIMITS and AREA_LIMITS (InProcess.byLimit). */
 async function inProcess(db: string, taskMs: number, byLimit = false): Promise<InProcess> {
-  const config = loadConfig({ TOILETS_DB: db, PORT: '0', AREA_CACHE_SECONDS: '0' });
+  const config = loadConfig({ TOILETS_DB: db, PORT: '0', AREA_CACHE_SECONDS: '0', HTTP_THREADS: '1' });
   const app = createApp({ config, log: { info() {}, error() {} } });
   app.catalog.load();
   const snapshot = app.catalog.snapshot;
@@ -144,6 +156,13 @@ async function inProcess(db: string, taskMs: number, byLimit = false): Promise<I
   }
   await app.close();
   return { stats, filterShares, byLimit: limits };
+}
+
+/** What one server thread keeps for the toilets it shows (bench/memory-kept.ts, in a process of its own). */
+async function memoryKept(db: string): Promise<MemoryKept> {
+  const run = await timed(process.execPath, [MEMORY_KEPT, db]);
+  if (run.code !== 0) throw new Error(`memory-kept failed:\n${run.stderr}`);
+  return JSON.parse(run.stdout) as MemoryKept;
 }
 
 function limitSection(byLimit: Record<string, LatencyStats>, toilets: number): void {
@@ -277,6 +296,7 @@ async function main(): Promise<void> {
   const server = await startupFigures(data.db);
   try {
     startupSection(server);
+    memoryKeptSection(await memoryKept(data.db));
     log('in-process …');
     const r = await inProcess(data.db, TASK_MS, true);
     inProcessSection(r, SIZE.toilets);
