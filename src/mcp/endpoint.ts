@@ -96,7 +96,11 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
         );
       }
     }
-    const response = await handler.fetch(toWebRequest(request, requestOrigin), message === undefined ? {} : { parsedBody: message });
+    // Given the parsed body, the SDK never reads the request's.
+    const response = await handler.fetch(
+      toWebRequest(request, requestOrigin, message === undefined),
+      message === undefined ? {} : { parsedBody: message },
+    );
     return withHeaders(response, rateHeaders);
   };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
