@@ -23,7 +23,7 @@ export type WriterRequest = { id: number } & (
   /** Writes the column store of every toilet row inserted so far, leaving out these ids. */
   | { op: 'writeColumns'; dropIds: string[] }
   /** Done once every connected decoder has sent a mark (or ended): what they sent before it is in. */
-  | { op: 'decodersMarked'; mark: number }
+  | { op: 'decodersMarked' }
   /** Done once every connected decoder has ended: all their rows are in. */
   | { op: 'decodersDone' }
   /** Closes the database; the thread then exits. */

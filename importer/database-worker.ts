@@ -34,8 +34,7 @@ function open(): Database.Database | null {
     return null;
   }
 }
-/** `marks`: how many marks a decoder has sent (RowSink.mark); an ended decoder counts as having sent them all. */
-const decoders: { state: Int32Array; marks: number; ended: boolean }[] = [];
+const decoders: { state: Int32Array; marked: boolean; ended: boolean }[] = [];
 const requests: WriterRequest[] = [];
 
 function insertToilets(rows: ToiletRows): void {
@@ -54,7 +53,7 @@ function fail(error: unknown): void {
 }
 
 function connect(decoderPort: MessagePort, state: Int32Array): void {
-  const decoder = { state, marks: 0, ended: false };
+  const decoder = { state, marked: false, ended: false };
   decoders.push(decoder);
   if (failure !== null) Atomics.store(state, FAILED, 1);
   decoderPort.on('message', (message: DecoderMessage) => {
@@ -69,9 +68,8 @@ function connect(decoderPort: MessagePort, state: Int32Array): void {
       }
       return;
     }
-    decoder.marks++;
+    decoder.marked = true;
     if (message.kind === 'end') {
-      decoder.marks = Number.POSITIVE_INFINITY;
       decoder.ended = true;
       decoderPort.close();
     }
@@ -107,7 +105,7 @@ function answer(request: WriterRequest): unknown {
     case 'writeColumns':
       return void writeToiletColumns(database, columns.blobs(new Set(request.dropIds)));
     case 'decodersMarked':
-      return decoders.every((d) => d.marks >= request.mark) ? undefined : WAIT;
+      return decoders.every((d) => d.marked) ? undefined : WAIT;
     case 'decodersDone':
       return decoders.every((d) => d.ended) ? undefined : WAIT;
     case 'close':

@@ -66,9 +66,9 @@ export class DatabaseWriter {
     return this.request({ op: 'writeColumns', dropIds }) as Promise<void>;
   }
 
-  /** Resolves once every connected decoder has sent its `mark`th mark (RowSink.mark) or ended: what came before is in. */
-  decodersMarked(mark: number): Promise<void> {
-    return this.request({ op: 'decodersMarked', mark }) as Promise<void>;
+  /** Resolves once every connected decoder has sent a mark (RowSink.mark) or ended: what came before is in. */
+  decodersMarked(): Promise<void> {
+    return this.request({ op: 'decodersMarked' }) as Promise<void>;
   }
 
   /** Resolves once every connected decoder has ended: all its rows are in. */

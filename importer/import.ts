@@ -157,7 +157,6 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   let duplicates: HostSpot[] = [];
   let placesInserted: Promise<void> = Promise.resolve();
   let placeRecords: PlaceRow[] = [];
-  let columnsWritten: Promise<void> = Promise.resolve();
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -188,9 +187,8 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
         async finish(result, decoders, post) {
           summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
           // All node rows are sent: once they are in, index them while this thread positions ways and relations.
-          const markAll = () => Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
-          await markAll();
-          const marked = db.decodersMarked(1); // requests run in order: the index waits for it
+          await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
+          const marked = db.decodersMarked(); // requests run in order: the index waits for it
           const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
           // coordinatesFor has run, with these very lists (the scan sorts them before and keeps them).
@@ -207,14 +205,6 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
             );
             records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
           }
-          duplicates = duplicateHosts(hosts, standalone);
-          // Once those records are in too, the database thread builds the column store while this one builds
-          // the places and their index.
-          await Promise.all(records);
-          await markAll();
-          const rowsIn = db.decodersMarked(2);
-          columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
-          for (const pending of [rowsIn, columnsWritten]) pending.catch(() => {}); // awaited below
           const places = buildPlaces(placeCandidates);
           for (const place of places) {
             place.lat = roundCoordinate(place.lat);
@@ -223,8 +213,10 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           }
           placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
           placesInserted.catch(() => {}); // awaited below
+          duplicates = duplicateHosts(hosts, standalone);
           placeRecords = places;
-          await Promise.all([marked, indexed, rowsIn]);
+          await Promise.all(records);
+          await Promise.all([marked, indexed]);
         },
       },
       onProgress: options.onProgress,
@@ -232,13 +224,15 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
     { threads: options.threads ?? (statSync(extractPath).size < SMALL_EXTRACT_BYTES ? 0 : undefined) },
   );
 
-  // The decoders have closed: once their last rows are in (and the column store is written: requests run in
-  // order), drop the host toilets that duplicate a standalone one.
-  const hostsDropped = db.decodersDone().then(() => db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id])));
-  hostsDropped.catch(() => {}); // awaited below
+  // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
+  await db.decodersDone();
+  await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  // The database thread builds the column store while this thread builds the place index.
+  const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
+  columnsWritten.catch(() => {}); // awaited below
   const index = buildPlaceIndex(placeRecords, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
   const blobs = placeIndexBlobs(index);
-  await Promise.all([columnsWritten, hostsDropped]);
+  await columnsWritten;
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
   summary.toilets.hosts = hosts.length - duplicates.length;
   summary.toilets.total = standalone.length + summary.toilets.hosts;
