@@ -193,6 +193,9 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
           // coordinatesFor has run, with these very lists (the scan sorts them before and keeps them).
           const toilets = positionElements(result, classes!, entrances, placeCandidates, skip, summary);
+          // Only positioning needed these; the import's peak comes later (the place index beside the column store).
+          entrances.clear();
+          classes = null;
           for (const toilet of toilets) {
             if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
             else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
@@ -206,6 +209,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
             records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
           }
           const places = buildPlaces(placeCandidates);
+          placeCandidates.length = 0;
           for (const place of places) {
             place.lat = roundCoordinate(place.lat);
             place.lon = roundCoordinate(place.lon);
