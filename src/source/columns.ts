@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { asciiJson } from '../toilets/ascii-json.js';
 import { sharedArray, type SharedArrayType } from '../index/shared-array.js';
+import { codesFor, type Codes } from '../toilets/text-column.js';
 
 /** Number columns and their element types. Enum columns hold positions in the enums of src/toilets/facts.ts. */
 export const NUMBER_COLUMNS = {
@@ -41,7 +42,8 @@ export const TEXT_COLUMNS = ['name', 'operator', 'schemeName', 'feeCurrency', 'o
 export type TextColumn = (typeof TEXT_COLUMNS)[number];
 
 export interface DictionaryColumn {
-  codes: Uint32Array;
+  /** As narrow as the values allow (codesFor), with room for a new value per extra row. */
+  codes: Codes;
   values: string[];
 }
 
@@ -242,8 +244,12 @@ export function readToiletColumns(db: Database.Database, extraRows = 0): StoredC
   const texts = {} as Record<TextColumn, DictionaryColumn>;
   for (const name of TEXT_COLUMNS) {
     const values = JSON.parse(blob(valuesBlobName(name)).toString()) as string[];
-    const codes = typed(name, Uint32Array, count, extraRows);
-    for (let row = 0; row < count; row++) if (codes[row] > values.length) throw damaged(`column ${name} has a code beyond its values`);
+    const stored = typedColumn(name, blob(name), Uint32Array, count, 0); // stored four bytes a code; narrowed here
+    const codes = codesFor(values.length + extraRows, count + extraRows);
+    for (let row = 0; row < count; row++) {
+      if (stored[row] > values.length) throw damaged(`column ${name} has a code beyond its values`);
+      codes[row] = stored[row];
+    }
     texts[name] = { codes, values };
   }
   const starts = typed(ITEM_TEXT_STARTS_BLOB, Uint32Array, count * ITEM_TEXT_PARTS + 1);

@@ -5,7 +5,7 @@
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from './facts.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import type { ItemText } from '../source/columns.js';
-import { TextColumn } from './text-column.js';
+import { codesFor, TextColumn } from './text-column.js';
 import { sharedArray } from '../index/shared-array.js';
 
 /** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
@@ -125,8 +125,9 @@ export function createSourceTable(count: number): SourceTable {
   };
 }
 
+/** Each row can add at most one value. */
 function sharedText(count: number): TextColumn {
-  return new TextColumn(sharedArray(Uint32Array, count), []);
+  return new TextColumn(codesFor(count, count), []);
 }
 
 /** This thread's table over loaded columns: filter traits computed, hours compiled on first use. */

@@ -116,6 +116,24 @@ test('item texts write coordinates exactly as String() does', () => {
   });
 });
 
+test('text codes are read as narrow as their values allow, with room for the community rows', async () => {
+  const dbPath = join(dir, 'narrow.db');
+  await importExtract(osmExtract('monaco'), { db: dbPath, threads: 0 });
+  const db = openSourceDatabase(dbPath);
+  try {
+    const alone = readToiletColumns(db);
+    assert.ok(alone.texts.country.values.length < 255);
+    assert.ok(alone.texts.country.codes instanceof Uint8Array && alone.texts.country.codes.buffer instanceof SharedArrayBuffer);
+    assert.equal(alone.texts.country.codes.length, alone.count);
+    const withCommunity = readToiletColumns(db, 300);
+    assert.ok(withCommunity.texts.country.codes instanceof Uint16Array);
+    assert.equal(withCommunity.texts.country.codes.length, withCommunity.count + 300);
+    assert.deepEqual([...withCommunity.texts.country.codes.subarray(0, alone.count)], [...alone.texts.country.codes]);
+  } finally {
+    db.close();
+  }
+});
+
 test('a damaged column store is refused with what to do', async () => {
   const db = join(dir, 'damaged.db');
   await importExtract(osmExtract('monaco'), { db, threads: 0 });

@@ -8,7 +8,7 @@ import { Snapshot, type OverlayChange } from '../../src/toilets/snapshot.js';
 import { Trait } from '../../src/toilets/table.js';
 import { hoursAt } from '../../src/toilets/render.js';
 import { WHEELCHAIR } from '../../src/toilets/facts.js';
-import { TextColumn } from '../../src/toilets/text-column.js';
+import { codesFor, TextColumn } from '../../src/toilets/text-column.js';
 import type { CommunityToilet, Decision, ToiletOverlay } from '../../src/toilets/overlay.js';
 
 const INFO = { dataAsOf: null, importedAt: null, sourceFile: null };
@@ -54,6 +54,19 @@ test('a text column keeps one code per distinct text; a copy gets new texts with
   assert.deepEqual([copy.get(0), copy.get(1), copy.get(2)], [null, 'c', 'd']);
   assert.deepEqual([column.get(0), column.get(1), column.get(2)], ['b', 'c', null]);
   assert.deepEqual(column.values, ['a', 'b', 'c']);
+});
+
+test('text codes widen when a new text needs a code they cannot hold', () => {
+  const values = Array.from({ length: 255 }, (_, i) => `v${i}`);
+  const column = new TextColumn(codesFor(values.length, 3), values);
+  assert.equal(column.codes.constructor, Uint8Array);
+  column.set(0, 'v254');
+  column.set(1, 'new');
+  assert.equal(column.codes.constructor, Uint16Array);
+  assert.ok(column.codes.buffer instanceof SharedArrayBuffer);
+  assert.deepEqual([column.get(0), column.get(1), column.get(2)], ['v254', 'new', null]);
+  assert.deepEqual([...column.codes], [255, 256, 0]);
+  assert.ok(codesFor(0x10000, 1) instanceof Uint32Array);
 });
 
 test('decisions change this snapshot only; the loaded columns stay as loaded, in shared memory', () => {
