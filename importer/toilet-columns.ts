@@ -41,6 +41,8 @@ const FEE_REQUIRED_AT = valueAt('fee_required').at;
 const FEE_AMOUNT_AT = valueAt('fee_amount').at;
 /** The text columns a text-facts number stands for (with the id type and the fee numbers). */
 const FACT_TEXTS = (['schemeName', 'feeCurrency', 'openingHours', 'operator', 'checked'] as const).map((name) => TEXT_COLUMNS.indexOf(name));
+/** A text-facts tuple: id type, fee required, fee amount, then the FACT_TEXTS codes (see textFactsNumber). */
+const FACTS_WIDTH = 3 + FACT_TEXTS.length;
 
 interface Batch {
   count: number;
@@ -59,9 +61,9 @@ interface Batch {
 export class ToiletColumnsBuilder {
   private readonly batches: Batch[] = [];
   private readonly dictionaries = TEXT_COLUMNS.map(() => new Map<string, number>());
-  private readonly textFactsNumbers = new TupleNumbers(3 + FACT_TEXTS.length);
+  private readonly textFactsNumbers = new TupleNumbers(FACTS_WIDTH);
   /** The tuple textFactsNumber numbers, reused. */
-  private readonly facts = new Float64Array(3 + FACT_TEXTS.length);
+  private readonly facts = new Float64Array(FACTS_WIDTH);
   count = 0;
 
   add(rows: ToiletRows): void {
