@@ -15,6 +15,7 @@ import { hoursOf, toiletId, Trait } from '../src/toilets/table.js';
 import type { MemoryKept } from './memory-kept.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
 import { benchPlaces } from './places.js';
+import { machineFigures, machineLine } from './machine.js';
 import { toolCallRequestLines } from './mcp.js';
 import Database from 'better-sqlite3';
 
@@ -291,6 +292,7 @@ async function main(): Promise<void> {
   const data = await ensureExtract(SIZE.toilets, SIZE.otherNodes, log);
   lines.push('# Benchmark results', '', `Command: \`npm run bench${quick ? ' -- --quick' : ''}\` (${new Date().toISOString()}).`, '');
   lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform} ${process.arch}.`);
+  lines.push('', machineLine(await machineFigures(TASK_MS / 2)), '');
   lines.push(`Data: generated extract, ${SIZE.toilets.toLocaleString('en')} toilets among ${SIZE.otherNodes.toLocaleString('en')} other nodes (bench/generate, seed 1).`);
   await importSection(data);
   const server = await startupFigures(data.db);
