@@ -6,7 +6,7 @@ import { TOILET_COLUMNS_DDL } from './columns.js';
 import { PLACE_INDEX_DDL } from '../places/stored.js';
 
 /** Bump when the layout changes; the server refuses a database with another version and says to re-import. */
-export const SOURCE_SCHEMA_VERSION = 2;
+export const SOURCE_SCHEMA_VERSION = 3;
 
 export const SOURCE_DDL = `
 CREATE TABLE meta (

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { importExtract } from '../../importer/import.js';
 import { generateExtract } from '../../bench/generate/generate.js';
 import { openSourceDatabase } from '../../src/source/schema.js';
-import { ItemTextWriter, ITEM_TEXT_PARTS, readToiletColumns, type ItemText } from '../../src/source/columns.js';
+import { ItemTextWriter, ITEM_TEXT_PARTS, readToiletColumns, writeToiletColumns, type ItemText } from '../../src/source/columns.js';
 import { loadToilets } from '../../src/toilets/load.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/toilets/facts.js';
 import { idKey, rowOfKey, tableOver, toiletId, type ToiletTable } from '../../src/toilets/table.js';
@@ -140,8 +140,28 @@ test('a damaged column store is refused with what to do', async () => {
   const writable = new Database(db);
   writable.prepare(`UPDATE toilet_columns SET data = substr(data, 1, 10) WHERE name = 'lon'`).run();
   assert.throws(() => readToiletColumns(writable), /damaged \(column lon holds 10 bytes for \d+ rows\).*npm run import/);
-  writable.prepare(`DELETE FROM toilet_columns WHERE name = 'name.values'`).run();
   writable.prepare(`UPDATE toilet_columns SET data = (SELECT data FROM toilet_columns WHERE name = 'lat') WHERE name = 'lon'`).run();
+  writable.prepare(`INSERT INTO toilet_columns (name, part, data) VALUES ('lon', 1, x'00')`).run();
+  assert.throws(() => readToiletColumns(writable), /damaged \(column lon holds \d+ bytes for \d+ rows\)/, 'a part too many');
+  writable.prepare(`DELETE FROM toilet_columns WHERE name = 'lon' AND part = 1`).run();
+  writable.prepare(`DELETE FROM toilet_columns WHERE name = 'name.values'`).run();
   assert.throws(() => readToiletColumns(writable), /column name\.values is missing.*npm run import/);
   writable.close();
+});
+
+test('columns stored in many parts load as stored in one', async () => {
+  const dbPath = join(dir, 'parts.db');
+  await importExtract(osmExtract('porto'), { db: dbPath, threads: 0 });
+  const db = new Database(dbPath);
+  try {
+    const whole = readToiletColumns(db);
+    assert.equal(db.prepare(`SELECT count(*) FROM toilet_columns WHERE part > 0`).pluck().get(), 0, 'the extract is small: one part a column');
+    const blobs = db.prepare(`SELECT name, data FROM toilet_columns`).raw().all() as [string, Buffer][];
+    db.prepare('DELETE FROM toilet_columns').run();
+    writeToiletColumns(db, blobs, 7); // parts that split the elements of every column wider than a byte
+    assert.ok((db.prepare(`SELECT max(part) FROM toilet_columns WHERE name = 'itemText'`).pluck().get() as number) > 100);
+    assert.deepEqual(readToiletColumns(db), whole);
+  } finally {
+    db.close();
+  }
 });
