@@ -214,9 +214,9 @@ export const textValuesBlob = (values: string[]) => Buffer.from(JSON.stringify(v
 /**
  * The size of a stored part. Read as one blob, a column of ~100 MB made SQLite and better-sqlite3 each
  * allocate a buffer of its whole size before it was copied into shared memory, and the kernel zero every
- * page of both: half of the page faults of a start. Parts this size reuse the same few buffers (malloc
- * hands freed ones back), so reading costs one copy into memory touched once: at a million toilets ~1 s
- * less on a virtual machine where a fresh page costs ~15 µs.
+ * page of both: a third of the page faults of a start. Parts this size reuse the same few buffers
+ * (malloc hands freed ones back), so reading costs one copy into memory touched once: at a million
+ * toilets 0.3–1 s less on a virtual machine where a fresh page costs ~15 µs (docs/PERFORMANCE.md).
  */
 export const COLUMN_PART_BYTES = 1 << 20;
 
