@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   }
   const app = createApp({ config, log });
   const started = performance.now();
+  app.threads?.prepare(config.httpThreads - 1);
   const report = app.catalog.load();
   if (report.toilets === 0) {
     log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
