@@ -1,4 +1,4 @@
-// Compiled ajv validators (JSON Schema 2020-12) for every named schema: request bodies are checked with
+// ajv validators (JSON Schema 2020-12) for every named schema, compiled on first use: request bodies are checked with
 // them, and tests check every answer against the response schemas. Errors become invalid_params entries
 // named like `votes[2].value`, with reasons in plain words taken from the failing schema.
 
@@ -15,17 +15,16 @@ const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUni
 addFormats(ajv, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
 for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
 
-function compile(name: SchemaName): ValidateFunction {
+/**
+ * The validator of a named schema, compiled on first use (ajv keeps it): compiling every schema at start
+ * took ~0.3 s of each start, for schemas most of which only the tests use (the answers'). A test compiles
+ * every one, so a bad schema still fails before it ships.
+ */
+export function validatorFor(name: SchemaName): ValidateFunction {
   const validate = ajv.getSchema(schemaId(name));
   if (!validate) throw new Error(`schema ${name} was not registered`);
   return validate;
 }
-
-/** One compiled validator per named schema, all compiled at load so a bad schema fails at start-up. */
-export const validators = Object.fromEntries(Object.keys(SCHEMAS).map((name) => [name, compile(name as SchemaName)])) as Record<
-  SchemaName,
-  ValidateFunction
->;
 
 /** Name of the body itself in invalid_params, when the body as a whole is wrong (e.g. not an object). */
 export const BODY_NAME = 'body';
@@ -89,6 +88,6 @@ export function invalidParamsFromErrors(errors: readonly ErrorObject[]): Invalid
 
 /** What is wrong with `data` as a `name`; empty when it is valid. */
 export function findInvalid(name: SchemaName, data: unknown): InvalidParam[] {
-  const validate = validators[name];
+  const validate = validatorFor(name);
   return validate(data) ? [] : invalidParamsFromErrors(validate.errors ?? []);
 }

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/toilets/facts.js';
-import { NearestToiletItem, SCHEMAS, ToiletItem, selfContainedSchema } from '../../src/schemas/resources.js';
+import { NearestToiletItem, SCHEMAS, ToiletItem, selfContainedSchema, type SchemaName } from '../../src/schemas/resources.js';
 import { SCHEMA_ID_PREFIX } from '../../src/schemas/refs.js';
-import { findInvalid, validators } from '../../src/schemas/validate.js';
+import { findInvalid } from '../../src/schemas/validate.js';
 
 /** A complete, valid toilet result item, built by hand. */
 function toiletItem(): Record<string, unknown> {
@@ -54,7 +54,7 @@ const attribution = () => ({
   license_notice_url: 'https://toilets.example.org/licences',
 });
 
-function names(schema: keyof typeof validators, data: unknown): string[] {
+function names(schema: SchemaName, data: unknown): string[] {
   return findInvalid(schema, data).map((entry) => entry.name);
 }
 
