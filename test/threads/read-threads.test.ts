@@ -38,12 +38,16 @@ function fresh(port: number, path: string, init: { method?: string; headers?: Re
   });
 }
 
-/** Runs `use` against the service on two threads over a fresh import of Liechtenstein, then closes it. */
-async function serving(env: Record<string, string>, use: (s: { app: App; port: number; data: Data }) => Promise<void>): Promise<void> {
+/**
+ * Runs `use` against the service on two threads (unless `env` says) over a fresh import of Liechtenstein,
+ * then closes it. `prepared`: the read threads are spawned before the load, as `npm start` does.
+ */
+async function serving(env: Record<string, string>, use: (s: { app: App; port: number; data: Data }) => Promise<void>, prepared = false): Promise<void> {
   const data = await importedData('liechtenstein');
   const config = loadConfig({ ...TEST_ENV, HTTP_THREADS: '2', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
   const app = createApp({ config, log: SILENT });
   try {
+    if (prepared) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();
     await use({ app, port: await app.listen(), data });
   } finally {
@@ -117,6 +121,20 @@ test('every kind of request gets the same answer from either thread; the read th
     assert.ok(reader.received > 0 && mainReceived > 0, `connections on both threads (read thread ${reader.received}, main ${mainReceived})`);
     assert.ok(reader.forwarded > 0 && reader.forwarded < reader.received, `the read thread passed some requests on (${reader.forwarded} of ${reader.received})`);
   });
+});
+
+test('read threads spawned before the load get the loaded data and are not spawned again at listen', async () => {
+  await serving(
+    { HTTP_THREADS: '3' },
+    async ({ app, port }) => {
+      const answers = await Promise.all(Array.from({ length: 48 }, () => fresh(port, '/api/v1/toilets/nearest?lat=47.14&lon=9.52&limit=3')));
+      for (const answer of answers) assert.equal(JSON.parse(answer.text).results.length, 3);
+      const counts = await app.threads!.counts();
+      assert.deepEqual(counts.map((c) => c.thread).sort(), [1, 2], 'two read threads beside the main one');
+      assert.ok(counts.some((c) => c.received > 0), 'a prepared read thread answered');
+    },
+    true,
+  );
 });
 
 test('one rate-limit budget per address, whichever thread counts it', async () => {
