@@ -19,11 +19,21 @@ export type ArgumentCheck<T> = (args: T) => InvalidParam[];
 
 type Issues = { issues: { message: string }[] };
 
+/**
+ * A validator compiled on its first call: compiling the tools' schemas (the results' are large) took ~0.2 s
+ * of every start, before any MCP client had called. Tests call every tool.
+ */
+function compiledOnFirstUse(schema: JsonSchema): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= ajv.compile(schema));
+}
+
 /** A tool's input schema: lists as `schema`, validates with it, fills in its defaults. */
 export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): StandardSchemaWithJSON<unknown, T> {
-  const validate = ajv.compile(schema);
+  const validator = compiledOnFirstUse(schema);
   const known = Object.keys((schema.properties ?? {}) as object);
   return standardSchema<unknown, T>(schema, (value) => {
+    const validate = validator();
     if (!validate(value)) return refusal(argumentProblems(validate.errors ?? [], known));
     const invalid = check?.(value as T) ?? [];
     return invalid.length > 0 ? refusal(invalid) : { value: value as T };
@@ -32,10 +42,11 @@ export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): 
 
 /** A tool's output schema; a result that fails it is a bug the SDK reports as a tool error. */
 export function toolOutput<T>(schema: JsonSchema): StandardSchemaWithJSON<T, T> {
-  const validate: ValidateFunction = ajv.compile(schema);
-  return standardSchema<T, T>(schema, (value) =>
-    validate(value) ? { value: value as T } : { issues: invalidParamsFromErrors(validate.errors ?? []).map((p) => ({ message: `${p.name} ${p.reason}` })) },
-  );
+  const validator = compiledOnFirstUse(schema);
+  return standardSchema<T, T>(schema, (value) => {
+    const validate = validator();
+    return validate(value) ? { value: value as T } : { issues: invalidParamsFromErrors(validate.errors ?? []).map((p) => ({ message: `${p.name} ${p.reason}` })) };
+  });
 }
 
 /** "Change these 2 arguments and call the tool again: lat: must be ...; lon: ..." */
