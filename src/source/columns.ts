@@ -31,6 +31,9 @@ export const NUMBER_COLUMNS = {
 } as const;
 
 export type NumberColumn = keyof typeof NUMBER_COLUMNS;
+
+/** Read first: the spatial indexes need only them. */
+const POSITION_COLUMNS = ['lat', 'lon'] as const;
 export type NumberColumns = { [C in NumberColumn]: InstanceType<(typeof NUMBER_COLUMNS)[C]> };
 
 /**
@@ -239,9 +242,11 @@ export function writeToiletColumns(db: Database.Database, blobs: Iterable<Column
 /**
  * Reads what writeToiletColumns wrote into shared memory (SharedArrayBuffer), so every server thread can
  * read the same columns; number and text columns get `extraRows` zeroed rows after the stored ones (for
- * community toilets). Throws with what to do when a column is missing or has the wrong size.
+ * community toilets). `positionsRead` is called once lat and lon are read, before the other columns (the
+ * loader starts the spatial indexes from them). Throws with what to do when a column is missing or has the
+ * wrong size.
  */
-export function readToiletColumns(db: Database.Database, extraRows = 0): StoredColumns {
+export function readToiletColumns(db: Database.Database, extraRows = 0, positionsRead?: (lat: Float64Array, lon: Float64Array) => void): StoredColumns {
   const sizeOf = db.prepare('SELECT sum(length(data)) FROM toilet_columns WHERE name = ?').pluck();
   const partsOf = db.prepare('SELECT data FROM toilet_columns WHERE name = ? ORDER BY part').pluck();
   const size = (name: string) => {
@@ -269,8 +274,10 @@ export function readToiletColumns(db: Database.Database, extraRows = 0): StoredC
   };
   const count = size('lat') / Float64Array.BYTES_PER_ELEMENT;
   const numbers = {} as Record<NumberColumn, ArrayBufferView>;
+  for (const name of POSITION_COLUMNS) numbers[name] = typed(name, Float64Array, count, extraRows);
+  positionsRead?.(numbers.lat as Float64Array, numbers.lon as Float64Array);
   for (const [name, Type] of Object.entries(NUMBER_COLUMNS) as [NumberColumn, SharedArrayType<ArrayBufferView>][]) {
-    numbers[name] = typed(name, Type, count, extraRows);
+    numbers[name] ??= typed(name, Type, count, extraRows);
   }
   const texts = {} as Record<TextColumn, DictionaryColumn>;
   const stored = new Uint32Array(count); // every text column's codes as stored, four bytes a code; narrowed below

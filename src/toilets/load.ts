@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { code, createSourceTable, genderBits, idKey, type SourceTable } from './table.js';
 import { TextColumn } from './text-column.js';
-import { buildSpatialIndexes, type SpatialIndexes } from './spatial.js';
+import { startSpatialIndexes, type SpatialIndexes } from './spatial.js';
 import type { CommunityToilet } from './overlay.js';
 import { ItemTextWriter, joinItemTexts, readToiletColumns, TEXT_COLUMNS, type ItemText } from '../source/columns.js';
 
@@ -17,9 +17,18 @@ export interface LoadedToilets {
   indexes: SpatialIndexes;
 }
 
-/** `db` null: no source database yet, only community toilets. */
-export function loadToilets(db: Database.Database | null, community: readonly CommunityToilet[] = []): LoadedToilets {
-  const stored = db === null ? null : readToiletColumns(db, community.length);
+/**
+ * `db` null: no source database yet, only community toilets. The spatial indexes are built while the
+ * columns other than the positions are read: on a thread of their own from `indexThreadFrom` toilets.
+ */
+export function loadToilets(db: Database.Database | null, community: readonly CommunityToilet[] = [], indexThreadFrom?: number): LoadedToilets {
+  let indexes: (() => SpatialIndexes) | undefined;
+  const startIndexes = (lat: Float64Array, lon: Float64Array) => {
+    const first = lat.length - community.length;
+    community.forEach((c, i) => ([lat[first + i], lon[first + i]] = [c.lat, c.lon]));
+    indexes = startSpatialIndexes({ count: lat.length, lat, lon }, indexThreadFrom);
+  };
+  const stored = db === null ? null : readToiletColumns(db, community.length, startIndexes);
   const sourceCount = stored?.count ?? 0;
   const source = createSourceTable(stored === null ? community.length : 0);
   if (stored) {
@@ -28,21 +37,22 @@ export function loadToilets(db: Database.Database | null, community: readonly Co
     for (const name of TEXT_COLUMNS) source[name] = new TextColumn(stored.texts[name].codes, stored.texts[name].values);
     source.idOrder = stored.idOrder;
     source.textFacts = stored.textFacts;
+  } else {
+    startIndexes(source.lat, source.lon);
   }
   community.forEach((toilet, i) => fillCommunityRow(source, sourceCount + i, toilet));
   source.itemText = withCommunityText(stored?.itemText ?? null, community);
   const moves = db === null ? [] : (db.prepare('SELECT old_id, new_id FROM id_moves').raw(true).all() as [string, string][]);
-  return { source, movedTo: new Map(moves), indexes: buildSpatialIndexes(source) };
+  return { source, movedTo: new Map(moves), indexes: indexes!() };
 }
 
+/** All but the position, which startIndexes wrote. */
 function fillCommunityRow(table: SourceTable, row: number, c: CommunityToilet): void {
   const key = idKey(c.id);
   if (key < 0) throw new Error(`unexpected community toilet id ${JSON.stringify(c.id)}`);
   table.communityRows.set(key, row);
   table.idType[row] = key % 4;
   table.idNumber[row] = Math.floor(key / 4);
-  table.lat[row] = c.lat;
-  table.lon[row] = c.lon;
   table.name.set(row, c.name);
   table.access[row] = code.access(c.access);
   table.accessRule[row] = code.accessRule(c.access_rule);
