@@ -11,7 +11,7 @@
 // for five years), and a scheme membership not checked for two years. Access guessed from "a street toilet
 // is public" caps it at medium (tag doc §2.2; most toilets carry no access tag, so a step down would call
 // the ordinary street toilet doubtful). A toilet whose source says it is closed for good is always low.
-import { CONFIDENCE, QualityFlag, type Confidence, type VerificationState } from './facts.js';
+import { CONFIDENCE, QualityFlag, VERIFICATION_STATE, type Confidence, type VerificationState } from './facts.js';
 
 export interface QualityInputs {
   /** YYYY-MM of the last check in the source. */
@@ -40,7 +40,7 @@ export function confidence(q: QualityInputs, nowMs: number): Confidence {
   const checkAge = q.checked === null ? null : monthsSince(q.checked, nowMs);
   if ((checkAge !== null && checkAge <= 24) || q.confirmations >= 2) level++;
   for (let doubts = q.quality & DOUBTS; doubts !== 0; doubts &= doubts - 1) level--;
-  const editAgeMonths = q.lastEdited > 0 ? (nowMs / 1000 - q.lastEdited) / (86400 * 30.44) : null;
+  const editAgeMonths = editAge(q.lastEdited, nowMs);
   if (checkAge !== null ? checkAge > 60 : editAgeMonths !== null && editAgeMonths > 60) level--;
   if (q.quality & QualityFlag.Scheme) {
     const age = checkAge ?? editAgeMonths;
@@ -56,4 +56,38 @@ export function monthsSince(yearMonth: string, nowMs: number): number {
   const year = Number(yearMonth.slice(0, 4));
   const month = Number(yearMonth.slice(5, 7));
   return (now.getUTCFullYear() - year) * 12 + (now.getUTCMonth() + 1 - month);
+}
+
+/** verification_state and confidence as one number: `state * CONFIDENCE.length + confidence`, by their positions in VERIFICATION_STATE and CONFIDENCE. */
+export function qualityCode(q: QualityInputs, nowMs: number): number {
+  return VERIFICATION_STATE.indexOf(verificationState(q, nowMs)) * CONFIDENCE.length + CONFIDENCE.indexOf(confidence(q, nowMs));
+}
+
+/** Months since the last edit (epoch seconds, 0 when unknown), null when unknown. */
+function editAge(lastEdited: number, nowMs: number): number | null {
+  return lastEdited > 0 ? (nowMs / 1000 - lastEdited) / (86400 * 30.44) : null;
+}
+
+/**
+ * The qualityCode of toilets without overlay data (no confirmations, disputes or partner), computed once per combination of what they depend on at `nowMs`: the check month, the quality flags and
+ * the edit age as far as the rules above tell ages apart (unknown, up to 24 months, up to 60, older). A
+ * refresh of every toilet at a million meets a few thousand combinations.
+ */
+export class SourceQuality {
+  private readonly known = new Map<number, number>();
+
+  constructor(private readonly nowMs: number) {}
+
+  /** `checkedCode`: the check month's code in its text column (the same code, the same month). */
+  of(checkedCode: number, checked: string | null, quality: number, lastEdited: number): number {
+    const age = editAge(lastEdited, this.nowMs);
+    const ageClass = age === null ? 0 : age <= 24 ? 1 : age <= 60 ? 2 : 3;
+    const key = (checkedCode * 256 + quality) * 4 + ageClass;
+    let known = this.known.get(key);
+    if (known === undefined) {
+      known = qualityCode({ checked, quality, lastEdited, confirmations: 0, disputed: false, partnerRunning: false }, this.nowMs);
+      this.known.set(key, known);
+    }
+    return known;
+  }
 }

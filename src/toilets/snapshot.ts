@@ -6,8 +6,8 @@
 // changes (decided columns, filter tags, fragments, compiled hours) is its own.
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
-import { confidence, verificationState } from './quality.js';
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type ToiletFacts } from './facts.js';
+import { qualityCode, SourceQuality } from './quality.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, FACT_ATTRIBUTES, GENDER, WHEELCHAIR, type ToiletFacts } from './facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
 import { fragment } from './json-bytes.js';
@@ -217,7 +217,12 @@ export class Snapshot implements SourceView {
 
   /** Recomputes verification_state and confidence, which depend on the date. */
   refreshQuality(nowMs: number): void {
-    for (let row = 0; row < this.table.count; row++) this.refreshRowQuality(row, nowMs);
+    const t = this.table;
+    const source = new SourceQuality(nowMs);
+    for (let row = 0; row < t.count; row++) {
+      if (t.traits[row] & Trait.HasOverlay) this.refreshRowQuality(row, nowMs);
+      else this.fragmentKey[row] = fragmentKey(t, row, source.of(t.checked.codes[row], t.checked.get(row), t.quality[row], t.lastEdited[row]));
+    }
     this.qualityComputedAt = nowMs;
   }
 
@@ -232,8 +237,7 @@ export class Snapshot implements SourceView {
       disputed: overlay?.disputed ?? false,
       partnerRunning: overlay?.partner != null,
     };
-    const state = VERIFICATION_STATE.indexOf(verificationState(inputs, nowMs));
-    this.fragmentKey[row] = fragmentKey(t, row, state, CONFIDENCE.indexOf(confidence(inputs, nowMs)));
+    this.fragmentKey[row] = fragmentKey(t, row, qualityCode(inputs, nowMs));
   }
 }
 
