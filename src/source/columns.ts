@@ -31,10 +31,10 @@ export const NUMBER_COLUMNS = {
 } as const;
 
 export type NumberColumn = keyof typeof NUMBER_COLUMNS;
+export type NumberColumns = { [C in NumberColumn]: InstanceType<(typeof NUMBER_COLUMNS)[C]> };
 
 /** Read first: the spatial indexes need only them. */
 const POSITION_COLUMNS = ['lat', 'lon'] as const;
-export type NumberColumns = { [C in NumberColumn]: InstanceType<(typeof NUMBER_COLUMNS)[C]> };
 
 /**
  * Text columns, each stored as a dictionary: `<column>` holds a Uint32 code per row (0 for null, else 1 + a

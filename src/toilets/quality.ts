@@ -58,7 +58,7 @@ export function monthsSince(yearMonth: string, nowMs: number): number {
   return (now.getUTCFullYear() - year) * 12 + (now.getUTCMonth() + 1 - month);
 }
 
-/** verification_state and confidence as one number: `state * CONFIDENCE.length + confidence`, by their positions in VERIFICATION_STATE and CONFIDENCE. */
+/** verification_state and confidence as one number, `state * CONFIDENCE.length + confidence` (positions in VERIFICATION_STATE and CONFIDENCE). */
 export function qualityCode(q: QualityInputs, nowMs: number): number {
   return VERIFICATION_STATE.indexOf(verificationState(q, nowMs)) * CONFIDENCE.length + CONFIDENCE.indexOf(confidence(q, nowMs));
 }
@@ -69,8 +69,9 @@ function editAge(lastEdited: number, nowMs: number): number | null {
 }
 
 /**
- * The qualityCode of toilets without overlay data (no confirmations, disputes or partner), computed once per combination of what they depend on at `nowMs`: the check month, the quality flags and
- * the edit age as far as the rules above tell ages apart (unknown, up to 24 months, up to 60, older). A
+ * The qualityCode of toilets without overlay data (no confirmations, disputes or partner), computed once
+ * per combination of what it depends on at `nowMs`: the check month, the quality flags (a byte) and the
+ * edit age as far as the rules above tell ages apart (unknown, up to 24 months, up to 60, older). A
  * refresh of every toilet at a million meets a few thousand combinations.
  */
 export class SourceQuality {

@@ -39,10 +39,10 @@ const FEE_REQUIRED = ['null', 'false', 'true'];
 const QUALITY_BITS = 4;
 
 /**
- * Which enum and quality fragments a row's item uses, as one number the snapshot keeps per row (set when
- * the row's facts or quality change; `quality`: its qualityCode): one read per item instead of one per enum column. Numbers are
- * given out in order of first use, per thread, so the renderer indexes a short array: of the ~1.2M
- * combinations of values an answer meets a few hundred.
+ * Which enum and quality fragments a row's item uses (`quality`: its qualityCode), as one number the
+ * snapshot keeps per row (set when the row's facts or quality change): one read per item instead of one
+ * per enum column. Numbers are given out in order of first use, per thread, so the renderer indexes a
+ * short array: of the ~1.2M combinations of values an answer meets a few hundred.
  */
 export function fragmentKey(t: ToiletTable, row: number, quality: number): number {
   const enums = (((t.access[row] * ACCESS_RULE.length + t.accessRule[row]) * WHEELCHAIR.length + t.wheelchair[row]) * CHANGING_TABLE.length + t.changingTable[row]) * (1 << GENDER.length) + t.gender[row];
