@@ -16,8 +16,16 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tf-start-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs main.js until it serves; returns its log messages and the toilets it serves. */
-async function start(db: string): Promise<{ messages: string[]; toilets: number }> {
+interface Serving {
+  message: 'serving';
+  toilets: number;
+  modules_ms: number;
+  load_ms: number;
+  parts: Record<string, number>;
+}
+
+/** Runs main.js until it serves; returns its log messages, the toilets it serves and its "serving" line. */
+async function start(db: string): Promise<{ messages: string[]; toilets: number; serving: Serving }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -25,9 +33,9 @@ async function start(db: string): Promise<{ messages: string[]; toilets: number 
   const messages: string[] = [];
   try {
     for await (const line of createInterface({ input: child.stdout! })) {
-      const entry = JSON.parse(line) as { message: string; toilets?: number };
+      const entry = JSON.parse(line) as { message: string } | Serving;
       messages.push(entry.message);
-      if (entry.message === 'serving') return { messages, toilets: entry.toilets! };
+      if (entry.message === 'serving') return { messages, toilets: (entry as Serving).toilets, serving: entry as Serving };
     }
     throw new Error(`main.js exited before serving: ${messages.join(' | ')}`);
   } finally {
@@ -36,9 +44,13 @@ async function start(db: string): Promise<{ messages: string[]; toilets: number 
 }
 
 test('a missing source database is imported from TOILETS_EXTRACT before serving', async () => {
-  const { messages, toilets } = await start(join(dir, 'toilets.db'));
+  const { messages, toilets, serving } = await start(join(dir, 'toilets.db'));
   assert.ok(messages.some((m) => m.startsWith('no toilets yet: importing TOILETS_EXTRACT')), messages.join(' | '));
   assert.equal(toilets, 29);
+  // the start-up figures the bench reports, each part of it
+  assert.ok(Number.isInteger(serving.modules_ms) && serving.modules_ms > 0, 'modules_ms');
+  assert.deepEqual(Object.keys(serving.parts), ['toilets_ms', 'places_ms', 'threads_ms']);
+  for (const ms of [serving.load_ms, ...Object.values(serving.parts)]) assert.ok(Number.isInteger(ms) && ms >= 0, JSON.stringify(serving));
 });
 
 test('a source database of an older layout is imported again; a current one is served as it is', async () => {
