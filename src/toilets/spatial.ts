@@ -67,7 +67,13 @@ export function startSpatialIndexes(positions: Positions, threadFrom = INDEX_THR
   const state = sharedArray(Int32Array, 1);
   const { port1: replies, port2 } = new MessageChannel();
   const { count, lat, lon } = positions;
-  const worker = new Worker(BUILD_THREAD, { workerData: { positions: { count, lat, lon }, state, replies: port2 }, transferList: [port2] });
+  let worker: Worker;
+  try {
+    worker = new Worker(BUILD_THREAD, { workerData: { positions: { count, lat, lon }, state, replies: port2 }, transferList: [port2] });
+  } catch {
+    replies.close();
+    return () => buildSpatialIndexes(positions); // no thread to be had (e.g. a process limit): built here
+  }
   worker.unref();
   return () => {
     try {

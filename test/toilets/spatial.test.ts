@@ -8,7 +8,7 @@ import { importExtract } from '../../importer/import.js';
 import { generateExtract } from '../../bench/generate/generate.js';
 import { openSourceDatabase } from '../../src/source/schema.js';
 import { loadToilets } from '../../src/toilets/load.js';
-import { startSpatialIndexes } from '../../src/toilets/spatial.js';
+import { buildSpatialIndexes, startSpatialIndexes } from '../../src/toilets/spatial.js';
 import type { CommunityToilet } from '../../src/toilets/overlay.js';
 import { tempDir } from '../importer/support.js';
 
@@ -64,4 +64,12 @@ test('a build that fails on its thread fails the load that waits for it, with th
   // a fractional count: KDBush adds two points where it expected 1.5, and refuses to finish
   const wait = startSpatialIndexes({ count: 1.5, lat, lon }, ON_A_THREAD);
   assert.throws(wait, /^Error: building the spatial indexes failed: Error: Added 2 items when expected 1\.5/);
+});
+
+test('when no thread can be started the indexes are built on the loading thread', () => {
+  // positions that cannot be sent to a thread: their memory was handed away (detached)
+  const gone = new ArrayBuffer(0);
+  const positions = { count: 0, lat: new Float64Array(gone), lon: new Float64Array(gone) };
+  structuredClone(gone, { transfer: [gone] });
+  assert.deepEqual(startSpatialIndexes(positions, ON_A_THREAD)(), buildSpatialIndexes(positions));
 });
