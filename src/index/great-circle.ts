@@ -11,13 +11,14 @@ export function haverSin(theta: number): number {
 }
 
 /**
- * Unit vectors of points, in an index's point order: the haversine value between two points is a quarter
+ * Unit vectors of `count` points, lon then lat every `stride` numbers of `coords` (x, y pairs; Flatbush's
+ * point boxes are fours), in an index's point order: the haversine value between two points is a quarter
  * of the squared chord between their unit vectors (sin²(θ/2) = (c/2)²), so ranking a candidate needs no
  * trigonometry at all. In shared memory, for every server thread.
  */
-export function unitVectors(coords: Float64Array): Float64Array {
-  const xyz = sharedArray(Float64Array, (coords.length >> 1) * 3);
-  for (let i = 0, j = 0; i < coords.length; i += 2, j += 3) {
+export function unitVectors(coords: Float64Array, count = coords.length >> 1, stride = 2): Float64Array {
+  const xyz = sharedArray(Float64Array, count * 3);
+  for (let i = 0, j = 0; j < count * 3; i += stride, j += 3) {
     const lon = coords[i] * RAD;
     const lat = coords[i + 1] * RAD;
     const cosLat = Math.cos(lat);

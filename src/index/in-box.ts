@@ -26,12 +26,8 @@ export interface BoxIndex {
 /** The shared parts of a search over a finished Flatbush index of points (made with SharedArrayBuffer to be shared). */
 export function boxIndex(index: Flatbush): BoxIndex {
   const { _boxes: boxes, _indices: indices, numItems } = index as unknown as FlatbushInternals;
-  const points = new Float64Array(numItems * 2);
-  for (let p = 0; p < numItems; p++) {
-    points[2 * p] = boxes[4 * p];
-    points[2 * p + 1] = boxes[4 * p + 1];
-  }
-  return { data: index.data, xyz: unitVectors(points), positionOfRow: positionsOf(indices, numItems) };
+  // the leaf boxes of points, minX = maxX and minY = maxY, come first
+  return { data: index.data, xyz: unitVectors(boxes, numItems, 4), positionOfRow: positionsOf(indices, numItems) };
 }
 
 /** A search over a BoxIndex; each thread has its own (queue and point tags). */
