@@ -50,14 +50,15 @@ export type NodeWork = { kind: 'mark' } | { kind: 'toilets'; toilets: Positioned
 /** The ScanPlan.nodeTransform entry point (see pbf/types.ts NodeTransformModule). */
 export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
   const sink = new RowSink(setup.port, setup.state);
-  const send = (rows: ToiletRowsBuilder) => {
+  // one builder for every batch of this thread: its arrays are reused (see ToiletRowsBuilder)
+  const rows = new ToiletRowsBuilder();
+  const send = () => {
     if (rows.count === 0) return;
     const { rows: packed, transfer } = rows.take();
     sink.send(packed, transfer);
   };
   return {
     transform(nodes: SelectedNodes) {
-      const rows = new ToiletRowsBuilder();
       const toilets: number[] = [];
       const hostIds: string[] = [];
       const hosts: number[] = [];
@@ -93,7 +94,7 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
           places.push(candidate);
         }
       }
-      send(rows);
+      send();
       const findings: NodeFindings = {
         toilets: new Float64Array(toilets),
         hostIds,
@@ -108,11 +109,10 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
       const work = input as NodeWork;
       if (work.kind === 'mark') sink.mark();
       else {
-        const rows = new ToiletRowsBuilder();
         for (const t of work.toilets) {
           rows.add(toiletRecord(t.id, t.lat, t.lon, lookupTags(JSON.parse(t.tags) as Tags), t.host, t.timestamp, setup.extractDate, t.tags));
         }
-        send(rows);
+        send();
       }
       return { result: null };
     },

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { BulkInsert } from '../../importer/bulk-insert.js';
-import { fillToiletParams, TOILET_COLUMNS, TOILET_PLACEHOLDERS, ToiletRowsBuilder, type ToiletRecord, type ToiletRows } from '../../importer/toilet-rows.js';
+import { fillToiletParams, NUMBERS, TEXTS, TOILET_COLUMNS, TOILET_PLACEHOLDERS, ToiletRowsBuilder, type ToiletRecord, type ToiletRows } from '../../importer/toilet-rows.js';
 import { SOURCE_DDL } from '../../src/source/schema.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, QualityFlag, WHEELCHAIR, type Gender, type ToiletFacts } from '../../src/toilets/facts.js';
 
@@ -97,4 +97,25 @@ test('a take starts a new batch: repeated texts are stored once per batch, and n
   assert.equal(builder.count, 0);
   builder.add(RECORDS[1]);
   assert.deepEqual(throughTable(builder.take().rows).map((row) => [row.id, row.time_zone, row.country]), [['w2', 'Australia/Sydney', null]]);
+});
+
+test('one builder for many batches, some larger than its first room: each take holds exactly its rows, and keeps them', () => {
+  const builder = new ToiletRowsBuilder();
+  const batch = (size: number, from: number) => {
+    for (let i = 0; i < size; i++) builder.add({ ...RECORDS[i % 2], id: `n${from + i}`, lat: (from + i) / 1e4 });
+    return builder.take().rows;
+  };
+  const taken = [batch(1500, 0), batch(3000, 1500), batch(2, 4500)];
+  batch(5000, 9000); // written after the others were taken: they must not change
+  let next = 0;
+  for (const rows of taken) {
+    assert.deepEqual([rows.numbers.length, rows.texts.length], [rows.count * NUMBERS, rows.count * TEXTS], 'exactly its rows');
+    const stored = throughTable(rows);
+    assert.equal(stored.length, rows.count);
+    for (const row of stored) {
+      assert.deepEqual([row.id, row.lat, row.kind], [`n${next}`, next / 1e4, next % 2 === 0 ? 'toilet' : 'host_toilet']);
+      next++;
+    }
+  }
+  assert.equal(next, 4502);
 });
