@@ -64,6 +64,8 @@ const REPLACE_AFTER_MS = 1000;
 export class ReadThreads implements CatalogFollower {
   private threads: ReadThread[] = [];
   private closing = false;
+  /** Whether the catalog sends this its loads (from the first prepare). */
+  private following = false;
   private host = '';
   private port = 0;
   /** Replacements under way: closing waits for them. */
@@ -73,17 +75,25 @@ export class ReadThreads implements CatalogFollower {
 
   /**
    * Starts `count` read threads' workers, which load their modules meanwhile (~0.3 s each) and then wait
-   * for the data: called before the main thread loads it, the two overlap. start() calls it too.
+   * for the data: called before the main thread loads it, the two overlap, and from then on the threads
+   * follow the catalog, so they build their snapshots of a load as soon as it is made, beside the main
+   * thread's. start() calls it too.
    */
   prepare(count: number): void {
-    for (let number = this.threads.length + 1; number <= count; number++) this.spawn(number);
+    const spawned: ReadThread[] = [];
+    for (let number = this.threads.length + 1; number <= count; number++) spawned.push(this.spawn(number));
+    if (this.following) {
+      for (const thread of spawned) this.sendCurrent(thread);
+    } else {
+      this.following = true;
+      this.deps.catalog.follow(this); // the data in use now to every thread, then each load as it is made
+    }
   }
 
   /** Starts `count` read threads (see prepare) listening on `port` beside the main thread; resolves once all listen. */
   async start(count: number, host: string, port: number): Promise<void> {
     [this.host, this.port] = [host, port];
     this.prepare(count);
-    this.deps.catalog.follow(this);
     const answers = await Promise.all(this.threads.map((thread) => this.listen(thread)));
     const failed = answers.find((answer) => answer !== null);
     if (failed) {
@@ -105,6 +115,12 @@ export class ReadThreads implements CatalogFollower {
     return thread;
   }
 
+  /** The snapshot in use now, to a thread that has none. */
+  private sendCurrent(thread: ReadThread): void {
+    const { loaded, info, overlays } = this.deps.catalog.current();
+    thread.worker.postMessage({ kind: 'load', loaded, info, overlays } satisfies ToReadThread);
+  }
+
   /** Resolves with null once the thread listens, or with why it cannot. */
   private async listen(thread: ReadThread): Promise<string | null> {
     const answer = await this.ask(thread, { kind: 'listen', host: this.host, port: this.port }, 'listening', 'listen-failed');
@@ -119,8 +135,7 @@ export class ReadThreads implements CatalogFollower {
     const replaced = new Promise<void>((resolve) => setTimeout(resolve, REPLACE_AFTER_MS)).then(async () => {
       if (this.closing) return;
       const next = this.spawn(thread.number);
-      const { loaded, info, overlays } = this.deps.catalog.current();
-      next.worker.postMessage({ kind: 'load', loaded, info, overlays } satisfies ToReadThread);
+      this.sendCurrent(next);
       const failed = await this.listen(next).catch((error: Error) => error.message);
       if (failed !== null) this.deps.log.error('a new read thread cannot listen', { thread: thread.number, error: failed });
     });
