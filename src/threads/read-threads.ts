@@ -74,7 +74,7 @@ export class ReadThreads implements CatalogFollower {
   constructor(private readonly deps: ReadThreadsDeps) {}
 
   /**
-   * Starts `count` read threads' workers, which load their modules meanwhile (~0.3 s each) and then wait
+   * Starts `count` read threads' workers, which load their modules meanwhile (~0.3–1 s each) and then wait
    * for the data: called before the main thread loads it, the two overlap, and from then on the threads
    * follow the catalog, so they build their snapshots of a load as soon as it is made, beside the main
    * thread's. start() calls it too.

@@ -43,7 +43,7 @@ export function buildSpatialIndexes(positions: Positions): SpatialIndexes {
  * From this many toilets the indexes are built on a thread of their own: at 100,000 building takes about
  * as long as starting a thread (~0.1 s on the reference machine).
  */
-export const INDEX_THREAD_FROM = 100_000;
+const INDEX_THREAD_FROM = 100_000;
 
 /** The build thread's progress, in its shared state word. */
 export const BuildState = { Starting: 0, Building: 1, Done: 2 } as const;
