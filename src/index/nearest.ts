@@ -4,9 +4,9 @@
 // points each level cost a few cache misses. Those levels' split points are therefore copied into small
 // arrays in tree order (TopLevels), which stay in the processor cache from one search to the next.
 // A half queued below such a split point gets a bound that needs no trigonometry (its distance from the
-// split's plane, from constants of the split), and its exact bound only if it is ever taken: most halves
+// split's plane, from constants of the split), and its box bound only if it is ever taken: most halves
 // queued on the way down are never taken. The half that holds the query point is not queued at all but
-// split straight away: it would be taken next anyway. A node's exact bound is to the box of its points
+// split straight away: it would be taken next anyway. A node's box bound is to the box of its points
 // (nodeBoxes), not to the region its splits leave it, so sparse places open few nodes.
 import KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
@@ -16,9 +16,9 @@ import { sharedArray } from './shared-array.js';
 import { nodeBoxes } from './node-boxes.js';
 
 const POINT = -1;
-/** The third member of a queued node: its priority is a lower bound still to be made exact, or exact. */
+/** The third member of a queued node: its priority is an estimate, to be replaced by its box bound if taken, or that bound. */
 const ESTIMATE = 1;
-const EXACT = 0;
+const BOX_BOUND = 0;
 /** Taken off a plane distance (in unit-vector chord) to cover rounding: about 6 µm. */
 const PLANE_MARGIN = 1e-12;
 /** Levels copied into TopLevels: 65,535 split points in 4.5 MB, every split of a million points in leaves of 16. */
@@ -106,7 +106,7 @@ export class NearestSearch {
   private axis = new Uint8Array(256);
   /** Heap number (root 1, children 2h and 2h + 1): where the node's box is, and its TopLevels entry when below top.size. */
   private heap = new Int32Array(256);
-  /** The exact lower bound of each node taken. */
+  /** The box bound of each node taken. */
   private taken = new Float64Array(256);
   private slots = 0;
 
@@ -193,16 +193,16 @@ export class NearestSearch {
   }
 
   /**
-   * Makes a taken node's bound exact; when that is farther than the head of the queue, queues the node
-   * again with it and returns true.
+   * Replaces a taken node's estimate with its box bound (haverSinToBox); when that is farther than the
+   * head of the queue, queues the node again with it and returns true.
    */
   private requeueIfFarther(node: number): boolean {
-    const exact = haverSinToBox(this.point.origin, this.boxes, 4 * this.heap[node]);
-    if (this.queue.length > 0 && exact > this.queue.peekPriority()) {
-      this.queue.push(exact, node, EXACT);
+    const bound = haverSinToBox(this.point.origin, this.boxes, 4 * this.heap[node]);
+    if (this.queue.length > 0 && bound > this.queue.peekPriority()) {
+      this.queue.push(bound, node, BOX_BOUND);
       return true;
     }
-    this.taken[node] = exact;
+    this.taken[node] = bound;
     return false;
   }
 
@@ -258,18 +258,18 @@ export class NearestSearch {
   }
 
   /**
-   * Queues a half of `parent`. Below TopLevels with its exact bound. Else with a lower bound from the
+   * Queues a half of `parent`. Below TopLevels with its box bound. Else with a lower bound from the
    * parent's bound and the split plane: a latitude split is the plane z = sin(split), a longitude split
    * the plane through the poles at that meridian, and no point of the half lies on the query's side of
    * it (for a longitude split, when the half's points lie within 180° of the meridian). The chord to any
-   * point of the half is then at least the query's distance from the plane. Made exact if the half is taken.
+   * point of the half is then at least the query's distance from the plane. Given its box bound if the half is taken.
    */
   private pushHalf(slot: number, parent: number, upper: number): void {
     const heap = this.heap[parent];
     const boxes = this.boxes;
     const box = 4 * this.heap[slot];
     if (heap >= this.top.size) {
-      this.queue.push(haverSinToBox(this.point.origin, boxes, box), slot, EXACT);
+      this.queue.push(haverSinToBox(this.point.origin, boxes, box), slot, BOX_BOUND);
       return;
     }
     const split = this.top.point;
