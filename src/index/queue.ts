@@ -1,5 +1,7 @@
-// A binary min-heap of (priority, a, b) triples in typed arrays: the search queues of the spatial
-// indexes push millions of entries a second, and object entries would make every query allocate.
+// A min-heap of (priority, a, b) triples in typed arrays: the search queues of the spatial indexes push
+// millions of entries a second, and object entries would make every query allocate. Each entry has four
+// children, not two: half the levels to sift through, each comparing the children one after another in
+// one cache line, which took ~10% off a dense box search (a pop per result).
 
 export class TripleQueue {
   length = 0;
@@ -22,7 +24,7 @@ export class TripleQueue {
     let pos = this.length++;
     const { priority: pr, a: as, b: bs } = this;
     while (pos > 0) {
-      const parent = (pos - 1) >> 1;
+      const parent = (pos - 1) >> 2;
       if (pr[parent] <= priority) break;
       pr[pos] = pr[parent];
       as[pos] = as[parent];
@@ -53,12 +55,19 @@ export class TripleQueue {
     const a = as[last];
     const b = bs[last];
     let pos = 0;
-    const half = last >> 1;
-    while (pos < half) {
-      let child = 2 * pos + 1;
-      if (child + 1 < last && pr[child + 1] < pr[child]) child++;
-      if (pr[child] >= priority) break;
-      pr[pos] = pr[child];
+    for (;;) {
+      const first = 4 * pos + 1;
+      if (first >= last) break;
+      let child = first;
+      let least = pr[first];
+      for (let c = first + 1, end = Math.min(first + 4, last); c < end; c++) {
+        if (pr[c] < least) {
+          least = pr[c];
+          child = c;
+        }
+      }
+      if (least >= priority) break;
+      pr[pos] = least;
       as[pos] = as[child];
       bs[pos] = bs[child];
       pos = child;
