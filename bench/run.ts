@@ -11,7 +11,8 @@ import { meanAnswerBytes, runWrk, startProcess, wrkAvailable } from './http.js';
 import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { hoursOf, toiletId, Trait } from '../src/toilets/table.js';
+import { hoursOf, toiletId, Trait, type ToiletTable } from '../src/toilets/table.js';
+import type { Reads } from '../src/api/reads.js';
 import type { MemoryKept } from './memory-kept.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
 import { benchPlaces } from './places.js';
@@ -109,6 +110,25 @@ interface InProcess {
   byLimit: Record<string, LatencyStats> | null;
 }
 
+/** The area task with a target: the issue's figures for it (a full sort ~800 µs, a bounded traversal ~55) are the search's. */
+const AREA_SEARCH = 'area 0.2°, limit 200: the box search';
+const DENSE_BOX_CANDIDATES = 16_384;
+const DENSE_BOXES = 4096;
+
+/**
+ * The densest 4,096 of 16,384 0.2° boxes centred a few hundred metres off random toilets (limit 200, no
+ * filter): at a million toilets every one holds over 200 toilets, so the limit binds, as in a city.
+ */
+function densestBoxes(reads: Reads, random: () => number, t: ToiletTable, now: number): AreaParams[] {
+  const candidates = Array.from({ length: DENSE_BOX_CANDIDATES }, () => {
+    const row = Math.floor(random() * t.count);
+    const [lat, lon] = [t.lat[row] + (random() - 0.5) * 0.01, t.lon[row] + (random() - 0.5) * 0.01];
+    const box: AreaParams = { bbox: { west: lon - 0.1, south: lat - 0.1, east: lon + 0.1, north: lat + 0.1 }, limit: 200, ...NO_FILTERS };
+    return { box, found: reads.searchArea(box, now) };
+  });
+  return candidates.sort((a, b) => b.found - a.found).slice(0, DENSE_BOXES).map((c) => c.box);
+}
+
 /** Limits the cost-by-limit table measures: nearest allows 1–20, area 1–200. */
 const NEAREST_LIMITS = [1, 5, 10, 20];
 const AREA_LIMITS = [20, 50, 100, 200];
@@ -128,7 +148,7 @@ async function inProcess(db: string, taskMs: number, byLimit = false): Promise<I
     return { lat: t.lat[row] + (random() - 0.5) * 0.01, lon: t.lon[row] + (random() - 0.5) * 0.01 };
   });
   const ids = Array.from({ length: 4096 }, () => toiletId(t, Math.floor(random() * t.count)));
-  const boxes = points.map((p): AreaParams => ({ bbox: { west: p.lon - 0.1, south: p.lat - 0.1, east: p.lon + 0.1, north: p.lat + 0.1 }, limit: 200, ...NO_FILTERS }));
+  const boxes = densestBoxes(app.reads, random, t, now);
   const share = (bit: number) => t.traits.reduce((n, traits) => n + ((traits & bit) === bit ? 1 : 0), 0) / t.count;
   const filterShares = { wheelchair: share(Trait.Wheelchair), changing_table: share(Trait.ChangingTable), free: share(Trait.Free), no_purchase_needed: share(Trait.NoPurchase) };
   const rarest = (Object.entries(filterShares) as [keyof typeof filterShares, number][]).sort((a, b) => a[1] - b[1])[0][0];
@@ -148,7 +168,8 @@ async function inProcess(db: string, taskMs: number, byLimit = false): Promise<I
     'nearest k=5, free': nearest({ free: true }),
     'nearest k=5, no_purchase_needed': nearest({ no_purchase_needed: true }),
     'nearest k=5, open_now': nearest({ open_now: true }),
-    'area 0.2°, limit 200': () => app.reads.inArea(boxes[next()], now),
+    [AREA_SEARCH]: () => app.reads.searchArea(boxes[next()], now),
+    'area 0.2°, limit 200, answer assembled': () => app.reads.inArea(boxes[next()], now),
     getToilet: () => app.reads.toilet(ids[next()], now),
     'opening hours, memoised state': () => (withHours.length ? t.hours.get(withHours[next() % withHours.length])!.stateAt(now) : null),
     'opening hours, fresh evaluation': () => (withHours.length ? t.hours.get(withHours[next() % withHours.length])!.stateAt(now + i * 86_400_000) : null),
@@ -178,7 +199,7 @@ async function memoryKept(db: string): Promise<MemoryKept> {
 
 function limitSection(byLimit: Record<string, LatencyStats>, toilets: number): void {
   lines.push('', `## How cost grows with the result limit (${toilets.toLocaleString('en')} toilets, in-process)`, '');
-  lines.push('Nearest unfiltered from the same query points as above; area in the same dense 0.2° boxes.', '');
+  lines.push('Nearest unfiltered from the same query points as above; area in the same dense 0.2° boxes; answers assembled.', '');
   row(['read', 'limit', 'mean µs', 'p50 µs', 'p99 µs', 'mean µs ÷ limit']);
   row(['---', '---', '---', '---', '---', '---']);
   for (const [read, limits] of [['nearest', NEAREST_LIMITS], ['area', AREA_LIMITS]] as const) {
@@ -198,7 +219,7 @@ function inProcessSection(r: InProcess, toilets: number): void {
     const p99 = r.stats[name].p99Us;
     if (name === 'nearest k=5') return [`< ${TARGETS.nearestP99Us} µs`, atMost(p99, TARGETS.nearestP99Us)];
     if (name.startsWith('nearest k=5, rarest')) return [`< ${TARGETS.nearestFilteredP99Us} µs`, atMost(p99, TARGETS.nearestFilteredP99Us)];
-    if (name.startsWith('area')) return [`< ${TARGETS.areaP99Us} µs`, atMost(p99, TARGETS.areaP99Us)];
+    if (name === AREA_SEARCH) return [`< ${TARGETS.areaP99Us} µs`, atMost(p99, TARGETS.areaP99Us)];
     return ['', ''];
   };
   for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), ...target(name)]);
@@ -283,8 +304,8 @@ async function placesSection(): Promise<void> {
 }
 
 async function scalingSection(): Promise<void> {
-  lines.push('', '## How cost grows with data size', '', 'Same generator (5 other nodes per toilet), nearest k=5 unfiltered and area limit 200.', '');
-  row(['toilets', 'start-up ms', 'RSS MB', 'nearest p99 µs', 'area p99 µs']);
+  lines.push('', '## How cost grows with data size', '', 'Same generator (5 other nodes per toilet), nearest k=5 unfiltered (answer assembled) and the area box search (limit 200, the densest boxes there are).', '');
+  row(['toilets', 'start-up ms', 'RSS MB', 'nearest p99 µs', 'area search p99 µs']);
   row(['---', '---', '---', '---', '---']);
   for (const toilets of SCALING_SIZES) {
     const data = toilets === SIZE.toilets ? await ensureExtract(SIZE.toilets, SIZE.otherNodes, log) : await ensureExtract(toilets, toilets * 5, log);
@@ -293,7 +314,7 @@ async function scalingSection(): Promise<void> {
     const started = await startupFigures(data.db);
     started.stop();
     const r = await inProcess(data.db, Math.min(TASK_MS, 500));
-    row([toilets.toLocaleString('en'), Math.round(started.wallMs), String(started.line.rss_mb), fmt(r.stats['nearest k=5'].p99Us), fmt(r.stats['area 0.2°, limit 200'].p99Us)]);
+    row([toilets.toLocaleString('en'), Math.round(started.wallMs), String(started.line.rss_mb), fmt(r.stats['nearest k=5'].p99Us), fmt(r.stats[AREA_SEARCH].p99Us)]);
   }
 }
 

@@ -121,9 +121,7 @@ export class Reads {
   /** listToiletsInArea: every toilet in the box, nearest to its centre first. */
   inArea(params: AreaParams, nowMs: number): Buffer {
     const snapshot = this.catalog.snapshot;
-    const { west, south, east, north } = params.bbox;
-    this.setFilter(snapshot, params, nowMs);
-    const found = snapshot.findInBox(west, south, east, north, params.limit + 1, this.filter, this.rows);
+    const found = this.searchArea(params, nowMs);
     const shown = Math.min(found, params.limit);
     const out = this.out;
     out.reset();
@@ -135,6 +133,14 @@ export class Reads {
     out.bytes(found > params.limit ? MORE : NO_MORE);
     out.bytes(this.tail);
     return out.view();
+  }
+
+  /** listToiletsInArea's search alone (inArea renders what it found): how many rows, up to limit + 1, nearest to the box's centre first. */
+  searchArea(params: AreaParams, nowMs: number): number {
+    const snapshot = this.catalog.snapshot;
+    const { west, south, east, north } = params.bbox;
+    this.setFilter(snapshot, params, nowMs);
+    return snapshot.findInBox(west, south, east, north, params.limit + 1, this.filter, this.rows);
   }
 
   /** getToilet body, or null when no toilet has the id (or a moderator marked it gone). */
