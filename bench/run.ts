@@ -64,10 +64,33 @@ async function importSection(data: Dataset): Promise<void> {
   row(['peak RSS', run.peakRssMb === null ? 'GNU time not installed' : `${run.peakRssMb} MB`, `< ${TARGETS.importPeakRssMb} MB`, atMost(run.peakRssMb, TARGETS.importPeakRssMb)]);
 }
 
-async function startupFigures(db: string): Promise<{ wallMs: number; line: Record<string, unknown>; stop: () => void; port: number }> {
+interface Started {
+  wallMs: number;
+  line: Record<string, unknown>;
+  port: number;
+  /** Stops the server; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+async function startupFigures(db: string): Promise<Started> {
   const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, RATE_LIMIT_PER_MINUTE: '0', AREA_RATE_LIMIT_PER_MINUTE: '0', AREA_CACHE_SECONDS: '0' };
-  const started = await startProcess([MAIN], env);
-  return { wallMs: started.startedMs, line: started.line, port: started.port, stop: () => started.child.kill('SIGTERM') };
+  const { child, startedMs, line, port } = await startProcess([MAIN], env);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { wallMs: startedMs, line, port, stop: () => (child.kill('SIGTERM'), exited) };
+}
+
+/** Starts measured for the start-up figures: one start varies by up to ~20% on the reference machine. */
+const STARTS = 3;
+
+/** STARTS starts one after another, each stopped before the next; the last is left running. */
+async function startups(db: string): Promise<{ median: Started; wallMs: number[]; running: Started }> {
+  const starts: Started[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    if (i > 0) await starts[i - 1].stop();
+    starts.push(await startupFigures(db));
+  }
+  const median = [...starts].sort((a, b) => a.wallMs - b.wallMs)[STARTS >> 1];
+  return { median, wallMs: starts.map((s) => s.wallMs), running: starts[STARTS - 1] };
 }
 
 /** The modules of the time-zone and border data, loaded alone in a fresh process (ms); they are part of modules_ms. */
@@ -78,13 +101,14 @@ async function geoDataMs(): Promise<number> {
   return Math.round(Number(run.stdout));
 }
 
-function startupSection(s: { wallMs: number; line: Record<string, unknown> }, geoMs: number): void {
+/** `s`: the median of the starts, whose process start to listening took `wallMs` each. */
+function startupSection(s: Started, wallMs: number[], geoMs: number): void {
   const rss = Number(s.line.rss_mb);
   const load = Number(s.line.load_ms);
-  lines.push('', '## Start-up', '', '`TOILETS_DB=… node dist/src/main.js`, until it listens', '');
+  lines.push('', '## Start-up', '', `\`TOILETS_DB=… node dist/src/main.js\`, until it listens; ${wallMs.length} starts one after another, the figures of the median one`, '');
   row(['figure', 'value', 'target', 'verdict']);
   row(['---', '---', '---', '---']);
-  row(['process start to listening', `${Math.round(s.wallMs)} ms`, `< ${TARGETS.startupMs} ms`, atMost(s.wallMs, TARGETS.startupMs)]);
+  row(['process start to listening', `${Math.round(s.wallMs)} ms (starts: ${wallMs.map((ms) => Math.round(ms)).join(', ')} ms)`, `< ${TARGETS.startupMs} ms`, atMost(s.wallMs, TARGETS.startupMs)]);
   row(['Node and its modules (modules_ms in the log)', `${s.line.modules_ms} ms`, '', '']);
   row(['  of which time-zone and border data (their modules alone, in a process of their own)', `${geoMs} ms`, '', '']);
   row(['data load and index build (load_ms in the log)', `${load} ms`, '', '']);
@@ -312,7 +336,7 @@ async function scalingSection(): Promise<void> {
     const imported = await timed(process.execPath, [CLI, data.pbf, '--db', data.db, '--quiet']);
     if (imported.code !== 0) throw new Error(imported.stderr);
     const started = await startupFigures(data.db);
-    started.stop();
+    await started.stop();
     const r = await inProcess(data.db, Math.min(TASK_MS, 500));
     row([toilets.toLocaleString('en'), Math.round(started.wallMs), String(started.line.rss_mb), fmt(r.stats['nearest k=5'].p99Us), fmt(r.stats[AREA_SEARCH].p99Us)]);
   }
@@ -326,9 +350,9 @@ async function main(): Promise<void> {
   lines.push('', machineLine(await machineFigures(TASK_MS / 2)), '');
   lines.push(`Data: generated extract, ${SIZE.toilets.toLocaleString('en')} toilets among ${SIZE.otherNodes.toLocaleString('en')} other nodes (bench/generate, seed 1).`);
   await importSection(data);
-  const server = await startupFigures(data.db);
+  const { median, wallMs, running: server } = await startups(data.db);
   try {
-    startupSection(server, await geoDataMs());
+    startupSection(median, wallMs, await geoDataMs());
     memoryKeptSection(await memoryKept(data.db));
     log('in-process …');
     const r = await inProcess(data.db, TASK_MS, true);
@@ -337,7 +361,7 @@ async function main(): Promise<void> {
     log('http …');
     await httpSection(server.port, Number(server.line.threads), data.db);
   } finally {
-    server.stop();
+    await server.stop();
   }
   log('places …');
   await placesSection();
