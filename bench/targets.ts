@@ -8,6 +8,7 @@ export const TARGETS = {
   httpToiletRatio: 0.4,
   nearestP99Us: 30,
   nearestFilteredP99Us: 200,
+  /** The area search (limit 200, dense boxes); the assembled answer is reported beside it (bench/run.ts AREA_SEARCH). */
   areaP99Us: 100,
   startupMs: 3000,
   startupRssMb: 600,
