@@ -77,7 +77,7 @@ export function metersToHaverSin(meters: number): number {
  * The haversine formula h = hav(Δlat) + cos(lat)·cos(lat₂)·hav(Δlon) is bounded term by term: the least
  * latitude and longitude gaps to the box, and the least cos(lat₂) on it (at its latitude farthest from the
  * equator). Sine and cosine are bounded below by their Taylor polynomials, so no trigonometry is called:
- * that made a dense box search a third faster. For the small boxes a search ranks, the bound is within a
+ * a dense box search took a third less time. For the small boxes a search ranks, the bound is within a
  * few per cent of the exact least distance; a looser bound only opens a node sooner, never changes a result.
  */
 export function haverSinToBox(origin: Float64Array, boxes: Float64Array, at: number): number {
