@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TupleNumbers } from '../../importer/tuple-numbers.js';
+import { seededRandom } from '../support/random.js';
 
 test('tuples are numbered from 1 in order of first appearance, as a Map of their texts would', () => {
-  let seed = 7;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const random = seededRandom(7);
   // Few values per position, so tuples repeat; more distinct tuples than the table's first 4,096 slots.
   const values = [0, 1, 2, 3, 7, 2.5, -1, 65536, 4294967295, Number.NaN];
   const width = 6;

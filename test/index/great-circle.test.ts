@@ -1,14 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { haverSin, haverSinToBox, RAD } from '../../src/index/great-circle.js';
-
-function seeded(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-}
+import { seededRandom } from '../support/random.js';
 
 const origin = (lon: number, lat: number) => Float64Array.of(lon, lat, Math.cos(lat * RAD));
 
@@ -35,7 +28,7 @@ function gridLeast(lon: number, lat: number, box: Float64Array): number {
 
 /** Random boxes and query points, near the poles and across the antimeridian too. */
 function cases(count: number, maxSpan: number, maxLat: number, seed: number) {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const span = maxSpan * random() ** 2;
     const minLat = Math.max(-90, (random() * 2 - 1) * maxLat - span / 2);

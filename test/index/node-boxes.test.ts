@@ -2,6 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import KDBush from 'kdbush';
 import { heapSize, nodeBoxes } from '../../src/index/node-boxes.js';
+import { seededRandom } from '../support/random.js';
 
 /** Each node of the tree over `coords` as KDBush splits it: heap number and position range. */
 function nodesOf(count: number, nodeSize: number): [heap: number, left: number, right: number][] {
@@ -19,8 +20,7 @@ function nodesOf(count: number, nodeSize: number): [heap: number, left: number, 
 
 test('every kd-tree node gets the exact box of the points in its range', () => {
   for (const [count, nodeSize] of [[0, 16], [1, 16], [17, 16], [18, 16], [1000, 16], [4097, 4], [65_536, 16]]) {
-    let s = count + 1;
-    const random = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    const random = seededRandom(count + 1);
     const kd = new KDBush(count, nodeSize, Float64Array);
     for (let i = 0; i < count; i++) kd.add(random() * 360 - 180, random() * 180 - 90);
     kd.finish();

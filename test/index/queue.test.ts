@@ -1,10 +1,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { TripleQueue } from '../../src/index/queue.js';
+import { seededRandom } from '../support/random.js';
 
 test('the queue gives entries back in priority order, with their members, across growth and interleaved pushes', () => {
-  let s = 12345;
-  const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const random = seededRandom(12345);
   const queue = new TripleQueue(4);
   const mirror: [number, number, number][] = [];
   for (let round = 0; round < 2000; round++) {

@@ -7,18 +7,11 @@ import { boxIndex, BoxSearch } from '../../src/index/in-box.js';
 import { acceptFilter, EVERY_POINT, type PointFilter } from '../../src/index/point-filter.js';
 import { haverSinToMeters, metersToHaverSin } from '../../src/index/great-circle.js';
 import { distanceMeters } from '../../src/geo/sphere.js';
-
-function seeded(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-}
+import { seededRandom } from '../support/random.js';
 
 /** Points clustered around a few centres, some near the poles and the antimeridian. */
 function points(n: number, seed = 7): { lon: Float64Array; lat: Float64Array } {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const centres = [[9.52, 47.14], [-8.61, 41.15], [179.9, -16.5], [-179.95, 65.0], [16.0, 78.2], [0, 0]];
   const lon = new Float64Array(n);
   const lat = new Float64Array(n);
@@ -77,7 +70,7 @@ test('nearest-k equals a brute-force great-circle ranking, also across the antim
 test('nearest-k answers alike with the top levels copied (TopLevels) or read from the index', () => {
   const { kd } = builtIndexes(p);
   const [shallow, deep] = [new NearestSearch(nearestIndex(kd, 3)), new NearestSearch(nearestIndex(kd, 20))];
-  const random = seeded(11);
+  const random = seededRandom(11);
   const [rowsA, rowsB, hsA, hsB] = [new Int32Array(50), new Int32Array(50), new Float64Array(50), new Float64Array(50)];
   for (let q = 0; q < 300; q++) {
     const i = Math.floor(random() * p.lon.length);

@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonBytes } from '../../src/toilets/json-bytes.js';
+import { seededRandom } from '../support/random.js';
 
 function written(write: (out: JsonBytes) => void): string {
   const out = new JsonBytes();
@@ -11,8 +12,7 @@ function written(write: (out: JsonBytes) => void): string {
 test('decimal writes every number exactly as String() does', () => {
   const edges = [0, -0, 1, -1, 180, -180, 90, -90, 0.1, 0.1 + 0.2, 1e-6, 9.99e-7, -1e-7, 1023.999999999999, 1024, 1e21, 123456789.123, 41.1, 41.10000000000001, 47.14, -8.611, 0.000001234, 5e-324, 2 ** 53];
   for (const value of edges) assert.equal(written((out) => out.decimal(value)), String(value), `value ${value}`);
-  let seed = 1;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const random = seededRandom(1);
   for (let i = 0; i < 200_000; i++) {
     // coordinates as people send them (1–15 decimals), rounded ones, and arbitrary doubles
     const digits = 1 + Math.floor(random() * 15);
@@ -27,8 +27,7 @@ test('integer writes whole numbers, others as String() does', () => {
 });
 
 test('fragments and slices of any length and offset are copied exactly, also while the buffer grows and between sources', () => {
-  let seed = 3;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const random = seededRandom(3);
   const sources = [0, 1].map(() => Buffer.from(Array.from({ length: 5000 }, () => 32 + Math.floor(random() * 95))));
   const out = new JsonBytes();
   const expected: number[] = [];
