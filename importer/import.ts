@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import KDBush from 'kdbush';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
 import { classify, type Classification, type SkipReason } from './mapping/index.js';
-import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind, type PlaceRow } from './places.js';
+import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
 import { DatabaseWriter } from './database-writer.js';
 import { lookupTags } from './toilet-record.js';
@@ -155,8 +155,6 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   const entrances = new Map<number, [number, number]>();
   let classes: ElementClasses | null = null;
   let duplicates: HostSpot[] = [];
-  let placesInserted: Promise<void> = Promise.resolve();
-  let placeRecords: PlaceRow[] = [];
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -193,14 +191,14 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
           // coordinatesFor has run, with these very lists (the scan sorts them before and keeps them).
           const toilets = positionElements(result, classes!, entrances, placeCandidates, skip, summary);
-          // Only positioning needed these; the import's peak comes later (the place index beside the column store).
+          // Only positioning needed these; the import's peak comes later (the places beside the column store).
           entrances.clear();
           classes = null;
           for (const toilet of toilets) {
             if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
             else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
           }
-          // Their records are made by the decoders (caches warm), while this thread builds the places.
+          // Their records are made by the decoders (caches warm), while this thread finds duplicate hosts.
           const records: Promise<unknown>[] = [];
           for (let at = 0, k = 0; at < toilets.length; at += ROWS_PER_WORK, k++) {
             const chunk = toilets.slice(at, at + ROWS_PER_WORK).map(
@@ -208,17 +206,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
             );
             records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
           }
-          const places = buildPlaces(placeCandidates);
-          placeCandidates.length = 0;
-          for (const place of places) {
-            place.lat = roundCoordinate(place.lat);
-            place.lon = roundCoordinate(place.lon);
-            summary.places[place.kind]++;
-          }
-          placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
-          placesInserted.catch(() => {}); // awaited below
           duplicates = duplicateHosts(hosts, standalone);
-          placeRecords = places;
           await Promise.all(records);
           await Promise.all([marked, indexed]);
         },
@@ -228,13 +216,23 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
     { threads: options.threads ?? (statSync(extractPath).size < SMALL_EXTRACT_BYTES ? 0 : undefined) },
   );
 
-  // The decoders have closed: once their last rows are in, drop the host toilets that duplicate a standalone one.
+  // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
+  // toilets that duplicate a standalone one. Then the database thread builds the column store while this
+  // thread builds the places and the place index.
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
-  // The database thread builds the column store while this thread builds the place index.
   const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
   columnsWritten.catch(() => {}); // awaited below
-  const index = buildPlaceIndex(placeRecords, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+  const places = buildPlaces(placeCandidates);
+  placeCandidates.length = 0;
+  for (const place of places) {
+    place.lat = roundCoordinate(place.lat);
+    place.lon = roundCoordinate(place.lon);
+    summary.places[place.kind]++;
+  }
+  const placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
+  placesInserted.catch(() => {}); // awaited below
+  const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
