@@ -9,6 +9,7 @@ import { classify, type Classification, type SkipReason } from './mapping/index.
 import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
 import { DatabaseWriter } from './database-writer.js';
+import { WriteBack } from './write-back.js';
 import { lookupTags } from './toilet-record.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
@@ -109,9 +110,11 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   const tempPath = join(dirname(livePath), `.${basename(livePath)}.${process.pid}.importing`);
   rmSync(tempPath, { force: true });
   const db = new DatabaseWriter({ path: tempPath, cacheKiB: 32768 });
+  let writeBack: WriteBack | null = null;
   try {
     await db.exec(SOURCE_DDL.replace('id             TEXT NOT NULL UNIQUE', 'id             TEXT NOT NULL'));
-    const summary = await writeExtract(db, extractPath, extractDate, options);
+    writeBack = new WriteBack(tempPath);
+    const summary = await writeExtract(db, writeBack, extractPath, extractDate, options);
     summary.idMoves = await carryIdMoves(db, livePath, now().toISOString());
     const meta: ImportMeta = {
       schema_version: String(SOURCE_SCHEMA_VERSION),
@@ -126,6 +129,7 @@ export async function importExtract(extractPath: string, options: ImportOptions)
     const entries = Object.entries(meta).filter(([, value]) => value !== null);
     await db.runEach('INSERT INTO meta (key, value) VALUES (?, ?)', entries);
     await db.close();
+    await writeBack.finish();
     swapIn(tempPath, livePath);
     summary.elapsedMs = Date.now() - started;
     return summary;
@@ -133,10 +137,12 @@ export async function importExtract(extractPath: string, options: ImportOptions)
     await db.terminate();
     rmSync(tempPath, { force: true });
     throw asImportError(error, tempPath);
+  } finally {
+    await writeBack?.close();
   }
 }
 
-async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate: number, options: ImportOptions): Promise<ImportSummary> {
+async function writeExtract(db: DatabaseWriter, writeBack: WriteBack, extractPath: string, extractDate: number, options: ImportOptions): Promise<ImportSummary> {
   const summary: ImportSummary = {
     toilets: { nodes: 0, ways: 0, relations: 0, hosts: 0, total: 0 },
     places: { settlement: 0, station: 0, street: 0, landmark: 0 },
@@ -219,6 +225,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
   // toilets that duplicate a standalone one. Then the database thread builds the column store while this
   // thread builds the places and the place index.
+  writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
   const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
@@ -235,6 +242,7 @@ async function writeExtract(db: DatabaseWriter, extractPath: string, extractDate
   const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
+  writeBack.start();
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)]);
   summary.toilets.hosts = hosts.length - duplicates.length;
   summary.toilets.total = standalone.length + summary.toilets.hosts;
@@ -545,10 +553,8 @@ function matchRedrawn(vanished: Spot[], appeared: Spot[]): [string, string][] {
 }
 
 /** Makes the finished file durable, then renames it over the live one (atomic on one file system). */
+/** Renames the new database (on disk: WriteBack.finish) over the live one, and makes the rename durable. */
 function swapIn(tempPath: string, livePath: string): void {
-  const fd = openSync(tempPath, 'r+');
-  fsyncSync(fd);
-  closeSync(fd);
   renameSync(tempPath, livePath);
   const dir = openSync(dirname(livePath), 'r');
   fsyncSync(dir);
@@ -560,7 +566,7 @@ function asImportError(error: unknown, tempPath: string): unknown {
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
     return new ImportError('disk_full', `the disk is full while writing ${tempPath}; free space and import again (the live database is unchanged)`);
   }
-  if (typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'EACCES' || code === 'EROFS')) {
+  if (typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'EACCES' || code === 'EROFS' || code === 'EIO')) {
     return new ImportError('write_failed', `cannot write ${tempPath}: ${(error as Error).message} (the live database is unchanged)`);
   }
   return error;
