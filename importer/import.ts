@@ -5,12 +5,11 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSyn
 import { basename, dirname, join, resolve } from 'node:path';
 import KDBush from 'kdbush';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
-import { classify, type Classification, type SkipReason } from './mapping/index.js';
+import { classify, lookupTags, type Classification, type SkipReason } from './mapping/index.js';
 import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
 import { DatabaseWriter } from './database-writer.js';
 import { WriteBack } from './write-back.js';
-import { lookupTags } from './toilet-record.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
 import { distanceMeters } from '../src/geo/sphere.js';

@@ -4,10 +4,10 @@
 // same threads, their caches warm, make the records of toilet ways and relations (work()).
 import type { MessagePort } from 'node:worker_threads';
 import type { NodeTransform, SelectedNodes, Tags } from './pbf/index.js';
-import { classify, type SkipReason } from './mapping/index.js';
+import { classify, lookupTags, type SkipReason } from './mapping/index.js';
 import { classifyPlace, placeCandidate, type PlaceCandidate } from './places.js';
 import { ToiletRowsBuilder } from './toilet-rows.js';
-import { lookupTags, toiletRecord } from './toilet-record.js';
+import { toiletRecord } from './toilet-record.js';
 import { nodeTags, nodeTagsJson } from './tags-json.js';
 import { RowSink } from './row-sink.js';
 import { countryAt } from '../src/geo/where.js';

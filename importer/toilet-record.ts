@@ -13,15 +13,6 @@ import { QualityFlag, type ToiletFacts } from '../src/toilets/facts.js';
 const COUNTRY_DEPENDENT_KEYS = ['fee', 'charge', 'toilets:fee', 'toilets:charge', 'opening_hours', 'toilets:opening_hours'];
 
 /**
- * Tags the mapping reads fast: a null-prototype object is a dictionary to V8, so looking up the ~50 keys the
- * mapping asks for is a hash probe, where a million differently-shaped plain objects would make every lookup
- * megamorphic (about ten times slower). Keeps the key order, so the JSON is the same.
- */
-export function lookupTags(tags: Tags = {}): Tags {
-  return Object.assign(Object.create(null) as Tags, tags);
-}
-
-/**
  * `id`: n/w/r and the OSM id; `timestamp`: epoch ms of the last edit, or null. `tags` as from lookupTags,
  * `json` their JSON text when the caller has it.
  */

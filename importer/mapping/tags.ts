@@ -4,6 +4,15 @@
 export type Tags = Record<string, string>;
 
 /**
+ * Tags the mapping reads fast: a null-prototype object is a dictionary to V8, so looking up the ~50 keys the
+ * mapping asks for is a hash probe, where a million differently-shaped plain objects would make every lookup
+ * megamorphic (about ten times slower). Keeps the key order, so the JSON is the same.
+ */
+export function lookupTags(tags: Tags = {}): Tags {
+  return Object.assign(Object.create(null) as Tags, tags);
+}
+
+/**
  * A key as a standalone toilet writes it (`wheelchair`) and as a host writes it for its toilets
  * (`toilets:wheelchair`).
  */
