@@ -109,12 +109,12 @@ export class ToiletColumnsBuilder {
    */
   *blobs(drop: ReadonlySet<string>): Generator<ColumnBlob> {
     const dropped = new Set([...drop].map(idKey));
-    const keys = this.arrivals(Float64Array, (batch, row) => batch.keys[row]);
+    const keys = this.arrivals(Float64Array, (batch) => batch.keys);
     const kept: number[] = [];
     for (let arrival = 0; arrival < this.count; arrival++) if (!dropped.has(keys[arrival])) kept.push(arrival);
     const order = this.spatialOrder(kept);
     const count = order.length;
-    const inOrder = <T extends TypedArray>(Type: TypedArrayType<T>, arrivals: T): T => {
+    const inOrder = <T extends TypedArray>(Type: TypedArrayType<T>, arrivals: ArrayLike<number>): T => {
       const column = new Type(count);
       for (let i = 0; i < count; i++) column[i] = arrivals[order[i]];
       return column;
@@ -123,23 +123,32 @@ export class ToiletColumnsBuilder {
     const rowOfArrival = new Uint32Array(this.count);
     for (let row = 0; row < count; row++) rowOfArrival[order[row]] = row;
     // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
-    yield [ID_ORDER_BLOB, Uint32Array.from(kept.sort((a, b) => keys[a] - keys[b]), (a) => rowOfArrival[a])];
+    kept.sort((a, b) => keys[a] - keys[b]);
+    const rowsById = new Uint32Array(count);
+    for (let i = 0; i < count; i++) rowsById[i] = rowOfArrival[kept[i]];
+    yield [ID_ORDER_BLOB, rowsById];
 
-    yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, this.arrivals(Uint32Array, (batch, row) => batch.textFacts[row]))];
-    yield ['idType', inOrder(Uint8Array, this.arrivals(Uint8Array, (batch, row) => batch.keys[row] % 4))];
-    yield ['idNumber', inOrder(Float64Array, this.arrivals(Float64Array, (batch, row) => Math.floor(batch.keys[row] / 4)))];
+    yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, this.arrivals(Uint32Array, (batch) => batch.textFacts))];
+    yield ['idType', inOrder(Uint8Array, keys.map((key) => key % 4))];
+    yield ['idNumber', inOrder(Float64Array, keys.map((key) => Math.floor(key / 4)))];
     for (let c = 0; c < NUMBER_SOURCES.length; c++) {
       const Type = NUMBER_COLUMNS[NUMBER_SOURCES[c][0]] as TypedArrayType<TypedArray>;
-      yield [NUMBER_SOURCES[c][0], inOrder(Type, this.arrivals(Type, (batch, row) => batch.numbers[c][row]))];
+      yield [NUMBER_SOURCES[c][0], inOrder(Type, this.arrivals(Type, (batch) => batch.numbers[c]))];
     }
     for (let c = 0; c < TEXT_COUNT; c++) {
-      yield [TEXT_COLUMNS[c], inOrder(Uint32Array, this.arrivals(Uint32Array, (batch, row) => batch.codes[row * TEXT_COUNT + c]))];
+      yield [TEXT_COLUMNS[c], inOrder(Uint32Array, this.codeArrivals(c))];
       yield [valuesBlobName(TEXT_COLUMNS[c]), textValuesBlob([...this.dictionaries[c].keys()])];
     }
 
     // Item texts: each row's bytes copied from its batch.
-    const batchOf = this.arrivals(Uint32Array, (_, __, b) => b);
-    const rowOf = this.arrivals(Uint32Array, (_, row) => row);
+    const batchOf = new Uint32Array(this.count);
+    const rowOf = new Uint32Array(this.count);
+    for (let b = 0, arrival = 0; b < this.batches.length; b++) {
+      for (let row = 0; row < this.batches[b].count; row++, arrival++) {
+        batchOf[arrival] = b;
+        rowOf[arrival] = row;
+      }
+    }
     let textBytes = 0;
     for (const batch of this.batches) textBytes += batch.text.length;
     const bytes = new Uint8Array(textBytes);
@@ -160,13 +169,27 @@ export class ToiletColumnsBuilder {
     yield [ITEM_TEXT_STARTS_BLOB, starts];
   }
 
-  /** One value per row of every batch, in arrival order. */
-  private arrivals<T extends TypedArray>(Type: TypedArrayType<T>, valueOf: (batch: Batch, row: number, b: number) => number): T {
+  /**
+   * A column of every batch, one after another (arrival order). Copied a batch at a time: a function
+   * called per value, one for each of the ~30 columns, was a megamorphic call a million times a column.
+   */
+  private arrivals<T extends TypedArray>(Type: TypedArrayType<T>, columnOf: (batch: Batch) => ArrayLike<number>): T {
     const values = new Type(this.count);
     let arrival = 0;
-    this.batches.forEach((batch, b) => {
-      for (let row = 0; row < batch.count; row++) values[arrival++] = valueOf(batch, row, b);
-    });
+    for (const batch of this.batches) {
+      values.set(columnOf(batch), arrival);
+      arrival += batch.count;
+    }
+    return values;
+  }
+
+  /** Text column c's dictionary codes of every batch, in arrival order. */
+  private codeArrivals(c: number): Uint32Array {
+    const values = new Uint32Array(this.count);
+    let arrival = 0;
+    for (const batch of this.batches) {
+      for (let row = 0; row < batch.count; row++) values[arrival++] = batch.codes[row * TEXT_COUNT + c];
+    }
     return values;
   }
 
@@ -187,8 +210,8 @@ export class ToiletColumnsBuilder {
    */
   private spatialOrder(arrivals: number[]): number[] {
     if (arrivals.length === 0) return [];
-    const lon = this.arrivals(Float64Array, (batch, row) => batch.numbers[LON_COLUMN][row]);
-    const lat = this.arrivals(Float64Array, (batch, row) => batch.numbers[LAT_COLUMN][row]);
+    const lon = this.arrivals(Float64Array, (batch) => batch.numbers[LON_COLUMN]);
+    const lat = this.arrivals(Float64Array, (batch) => batch.numbers[LAT_COLUMN]);
     const index = new Flatbush(arrivals.length, 16, Float64Array);
     for (const a of arrivals) index.add(lon[a], lat[a], lon[a], lat[a]);
     index.finish();
