@@ -256,7 +256,10 @@ export function waysOf(batch: BlockBatch): OsmWay[] {
   const columns = batch.ways;
   const ways: OsmWay[] = new Array(columns.ids.length);
   for (let i = 0; i < ways.length; i++) {
-    const refs = Array.from(columns.refs.subarray(i === 0 ? 0 : columns.refEnds[i - 1], columns.refEnds[i]));
+    // A loop: Array.from over a subarray per way took ~4× as long (~0.55 s for the 415,000 ways at 1M toilets).
+    const start = i === 0 ? 0 : columns.refEnds[i - 1];
+    const refs = new Array<number>(columns.refEnds[i] - start);
+    for (let r = 0; r < refs.length; r++) refs[r] = columns.refs[start + r];
     ways[i] = { id: columns.ids[i], refs, tags: tagsAt(columns, batch.strings, i), timestamp: timestampAt(columns, i) };
   }
   return ways;
