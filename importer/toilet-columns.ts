@@ -24,7 +24,7 @@ const TEXT_SOURCES: Record<TextColumn, Column> = {
   checked: 'checked', timeZone: 'time_zone', country: 'country',
 };
 type TypedArray = NumberColumns[NumberColumn] | Uint32Array;
-type TypedArrayType<T> = { new (length: number): T; new (buffer: ArrayBuffer, byteOffset: number, length: number): T };
+type TypedArrayType<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T };
 
 /** What a NULL number becomes in its column. */
 const NULL_NUMBER: Partial<Record<NumberColumn, number>> = { feeRequired: -1, lastEdited: 0 };
@@ -122,8 +122,6 @@ export class ToiletColumnsBuilder {
       for (let i = 0; i < count; i++) column[i] = arrivals[order[i]];
       return column;
     };
-    const arrivals = <T extends TypedArray>(Type: TypedArrayType<T>, columnOf: (batch: Batch) => ArrayLike<number>): T =>
-      this.arrivals(Type, columnOf, arrivalBuffer);
 
     const rowOfArrival = new Uint32Array(this.count);
     for (let row = 0; row < count; row++) rowOfArrival[order[row]] = row;
@@ -133,7 +131,7 @@ export class ToiletColumnsBuilder {
     for (let i = 0; i < count; i++) rowsById[i] = rowOfArrival[kept[i]];
     yield [ID_ORDER_BLOB, rowsById];
 
-    yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, arrivals(Uint32Array, (batch) => batch.textFacts))];
+    yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, this.arrivals(Uint32Array, (batch) => batch.textFacts, arrivalBuffer))];
     const idTypes = new Uint8Array(arrivalBuffer, 0, this.count);
     for (let arrival = 0; arrival < this.count; arrival++) idTypes[arrival] = keys[arrival] % 4;
     yield ['idType', inOrder(Uint8Array, idTypes)];
@@ -142,7 +140,7 @@ export class ToiletColumnsBuilder {
     yield ['idNumber', inOrder(Float64Array, idNumbers)];
     for (let c = 0; c < NUMBER_SOURCES.length; c++) {
       const Type = NUMBER_COLUMNS[NUMBER_SOURCES[c][0]] as TypedArrayType<TypedArray>;
-      yield [NUMBER_SOURCES[c][0], inOrder(Type, arrivals(Type, (batch) => batch.numbers[c]))];
+      yield [NUMBER_SOURCES[c][0], inOrder(Type, this.arrivals(Type, (batch) => batch.numbers[c], arrivalBuffer))];
     }
     for (let c = 0; c < TEXT_COUNT; c++) {
       yield [TEXT_COLUMNS[c], inOrder(Uint32Array, this.codeArrivals(c, new Uint32Array(arrivalBuffer, 0, this.count)))];
