@@ -1,6 +1,8 @@
 // Inserting many rows through better-sqlite3: each statement call costs a crossing into native code and a
 // bind per value, so rows go in groups of ROWS_PER_STATEMENT through one multi-row INSERT (about a third
-// faster than one row per call for the toilets table).
+// faster than one row per call for the toilets table). The values go as arguments, not as one array:
+// better-sqlite3 reads an array's elements through v8::Object::Get, one full property lookup per value,
+// and arguments directly (300,000 rows of 22 values: ~0.5 s instead of ~0.65–0.95 s).
 import type Database from 'better-sqlite3';
 
 const ROWS_PER_STATEMENT = 64;
@@ -32,11 +34,11 @@ export class BulkInsert {
     let row = 0;
     for (; row + ROWS_PER_STATEMENT <= count; row += ROWS_PER_STATEMENT) {
       for (let r = 0; r < ROWS_PER_STATEMENT; r++) fill(this.manyParams, r * width, row + r);
-      this.many.run(this.manyParams);
+      this.many.run(...this.manyParams);
     }
     for (; row < count; row++) {
       fill(this.oneParams, 0, row);
-      this.one.run(this.oneParams);
+      this.one.run(...this.oneParams);
     }
   }
 }
