@@ -20,6 +20,8 @@ export type WriterRequest = { id: number } & (
   | { op: 'all'; sql: string; params: unknown[] }
   /** `values[c][r]`: column c of row r (columns clone faster than one array per row). */
   | { op: 'insertRows'; table: string; columns: readonly string[]; values: unknown[][] }
+  /** Carries the live database's id moves over and records new ones (id-moves.ts); answers their number. */
+  | { op: 'carryIdMoves'; livePath: string; movedAt: string }
   /** Writes the column store of every toilet row inserted so far, leaving out these ids. */
   | { op: 'writeColumns'; dropIds: string[] }
   /** Done once every connected decoder has sent a mark (or ended): what they sent before it is in. */

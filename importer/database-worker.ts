@@ -5,6 +5,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BulkInsert } from './bulk-insert.js';
 import { ToiletColumnsBuilder } from './toilet-columns.js';
+import { carryIdMoves } from './id-moves.js';
 import { writeToiletColumns } from '../src/source/columns.js';
 import { fillToiletParams, TOILET_COLUMNS, TOILET_PLACEHOLDERS, type ToiletRows } from './toilet-rows.js';
 import { FAILED, IN_FLIGHT, type DecoderMessage, type WriterReply, type WriterRequest, type WriterSetup } from './database-protocol.js';
@@ -102,6 +103,8 @@ function answer(request: WriterRequest): unknown {
       });
       return undefined;
     }
+    case 'carryIdMoves':
+      return carryIdMoves(database, request.livePath, request.movedAt);
     case 'writeColumns':
       return void writeToiletColumns(database, columns.blobs(new Set(request.dropIds)));
     case 'decodersMarked':

@@ -61,6 +61,11 @@ export class DatabaseWriter {
     return this.request({ op: 'insertRows', table, columns, values }) as Promise<void>;
   }
 
+  /** Carries the id moves of the live database at `livePath` over, and records new ones; resolves to their number. */
+  carryIdMoves(livePath: string, movedAt: string): Promise<number> {
+    return this.request({ op: 'carryIdMoves', livePath, movedAt }) as Promise<number>;
+  }
+
   /** Writes the column store (src/source/columns.ts) of the toilets inserted, leaving out `dropIds`. */
   writeColumns(dropIds: string[]): Promise<void> {
     return this.request({ op: 'writeColumns', dropIds }) as Promise<void>;

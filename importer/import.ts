@@ -1,9 +1,8 @@
 // One import: scan an extract, map toilets and places, write a complete source database beside the live
 // one, carry id moves forward, and swap it in with a rename. The live file is never opened for writing,
 // so a failed import leaves it exactly as it was.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import KDBush from 'kdbush';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
 import { classify, lookupTags, type Classification, type SkipReason } from './mapping/index.js';
 import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
@@ -49,8 +48,6 @@ export class ImportError extends Error {
 
 /** Host toilets closer than this to a standalone toilet are the same facility mapped twice (doc §1). */
 const HOST_DUPLICATE_M = 30;
-/** A vanished toilet reappearing this close with the same kind was redrawn, not removed (doc §1). */
-const REDRAWN_WITHIN_M = 25;
 
 const TOILET_SELECTOR = { amenity: ['toilets', 'toilet'], toilets: '*', toilet: '*' } as const;
 /** Entrances and doors on a toilet building's outline position the toilet where people walk in. */
@@ -113,8 +110,7 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   try {
     await db.exec(SOURCE_DDL.replace('id             TEXT NOT NULL UNIQUE', 'id             TEXT NOT NULL'));
     writeBack = new WriteBack(tempPath);
-    const summary = await writeExtract(db, writeBack, extractPath, extractDate, options);
-    summary.idMoves = await carryIdMoves(db, livePath, now().toISOString());
+    const summary = await writeExtract(db, writeBack, extractPath, extractDate, { ...options, now }, livePath);
     const meta: ImportMeta = {
       schema_version: String(SOURCE_SCHEMA_VERSION),
       source_file: basename(extractPath),
@@ -141,7 +137,14 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   }
 }
 
-async function writeExtract(db: DatabaseWriter, writeBack: WriteBack, extractPath: string, extractDate: number, options: ImportOptions): Promise<ImportSummary> {
+async function writeExtract(
+  db: DatabaseWriter,
+  writeBack: WriteBack,
+  extractPath: string,
+  extractDate: number,
+  options: ImportOptions & { now: () => Date },
+  livePath: string,
+): Promise<ImportSummary> {
   const summary: ImportSummary = {
     toilets: { nodes: 0, ways: 0, relations: 0, hosts: 0, total: 0 },
     places: { settlement: 0, station: 0, street: 0, landmark: 0 },
@@ -222,13 +225,14 @@ async function writeExtract(db: DatabaseWriter, writeBack: WriteBack, extractPat
   );
 
   // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
-  // toilets that duplicate a standalone one. Then the database thread builds the column store while this
-  // thread builds the places and the place index.
+  // toilets that duplicate a standalone one. Then the database thread carries the id moves over and builds
+  // the column store while this thread builds the places and the place index.
   writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  const idMovesCarried = db.carryIdMoves(livePath, options.now().toISOString());
   const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
-  columnsWritten.catch(() => {}); // awaited below
+  for (const pending of [idMovesCarried, columnsWritten]) pending.catch(() => {}); // awaited below
   const places = buildPlaces(placeCandidates);
   placeCandidates.length = 0;
   for (const place of places) {
@@ -248,6 +252,7 @@ async function writeExtract(db: DatabaseWriter, writeBack: WriteBack, extractPat
   if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);
   for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
   await placesInserted;
+  summary.idMoves = await idMovesCarried;
   await db.exec('COMMIT');
   return summary;
 }
@@ -374,7 +379,6 @@ function positionElements(
   return toilets;
 }
 
-/** Positions appended one at a time, stored flat (16 bytes a position). */
 /** Positions of the toilets written: the standalone ones and the hosts that duplicate none of them. */
 function toiletPositions(standalone: GrowingPositions, hosts: HostSpot[], duplicates: HostSpot[]): ToiletPoints {
   const dropped = new Set(duplicates);
@@ -390,6 +394,7 @@ function toiletPositions(standalone: GrowingPositions, hosts: HostSpot[], duplic
   return { lat, lon };
 }
 
+/** Positions appended one at a time, stored flat (16 bytes a position). */
 class GrowingPositions {
   lons = new Float64Array(1024);
   lats = new Float64Array(1024);
@@ -490,68 +495,6 @@ function duplicateHosts(hosts: HostSpot[], toilets: GrowingPositions): HostSpot[
   return hosts.filter((_, h) => duplicate[h]);
 }
 
-/**
- * Copies the live database's id moves forward and records new ones: a toilet id that vanished while a new
- * id of the same kind appeared within 25 m is the same toilet, redrawn. Returns the number of moves.
- */
-async function carryIdMoves(db: DatabaseWriter, livePath: string, movedAt: string): Promise<number> {
-  if (!existsSync(livePath)) return 0;
-  await db.runEach('ATTACH DATABASE ? AS live', [[livePath]]);
-  const liveHasToilets = await db.all(`SELECT 1 FROM live.sqlite_master WHERE type = 'table' AND name = 'toilets'`);
-  if (liveHasToilets.length > 0) {
-    await db.exec(`INSERT INTO id_moves (old_id, new_id, moved_at) SELECT old_id, new_id, moved_at FROM live.id_moves
-             WHERE old_id NOT IN (SELECT id FROM main.toilets)`);
-    // In id order, so that which of several candidates a move goes to does not depend on the write order.
-    const vanished = await db.all<Spot>(`SELECT id, kind, lat, lon FROM live.toilets o WHERE NOT EXISTS (SELECT 1 FROM main.toilets n WHERE n.id = o.id) ORDER BY id`);
-    if (vanished.length > 0) {
-      const appeared = await db.all<Spot>(`SELECT id, kind, lat, lon FROM main.toilets n WHERE NOT EXISTS (SELECT 1 FROM live.toilets o WHERE o.id = n.id) ORDER BY id`);
-      const moves = matchRedrawn(vanished, appeared);
-      await db.runEach('UPDATE id_moves SET new_id = ? WHERE new_id = ?', moves.map(([gone, fresh]) => [fresh, gone]));
-      // Follow-ups only touch moves to vanished ids and records only add moves to appeared ids, so running the
-      // follow-ups first does what running them move by move did.
-      await db.runEach('INSERT OR REPLACE INTO id_moves (old_id, new_id, moved_at) VALUES (?, ?, ?)', moves.map(([gone, fresh]) => [gone, fresh, movedAt]));
-    }
-  }
-  await db.exec('DETACH DATABASE live');
-  const [{ n }] = await db.all<{ n: number }>('SELECT count(*) AS n FROM id_moves');
-  return n;
-}
-
-type Spot = { id: string; kind: string; lat: number; lon: number };
-
-/**
- * Pairs each vanished toilet, in order, with the nearest appeared toilet of its kind within 25 m not taken
- * yet (of equally near ones, the later in `appeared`). Returns [vanished id, appeared id] pairs.
- */
-function matchRedrawn(vanished: Spot[], appeared: Spot[]): [string, string][] {
-  const index = new KDBush(appeared.length, 64, Float64Array);
-  for (const spot of appeared) index.add(spot.lon, spot.lat);
-  index.finish();
-  const taken = new Uint8Array(appeared.length);
-  const moves: [string, string][] = [];
-  const pad = (REDRAWN_WITHIN_M * 2) / 111_320; // generous: the distance test below decides
-  for (const gone of vanished) {
-    const padLon = pad / Math.max(0.01, Math.cos((gone.lat * Math.PI) / 180));
-    const candidates = index.range(gone.lon - padLon, gone.lat - pad, gone.lon + padLon, gone.lat + pad).sort((a, b) => a - b);
-    let best = -1;
-    let bestDistance = REDRAWN_WITHIN_M;
-    for (const i of candidates) {
-      const fresh = appeared[i];
-      if (fresh.kind !== gone.kind || taken[i]) continue;
-      const d = distanceMeters(gone.lat, gone.lon, fresh.lat, fresh.lon);
-      if (d <= bestDistance) {
-        bestDistance = d;
-        best = i;
-      }
-    }
-    if (best < 0) continue;
-    taken[best] = 1;
-    moves.push([gone.id, appeared[best].id]);
-  }
-  return moves;
-}
-
-/** Makes the finished file durable, then renames it over the live one (atomic on one file system). */
 /** Renames the new database (on disk: WriteBack.finish) over the live one, and makes the rename durable. */
 function swapIn(tempPath: string, livePath: string): void {
   renameSync(tempPath, livePath);
