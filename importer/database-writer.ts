@@ -56,9 +56,9 @@ export class DatabaseWriter {
     return this.request({ op: 'all', sql, params }) as Promise<T[]>;
   }
 
-  /** Inserts rows given by column: `values[c][r]` is column c of row r. */
-  insertRows(table: string, columns: readonly string[], values: unknown[][]): Promise<void> {
-    return this.request({ op: 'insertRows', table, columns, values }) as Promise<void>;
+  /** Inserts rows given by column: `values[c][r]` is column c of row r. `transfer`: buffers of the values to move, not copy. */
+  insertRows(table: string, columns: readonly string[], values: unknown[][], transfer: ArrayBuffer[] = []): Promise<void> {
+    return this.request({ op: 'insertRows', table, columns, values }, transfer) as Promise<void>;
   }
 
   /** Carries the id moves of the live database at `livePath` over, and records new ones; resolves to their number. */
