@@ -62,18 +62,32 @@ export const PLACE_SELECTOR: Record<string, string[]> = Object.fromEntries(
   Object.entries(PLACE_TAGS).map(([key, values]) => [key, Object.keys(values)]),
 );
 
+/**
+ * key -> value -> the place class it makes: one frozen object per class, so a class can be numbered
+ * (element-class.ts). Null-prototype tables: a tag value such as `constructor` is no class.
+ */
+const PLACE_CLASS_OF: Record<string, Record<string, PlaceClass>> = Object.fromEntries(
+  Object.entries(PLACE_TAGS).map(([key, values]) => {
+    const classes = Object.create(null) as Record<string, PlaceClass>;
+    for (const [value, [kind, base]] of Object.entries(values)) classes[value] = Object.freeze({ kind, subkind: value, base });
+    return [key, classes];
+  }),
+);
+
+/** Every place class, in a fixed order. */
+export const PLACE_CLASSES: readonly PlaceClass[] = Object.values(PLACE_CLASS_OF).flatMap((classes) => Object.values(classes));
+
 /** The place class of a named element, or null. Streets count only as ways (a highway node is a bus stop or nothing). */
 export function classifyPlace(tags: Tags, isWay: boolean): PlaceClass | null {
   if (!tags.name || tags.noname === 'yes') return null;
-  for (const key in PLACE_TAGS) {
+  for (const key in PLACE_CLASS_OF) {
     const value = tags[key];
     if (value === undefined) continue;
-    const hit = PLACE_TAGS[key][value];
-    if (!hit) continue;
-    const [kind, base] = hit;
-    if (kind === 'street' && !isWay) continue;
-    if (kind === 'settlement' && tags.boundary === 'administrative') continue; // the boundary's label node is the place
-    return { kind, subkind: value, base };
+    const found = PLACE_CLASS_OF[key][value];
+    if (!found) continue;
+    if (found.kind === 'street' && !isWay) continue;
+    if (found.kind === 'settlement' && tags.boundary === 'administrative') continue; // the boundary's label node is the place
+    return found;
   }
   return null;
 }

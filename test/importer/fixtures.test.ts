@@ -62,6 +62,9 @@ const elements: FixtureElements = {
     { id: 9, refs: [212, 213, 214], tags: { highway: 'residential', name: 'Rua Direita' } },
     { id: 10, refs: square(220, LAT - 0.02, LON, 50 * M).refs, tags: { tourism: 'museum', name: 'Museu do Teste' } },
     { id: 11, refs: [210, 999999], tags: { amenity: 'toilets' } }, // clipped at the extract border: no geometry
+    // A value that names an inherited property of a plain object is no place class.
+    { id: 12, refs: [213, 214], tags: { railway: 'constructor', highway: 'residential', name: 'Rua do Construtor', historic: 'toString' } },
+    { id: 13, refs: [211, 212], tags: { highway: 'residential' } }, // unnamed: no place
   ],
   relations: [
     { id: 1, members: [{ type: 'way', ref: 4, role: 'outer' }, { type: 'way', ref: 5, role: 'outer' }], tags: { type: 'multipolygon', amenity: 'toilets' } },
@@ -124,6 +127,7 @@ test('places: settlements, stations, streets merged per name and town, landmarks
   assert.equal(byName.get('Estação Central')?.alt_names, 'Central Station');
   assert.equal(places.filter((p) => p.name === 'Rua Direita').length, 1, 'two ways of one street are one place');
   assert.equal(byName.get('Rua Direita')?.city, 'Testopolis');
+  assert.equal(byName.get('Rua do Construtor')?.kind, 'street', 'railway=constructor is no station, and no failure');
   assert.equal(byName.get('Museu do Teste')?.kind, 'landmark');
   assert.equal(byName.get('Gare')?.kind, 'station', 'a station area is a place too');
   assert.ok(places.every((p) => p.country === 'PT'));
