@@ -4,8 +4,9 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
-import { classify, lookupTags, type Classification, type SkipReason } from './mapping/index.js';
-import { buildPlaces, classifyPlace, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceClass, type PlaceKind } from './places.js';
+import type { Classification, SkipReason } from './mapping/index.js';
+import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind } from './places.js';
+import { classOf, classOfNote, type ElementClass } from './element-class.js';
 import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
 import { DatabaseWriter } from './database-writer.js';
 import { WriteBack } from './write-back.js';
@@ -161,7 +162,6 @@ async function writeExtract(
   const hosts: HostSpot[] = [];
   const placeCandidates: PlaceCandidate[] = [];
   const entrances = new Map<number, [number, number]>();
-  let classes: ElementClasses | null = null;
   let duplicates: HostSpot[] = [];
 
   await db.exec('BEGIN');
@@ -169,10 +169,7 @@ async function writeExtract(
     extractPath,
     {
       ...SCAN_SELECTORS,
-      coordinatesFor(ways, relations) {
-        classes = classifyElements(ways, relations);
-        return neededNodeIds(ways, relations, classes);
-      },
+      coordinatesFor: neededNodeIds,
       nodeTransform: {
         module: NODE_TRANSFORM,
         setup() {
@@ -197,11 +194,9 @@ async function writeExtract(
           const marked = db.decodersMarked(); // requests run in order: the index waits for it
           const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
-          // coordinatesFor has run, with these very lists (the scan sorts them before and keeps them).
-          const toilets = positionElements(result, classes!, entrances, placeCandidates, skip, summary);
+          const toilets = positionElements(result, entrances, placeCandidates, skip, summary);
           // Only positioning needed these; the import's peak comes later (the places beside the column store).
           entrances.clear();
-          classes = null;
           for (const toilet of toilets) {
             if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
             else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
@@ -262,28 +257,10 @@ async function writeExtract(
   return summary;
 }
 
-/** Classification and place class of each selected way and relation, by position in the scan's lists. */
-interface ElementClasses {
-  wayKinds: Classification[];
-  wayPlaces: (PlaceClass | null)[];
-  relationKinds: Classification[];
-  relationPlaces: (PlaceClass | null)[];
-}
-
-/** Classifies on copies made with lookupTags (fast to read, but larger: the elements keep their own tags). */
-function classifyElements(ways: OsmWay[], relations: OsmRelation[]): ElementClasses {
-  const classes: ElementClasses = { wayKinds: [], wayPlaces: [], relationKinds: [], relationPlaces: [] };
-  for (const way of ways) {
-    const tags = lookupTags(way.tags);
-    classes.wayKinds.push(classify(tags));
-    classes.wayPlaces.push(classifyPlace(tags, true));
-  }
-  for (const relation of relations) {
-    const tags = lookupTags(relation.tags);
-    classes.relationKinds.push(classify(tags));
-    classes.relationPlaces.push(classifyPlace(tags, false));
-  }
-  return classes;
+/** A way's class, as its decoder noted it (node-transform.ts noteWay). */
+function classOfWay(way: OsmWay): ElementClass {
+  if (way.note === undefined) throw new Error(`way ${way.id} has no note: the decoders note every way they deliver`);
+  return classOfNote(way.note);
 }
 
 /** A toilet way or relation with the position its record gets, and its outline (to find duplicate hosts). */
@@ -302,7 +279,6 @@ interface PositionedElement {
  */
 function positionElements(
   result: ScanResult,
-  classes: ElementClasses,
   entrances: Map<number, [number, number]>,
   places: PlaceCandidate[],
   skip: (reason: keyof ImportSummary['skipped']) => void,
@@ -341,9 +317,9 @@ function positionElements(
     return kind === 'toilet';
   };
 
-  result.ways.forEach((way, w) => {
-    const kind = kindOf(classes.wayKinds[w]);
-    const place = classes.wayPlaces[w];
+  result.ways.forEach((way) => {
+    const { kind: found, place } = classOfWay(way);
+    const kind = kindOf(found);
     if (!kind && !place) return;
     const closed = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
     if (place?.kind === 'street') {
@@ -362,10 +338,10 @@ function positionElements(
     if (kind && addToilet(way, `w${way.id}`, kind, lon, lat, outline)) summary.toilets.ways++;
   });
 
-  result.relations.forEach((relation, r) => {
+  result.relations.forEach((relation) => {
     if (relation.tags.type !== 'multipolygon') return;
-    const kind = kindOf(classes.relationKinds[r]);
-    const place = classes.relationPlaces[r];
+    const { kind: found, place } = classOf(relation.tags, false);
+    const kind = kindOf(found);
     if (!kind && !place) return;
     const outerRefs = relation.members
       .filter((m) => m.type === 'way' && m.role !== 'inner')
@@ -422,29 +398,34 @@ class GrowingPositions {
 /**
  * Node ids whose coordinates positions need: every vertex of areas, only the middle vertex of a street. To
  * bound memory, ways keep only what positioning reads: a street its middle vertex, a way that is neither a
- * toilet, a place nor part of an area nothing (they are ~70% of the selected ways).
+ * toilet, a place nor part of an area nothing. The ids are counted first and written to an array of that
+ * size (~2.4 million at a million toilets: a JS array grown by push took ~0.3 s, most of it fresh pages).
  */
-function neededNodeIds(ways: OsmWay[], relations: OsmRelation[], classes: ElementClasses): number[] {
-  const ids: number[] = [];
+function neededNodeIds(ways: OsmWay[], relations: OsmRelation[]): Float64Array {
   const areaWays = new Set<number>();
-  relations.forEach((relation, r) => {
-    if (relation.tags.type !== 'multipolygon') return;
-    if (classes.relationKinds[r].kind === 'skip' && !classes.relationPlaces[r]) return;
+  for (const relation of relations) {
+    if (relation.tags.type !== 'multipolygon') continue;
+    const { kind, place } = classOf(relation.tags, false);
+    if (kind.kind === 'skip' && !place) continue;
     for (const m of relation.members) if (m.type === 'way') areaWays.add(m.ref);
-  });
-  ways.forEach((way, w) => {
-    const place = classes.wayPlaces[w];
-    const needsOutline = areaWays.has(way.id) || classes.wayKinds[w].kind !== 'skip' || (place !== null && place.kind !== 'street');
-    if (needsOutline) {
-      for (const ref of way.refs) ids.push(ref);
+  }
+  let count = 0;
+  for (const way of ways) {
+    const { kind, place } = classOfWay(way);
+    if (areaWays.has(way.id) || kind.kind !== 'skip' || (place !== null && place.kind !== 'street')) {
+      count += way.refs.length;
     } else if (place) {
       way.refs = [way.refs[way.refs.length >> 1]];
-      ids.push(way.refs[0]);
+      count++;
     } else {
       way.refs = [];
       way.tags = {};
     }
-  });
+  }
+  // What is left of each way's refs is what positioning reads.
+  const ids = new Float64Array(count);
+  let at = 0;
+  for (const way of ways) for (const ref of way.refs) ids[at++] = ref;
   return ids;
 }
 

@@ -284,8 +284,6 @@ class Scan {
   }
 
   private learnNeededNodes(): void {
-    this.ways.sort(byId);
-    this.relations.sort(byId);
     const ids = SortedIds.from(this.plan.coordinatesFor(this.ways, this.relations), true).ids;
     this.coordinates = new CoordinateTable(ids);
     for (const channel of this.channels) channel.post({ kind: 'needed-nodes', ids });

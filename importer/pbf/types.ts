@@ -17,6 +17,8 @@ export interface OsmWay {
   refs: number[];
   tags: Tags;
   timestamp: number | null;
+  /** Given by the node transform's noteWay, when it has one. */
+  note?: number;
 }
 
 export interface OsmMember {
@@ -93,6 +95,13 @@ export interface NodeTransformOutput {
 export interface NodeTransform {
   /** One block's selected nodes. */
   transform(nodes: SelectedNodes): NodeTransformOutput;
+  /**
+   * A note on each selected way, delivered as OsmWay.note: what the caller would otherwise work out from the
+   * tags on the main thread (an import: how the way classifies). 0 drops a way selected by its tags, which then
+   * costs the main thread nothing; members of selected relations are delivered whatever their note. `tags`
+   * is a dictionary-mode object. A whole number below 2^32.
+   */
+  noteWay?(tags: Tags): number;
   /** Follow-up work posted by NodeTransformPlan.finish. */
   work?(input: unknown): NodeTransformOutput;
   /** As the decoder closes, after its last block and work. */
@@ -135,8 +144,9 @@ export interface ScanPlan {
   relations: TagSelector;
   /**
    * Called once, after every selected relation and way is known (ways include every way that is a member of a
-   * selected relation, whatever its tags), before node coordinates are resolved. Returns the ids of the nodes
-   * whose coordinates the caller needs.
+   * selected relation, whatever its tags), before node coordinates are resolved; the lists are in the order
+   * the blocks were decoded (the result's are sorted by id). Returns the ids of the nodes whose coordinates
+   * the caller needs.
    */
   coordinatesFor(ways: OsmWay[], relations: OsmRelation[]): Iterable<number>;
   /** Batches of selected nodes, streamed while the scan runs; a returned promise is awaited (back-pressure). */

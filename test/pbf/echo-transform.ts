@@ -8,6 +8,8 @@ export interface EchoSetup {
   port: MessagePort;
   /** Throw from transform() (a block) or work(). */
   fail?: 'transform' | 'work';
+  /** Note each way with the length of its name, 0 (drop) for none (NodeTransform.noteWay). */
+  noteNames?: boolean;
 }
 
 export interface EchoedNode {
@@ -20,7 +22,12 @@ export interface EchoedNode {
 }
 
 export function createNodeTransform(setup: EchoSetup): NodeTransform {
+  const noteWay = (tags: Tags) => {
+    if (Object.getPrototypeOf(tags) !== null) throw new Error('noteWay was given tags that are no dictionary');
+    return tags.name?.length ?? 0;
+  };
   return {
+    ...(setup.noteNames ? { noteWay } : {}),
     transform(nodes: SelectedNodes) {
       if (setup.fail === 'transform') throw new Error('echo refuses blocks');
       const echoed: EchoedNode[] = [];

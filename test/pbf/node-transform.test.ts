@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { PbfExtractWriter, scanExtract, type OsmNode, type ScanPlan, type Tags } from '../../importer/pbf/index.js';
+import { PbfExtractWriter, scanExtract, type OsmNode, type ScanPlan, type TagSelector, type Tags } from '../../importer/pbf/index.js';
 import type { EchoedNode, EchoSetup } from './echo-transform.js';
 import { scan, temporaryDirectory } from './fixtures.js';
 
@@ -23,21 +23,27 @@ async function writeTown(path: string): Promise<void> {
     else if (id % 13 === 0) tags = { entrance: 'yes', '1': 'one', 'addr:housenumber': String(id) };
     writer.addNode({ id, lat: 38 + id * 1e-6, lon: -9 + id * 1e-6, tags, timestamp: id % 4 ? 1_600_000_000_000 + id * 1000 : undefined });
   }
-  for (let id = 1; id <= 5_000; id++) writer.addWay({ id, refs: [id * 3, id * 3 + 1, id * 3 + 2], tags: { highway: 'footway' } });
+  for (let id = 1; id <= 5_000; id++) {
+    writer.addWay({ id, refs: [id * 3, id * 3 + 1, id * 3 + 2], tags: id % 4 === 0 ? { highway: 'footway', name: `Lane ${id}` } : { highway: 'footway' } });
+  }
+  writer.addRelation({ id: 1, members: [{ type: 'way', ref: 7, role: 'outer' }, { type: 'way', ref: 8, role: 'outer' }], tags: { type: 'multipolygon', amenity: 'toilets' } });
   await writer.close();
 }
 
 before(() => writeTown(town));
 
 /** Scans `town` through the echo transform; `finish` may post follow-up work. */
-async function echoScan(threads: number, options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish'] } = {}) {
+async function echoScan(
+  threads: number,
+  options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish']; noteNames?: boolean; ways?: TagSelector; relations?: TagSelector } = {},
+) {
   const echoed: EchoedNode[] = [];
   const ports: MessagePort[] = [];
   const closed: number[] = [];
   const plan: ScanPlan = {
     nodes: SELECTOR,
-    ways: {},
-    relations: {},
+    ways: options.ways ?? {},
+    relations: options.relations ?? {},
     coordinatesFor: () => [],
     nodeTransform: {
       module: ECHO,
@@ -45,7 +51,7 @@ async function echoScan(threads: number, options: { fail?: EchoSetup['fail']; fi
         const { port1, port2 } = new MessageChannel();
         port1.on('message', (message: { closed: number }) => closed.push(message.closed));
         ports.push(port1);
-        return { value: { decoder, port: port2, fail: options.fail } satisfies EchoSetup, transfer: [port2] };
+        return { value: { decoder, port: port2, fail: options.fail, noteNames: options.noteNames } satisfies EchoSetup, transfer: [port2] };
       },
       onResult: (result) => void echoed.push(...(result as EchoedNode[])),
       finish: options.finish,
@@ -73,6 +79,22 @@ describe('scanExtract with a node transform', () => {
         assert.deepEqual(Object.fromEntries(node.pairs), expected.tags, 'the pairs are the tags');
       });
       assert.deepEqual(result.counts, plain.counts);
+    });
+  }
+
+  for (const threads of [0, 2]) {
+    it(`delivers ways with the note noteWay gives them, and drops those noted 0 unless a selected relation has them (threads: ${threads})`, async () => {
+      const selectors = { ways: { highway: ['footway'] }, relations: { amenity: ['toilets'] } };
+      const all = await echoScan(threads, selectors);
+      const { result } = await echoScan(threads, { ...selectors, noteNames: true });
+      assert.equal(all.result.ways.length, 5_000);
+      assert.ok(all.result.ways.every((way) => !('note' in way)), 'no notes without noteWay');
+      const expected = all.result.ways
+        .filter((way) => way.tags.name !== undefined || way.id === 7 || way.id === 8)
+        .map((way) => ({ ...way, note: way.tags.name?.length ?? 0 }));
+      assert.equal(expected.length, 1_251);
+      assert.deepEqual(result.ways, expected, 'the named ways, and unnamed way 7 as a member of relation 1, whole');
+      assert.deepEqual(result.counts, all.result.counts, 'every way is counted');
     });
   }
 
