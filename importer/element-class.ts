@@ -45,6 +45,14 @@ export function wayNote(tags: Tags): number {
 /** The class of each note. */
 const NOTE_CLASSES: readonly ElementClass[] = KINDS.flatMap((kind) => [null, ...PLACE_CLASSES].map((place) => ({ kind, place })));
 
+/** Notes of the ways that are needed only for their middle vertex: streets that are no toilet. */
+const MIDDLE_ONLY = NOTE_CLASSES.map(({ kind, place }) => kind.kind === 'skip' && place?.kind === 'street');
+
+/** Whether a way with this note is needed only for its middle vertex (NodeTransform.middleOnly). */
+export function middleOnly(note: number): boolean {
+  return MIDDLE_ONLY[note] === true;
+}
+
 /** The class a way's note stands for. */
 export function classOfNote(note: number): ElementClass {
   const found = NOTE_CLASSES[note];

@@ -10,7 +10,7 @@ import { ToiletRowsBuilder } from './toilet-rows.js';
 import { toiletRecord } from './toilet-record.js';
 import { nodeTags, nodeTagsJson } from './tags-json.js';
 import { RowSink } from './row-sink.js';
-import { wayNote } from './element-class.js';
+import { middleOnly, wayNote } from './element-class.js';
 import { countryAt } from '../src/geo/where.js';
 
 export interface NodeTransformSetup {
@@ -107,6 +107,7 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
       return { result: findings, transfer: [findings.toilets.buffer, findings.hosts.buffer, findings.entrances.buffer] as ArrayBuffer[] };
     },
     noteWay: wayNote,
+    middleOnly,
     work(input: unknown) {
       const work = input as NodeWork;
       if (work.kind === 'mark') sink.mark();

@@ -200,9 +200,10 @@ export class BatchBuilder {
 
   /**
    * Notes each way (NodeTransform.noteWay), and drops those noted 0 but for the members of selected relations
-   * (`wanted`). `note` is given the way's tags as a dictionary-mode object.
+   * (`wanted`); of a way whose note is `middleOnly`, and no such member, keeps only the middle ref. `note`
+   * is given the way's tags as a dictionary-mode object.
    */
-  noteWays(note: (tags: Tags) => number, wanted: SortedIds | null): void {
+  noteWays(note: (tags: Tags) => number, middleOnly: ((note: number) => boolean) | null, wanted: SortedIds | null): void {
     const { ids, timestamps, tagEnds, tags, refEnds, refs, notes } = this.ways;
     let kept = 0;
     let tagsKept = 0;
@@ -217,12 +218,14 @@ export class BatchBuilder {
       for (let t = tagStart; t < tagEnd; t += 2) dictionary[this.strings[tags[t]]] = this.strings[tags[t + 1]];
       const noted = note(dictionary);
       if (!(Number.isInteger(noted) && noted >= 0 && noted < 2 ** 32)) throw new RangeError(`noteWay gave way ${ids[i]} the note ${noted}: a whole number below 2^32 is expected`);
-      if (noted !== 0 || (wanted !== null && wanted.size > 0 && wanted.indexOf(ids[i]) >= 0)) {
+      const member = wanted !== null && wanted.size > 0 && wanted.indexOf(ids[i]) >= 0;
+      if (noted !== 0 || member) {
         ids[kept] = ids[i];
         timestamps[kept] = timestamps[i];
         for (let t = tagStart; t < tagEnd; t++) tags[tagsKept++] = tags[t];
         tagEnds[kept] = tagsKept;
-        for (let r = refStart; r < refEnd; r++) refs[refsKept++] = refs[r];
+        if (!member && middleOnly !== null && refEnd > refStart && middleOnly(noted)) refs[refsKept++] = refs[refStart + ((refEnd - refStart) >> 1)];
+        else for (let r = refStart; r < refEnd; r++) refs[refsKept++] = refs[r];
         refEnds[kept] = refsKept;
         notes[kept++] = noted;
       }

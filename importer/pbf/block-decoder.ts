@@ -130,8 +130,11 @@ export class BlockDecoder {
     const now = target.pending & ready;
     const out = new BatchBuilder(block.strings);
     if (now !== 0) block.decode(now, this.context, out);
-    const noteWay = this.transform?.noteWay;
-    if (noteWay && now & WAY) out.noteWays((tags) => noteWay.call(this.transform, tags), this.context.wantedWays);
+    const transform = this.transform;
+    if (transform?.noteWay && now & WAY) {
+      const middleOnly = transform.middleOnly ? (note: number) => transform.middleOnly!(note) : null;
+      out.noteWays((tags) => transform.noteWay!(tags), middleOnly, this.context.wantedWays);
+    }
     const pending = target.pending & ~now;
     if (pending !== 0 && hold) this.held.set(blob, { ...target, pending });
     else this.held.delete(blob);

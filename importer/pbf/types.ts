@@ -102,6 +102,11 @@ export interface NodeTransform {
    * is a dictionary-mode object. A whole number below 2^32.
    */
   noteWay?(tags: Tags): number;
+  /**
+   * Whether a way with this note is needed only for its middle vertex (refs[refs.length >> 1]; a street, for
+   * its position): the decoder then hands over that one ref. Members of selected relations keep them all.
+   */
+  middleOnly?(note: number): boolean;
   /** Follow-up work posted by NodeTransformPlan.finish. */
   work?(input: unknown): NodeTransformOutput;
   /** As the decoder closes, after its last block and work. */

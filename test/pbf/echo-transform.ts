@@ -8,7 +8,10 @@ export interface EchoSetup {
   port: MessagePort;
   /** Throw from transform() (a block) or work(). */
   fail?: 'transform' | 'work';
-  /** Note each way with the length of its name, 0 (drop) for none (NodeTransform.noteWay). */
+  /**
+   * Note each way with the length of its name, 0 (drop) for none (NodeTransform.noteWay); an odd length
+   * wants only the middle vertex (middleOnly).
+   */
   noteNames?: boolean;
 }
 
@@ -27,7 +30,7 @@ export function createNodeTransform(setup: EchoSetup): NodeTransform {
     return tags.name?.length ?? 0;
   };
   return {
-    ...(setup.noteNames ? { noteWay } : {}),
+    ...(setup.noteNames ? { noteWay, middleOnly: (note: number) => note % 2 === 1 } : {}),
     transform(nodes: SelectedNodes) {
       if (setup.fail === 'transform') throw new Error('echo refuses blocks');
       const echoed: EchoedNode[] = [];

@@ -26,7 +26,8 @@ async function writeTown(path: string): Promise<void> {
   for (let id = 1; id <= 5_000; id++) {
     writer.addWay({ id, refs: [id * 3, id * 3 + 1, id * 3 + 2], tags: id % 4 === 0 ? { highway: 'footway', name: `Lane ${id}` } : { highway: 'footway' } });
   }
-  writer.addRelation({ id: 1, members: [{ type: 'way', ref: 7, role: 'outer' }, { type: 'way', ref: 8, role: 'outer' }], tags: { type: 'multipolygon', amenity: 'toilets' } });
+  const members = [7, 8, 12].map((ref) => ({ type: 'way' as const, ref, role: 'outer' }));
+  writer.addRelation({ id: 1, members, tags: { type: 'multipolygon', amenity: 'toilets' } });
   await writer.close();
 }
 
@@ -83,17 +84,23 @@ describe('scanExtract with a node transform', () => {
   }
 
   for (const threads of [0, 2]) {
-    it(`delivers ways with the note noteWay gives them, and drops those noted 0 unless a selected relation has them (threads: ${threads})`, async () => {
+    it(`delivers ways with the note noteWay gives them, dropping those noted 0 and trimming those middleOnly, but for members of selected relations (threads: ${threads})`, async () => {
       const selectors = { ways: { highway: ['footway'] }, relations: { amenity: ['toilets'] } };
       const all = await echoScan(threads, selectors);
       const { result } = await echoScan(threads, { ...selectors, noteNames: true });
       assert.equal(all.result.ways.length, 5_000);
       assert.ok(all.result.ways.every((way) => !('note' in way)), 'no notes without noteWay');
+      const member = (id: number) => id === 7 || id === 8 || id === 12;
       const expected = all.result.ways
-        .filter((way) => way.tags.name !== undefined || way.id === 7 || way.id === 8)
-        .map((way) => ({ ...way, note: way.tags.name?.length ?? 0 }));
+        .filter((way) => way.tags.name !== undefined || member(way.id))
+        .map((way) => {
+          const note = way.tags.name?.length ?? 0;
+          const refs = note % 2 === 1 && !member(way.id) ? [way.refs[way.refs.length >> 1]] : way.refs;
+          return { ...way, refs, note };
+        });
       assert.equal(expected.length, 1_251);
-      assert.deepEqual(result.ways, expected, 'the named ways, and unnamed way 7 as a member of relation 1, whole');
+      assert.ok(expected.some((way) => way.refs.length === 1) && expected.some((way) => way.note % 2 === 1 && way.refs.length === 3));
+      assert.deepEqual(result.ways, expected, 'the named ways (odd names: the middle vertex), and unnamed way 7 as a member of relation 1, whole');
       assert.deepEqual(result.counts, all.result.counts, 'every way is counted');
     });
   }
