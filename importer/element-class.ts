@@ -2,7 +2,7 @@
 // The decoders classify every way (node-transform.ts noteWay) and hand it over as a number, its note, so the
 // main thread neither classifies ~400,000 ways at a million toilets nor receives the ~100,000 that are
 // nothing (unnamed highways, mostly); relations, a few thousand, are classified where they are read.
-import { classify, lookupTags, type Classification, type SkipReason } from './mapping/index.js';
+import { classify, CLASSIFICATIONS, lookupTags, type Classification } from './mapping/index.js';
 import { classifyPlace, PLACE_CLASSES, type PlaceClass } from './places.js';
 import type { Tags } from './pbf/index.js';
 
@@ -11,15 +11,8 @@ export interface ElementClass {
   place: PlaceClass | null;
 }
 
-/** Every classification, numbered; "not a toilet" first, so that a way that is nothing has the note 0. */
-const KINDS: readonly Classification[] = [
-  classify({}),
-  { kind: 'toilet' },
-  { kind: 'host_toilet' },
-  ...(['private', 'lifecycle', 'building_only', 'no_toilets', 'host_without_access', 'host_not_public'] satisfies SkipReason[]).map(
-    (reason): Classification => ({ kind: 'skip', reason }),
-  ),
-];
+/** Classifications by number: "not a toilet" is 0, so that a way that is nothing has the note 0. */
+const KIND_CODE = new Map(CLASSIFICATIONS.map((kind, code) => [kind, code]));
 /** Place codes: 0 for none, 1 + the class's position in PLACE_CLASSES. */
 const PLACE_CODES = PLACE_CLASSES.length + 1;
 const PLACE_CODE = new Map(PLACE_CLASSES.map((place, i) => [place, i + 1]));
@@ -37,13 +30,11 @@ function classOfTags(tags: Tags, isWay: boolean): ElementClass {
 /** A way's note (NodeTransform.noteWay): its class as a number, 0 when it is no toilet and no place. */
 export function wayNote(tags: Tags): number {
   const { kind, place } = classOfTags(tags, true);
-  const kindCode = KINDS.findIndex((known) => known.kind === kind.kind && (known.kind !== 'skip' || (kind.kind === 'skip' && known.reason === kind.reason)));
-  if (kindCode < 0) throw new Error(`no note for the classification ${JSON.stringify(kind)}`);
-  return kindCode * PLACE_CODES + (place === null ? 0 : PLACE_CODE.get(place)!);
+  return KIND_CODE.get(kind)! * PLACE_CODES + (place === null ? 0 : PLACE_CODE.get(place)!);
 }
 
 /** The class of each note. */
-const NOTE_CLASSES: readonly ElementClass[] = KINDS.flatMap((kind) => [null, ...PLACE_CLASSES].map((place) => ({ kind, place })));
+const NOTE_CLASSES: readonly ElementClass[] = CLASSIFICATIONS.flatMap((kind) => [null, ...PLACE_CLASSES].map((place) => ({ kind, place })));
 
 /** Notes of the ways that are needed only for their middle vertex: streets that are no toilet. */
 const MIDDLE_ONLY = NOTE_CLASSES.map(({ kind, place }) => kind.kind === 'skip' && place?.kind === 'street');

@@ -42,6 +42,9 @@ const SKIPS = Object.fromEntries(
   ),
 ) as { readonly [R in SkipReason]: Classification };
 
+/** Every classification classify() returns (each a shared object), "not a toilet" first. */
+export const CLASSIFICATIONS: readonly Classification[] = [SKIPS.not_a_toilet, TOILET, HOST_TOILET, ...Object.values(SKIPS).filter((skip) => skip !== SKIPS.not_a_toilet)];
+
 /** `amenity=toilets`, the common mistake `amenity=toilet`, or either as an item of a `;` list. */
 function isToiletAmenity(value: string | undefined): boolean {
   if (value === undefined) return false;

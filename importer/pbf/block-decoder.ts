@@ -133,7 +133,11 @@ export class BlockDecoder {
     const transform = this.transform;
     if (transform?.noteWay && now & WAY) {
       const middleOnly = transform.middleOnly ? (note: number) => transform.middleOnly!(note) : null;
-      out.noteWays((tags) => transform.noteWay!(tags), middleOnly, this.context.wantedWays);
+      try {
+        out.noteWays((tags) => transform.noteWay!(tags), middleOnly, this.context.wantedWays);
+      } catch (err) {
+        throw new TransformError(describeFault(err));
+      }
     }
     const pending = target.pending & ~now;
     if (pending !== 0 && hold) this.held.set(blob, { ...target, pending });

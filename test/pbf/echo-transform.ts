@@ -6,8 +6,8 @@ import type { NodeTransform, SelectedNodes, Tags } from '../../importer/pbf/inde
 export interface EchoSetup {
   decoder: number;
   port: MessagePort;
-  /** Throw from transform() (a block) or work(). */
-  fail?: 'transform' | 'work';
+  /** Throw from transform() (a block) or work(), or give a way a note that is no whole number. */
+  fail?: 'transform' | 'work' | 'note';
   /**
    * Note each way with the length of its name, 0 (drop) for none (NodeTransform.noteWay); an odd length
    * wants only the middle vertex (middleOnly).
@@ -27,7 +27,7 @@ export interface EchoedNode {
 export function createNodeTransform(setup: EchoSetup): NodeTransform {
   const noteWay = (tags: Tags) => {
     if (Object.getPrototypeOf(tags) !== null) throw new Error('noteWay was given tags that are no dictionary');
-    return tags.name?.length ?? 0;
+    return setup.fail === 'note' ? -1 : (tags.name?.length ?? 0);
   };
   return {
     ...(setup.noteNames ? { noteWay, middleOnly: (note: number) => note % 2 === 1 } : {}),

@@ -121,10 +121,12 @@ describe('scanExtract with a node transform', () => {
     assert.deepEqual(closed, [0, 1]);
   });
 
-  it('reports a transform that throws, on a block or in follow-up work, as a failure of the transform', async () => {
+  it('reports a transform that throws (on a block, in follow-up work) or notes a way wrongly as a failure of the transform', async () => {
     for (const threads of [0, 2]) {
       await assert.rejects(echoScan(threads, { fail: 'transform' }), /node transform failed: .*echo refuses blocks/);
       await assert.rejects(echoScan(threads, { fail: 'work', finish: async (_result, _decoders, post) => void (await post(0, 'x')) }), /node transform failed: .*echo refuses work/);
+      const ways = { ways: { highway: ['footway'] }, noteNames: true };
+      await assert.rejects(echoScan(threads, { ...ways, fail: 'note' }), /node transform failed: .*noteWay gave way \d+ the note -1: a whole number below 2\^32 is expected/);
     }
   });
 
