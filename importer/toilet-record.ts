@@ -30,7 +30,7 @@ export function toiletRecord(
   lon = roundCoordinate(lon);
   const country = needsCountry(tags) ? countryAt(lat, lon) : null;
   const timeZone = timeZoneAt(lat, lon);
-  const facts = mapToiletTags(tags, { country, host, extractDate });
+  const facts = mapToiletTags(tags, { country, host, extractDate, tagsJson: json });
   validateHours(facts, lat, lon, country, timeZone);
   return { id, host, lat, lon, facts, lastEdited: timestamp === null ? null : Math.floor(timestamp / 1000), timeZone, country, tags: json };
 }

@@ -18,6 +18,8 @@ export interface MappingContext {
   host: boolean;
   /** Extract timestamp (epoch ms): check dates after it are rejected. Absent or null: no upper bound. */
   extractDate?: number | null;
+  /** JSON.stringify(tags), when the caller has it: lets checkedMonth skip tags without a check key. */
+  tagsJson?: string;
 }
 
 const LOCKED = keyPair('locked');
@@ -103,7 +105,7 @@ export function mapToiletTags(tags: Tags, context: MappingContext): ToiletFacts 
     wheelchair: readWheelchair(tags, host),
     changing_table: readChangingTable(tags, host),
     gender,
-    checked: checkedMonth(tags, context.extractDate ?? null, host ? tags : undefined),
+    checked: checkedMonth(tags, context.extractDate ?? null, host ? tags : undefined, context.tagsJson),
     quality,
   };
 }

@@ -7,9 +7,13 @@ import { tagText, testFactsRows } from './rows.js';
 
 const EXTRACT = Date.UTC(2024, 5, 10); // 2024-06-10
 
+// Every row also with the tags' JSON text (the importer passes it to skip tags without a check key).
 function testRows(rows: readonly (readonly [Tags, string | null])[], extractDate: number | null = EXTRACT): void {
   for (const [tags, expected] of rows) {
-    test(`${tagText(tags)} → ${expected}`, () => assert.equal(checkedMonth(tags, extractDate), expected));
+    test(`${tagText(tags)} → ${expected}`, () => {
+      assert.equal(checkedMonth(tags, extractDate), expected);
+      assert.equal(checkedMonth(tags, extractDate, undefined, JSON.stringify(tags)), expected);
+    });
   }
 }
 
@@ -70,7 +74,11 @@ describe('§3.2 date formats', () => {
 });
 
 describe('§3.2 host toilets: a host check only when no toilet-specific date exists', () => {
-  const host = (tags: Tags): string | null => checkedMonth(tags, EXTRACT, tags);
+  const host = (tags: Tags): string | null => {
+    const answer = checkedMonth(tags, EXTRACT, tags);
+    assert.equal(checkedMonth(tags, EXTRACT, tags, JSON.stringify(tags)), answer);
+    return answer;
+  };
   const rows: (readonly [Tags, string | null])[] = [
     [{ amenity: 'cafe', toilets: 'yes', check_date: '2023-01-01', 'toilets:check_date': '2020-03-01' }, '2020-03'],
     [{ amenity: 'cafe', toilets: 'yes', check_date: '2023-01-01', 'check_date:toilets': '2021-04-01' }, '2021-04'],
