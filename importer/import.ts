@@ -7,12 +7,12 @@ import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult
 import type { Classification, SkipReason } from './mapping/index.js';
 import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind } from './places.js';
 import { classOf, classOfNote, type ElementClass } from './element-class.js';
-import { assembleRings, interiorPoint, pointInRing, roundCoordinate, type Ring } from './geometry.js';
+import { assembleRings, interiorPoint, roundCoordinate, type Ring } from './geometry.js';
+import { duplicateHosts, type HostSpot } from './duplicate-hosts.js';
 import { DatabaseWriter } from './database-writer.js';
 import { WriteBack } from './write-back.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
-import { distanceMeters } from '../src/geo/sphere.js';
 import { buildPlaceIndex } from '../src/places/build.js';
 import { placeIndexBlobs } from '../src/places/stored.js';
 import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
@@ -46,9 +46,6 @@ export class ImportError extends Error {
     this.name = 'ImportError';
   }
 }
-
-/** Host toilets closer than this to a standalone toilet are the same facility mapped twice (doc §1). */
-const HOST_DUPLICATE_M = 30;
 
 const TOILET_SELECTOR = { amenity: ['toilets', 'toilet'], toilets: '*', toilet: '*' } as const;
 /** Entrances and doors on a toilet building's outline position the toilet where people walk in. */
@@ -89,14 +86,6 @@ const PLACE_COLUMNS = ['id', 'kind', 'subkind', 'name', 'alt_names', 'lat', 'lon
 const SKIP_ORDER: (keyof ImportSummary['skipped'])[] = [
   'private', 'lifecycle', 'building_only', 'no_toilets', 'host_without_access', 'host_not_public', 'no_geometry', 'host_near_toilet',
 ];
-
-/** A host toilet, kept to drop it when it duplicates a standalone toilet. */
-interface HostSpot {
-  id: string;
-  lat: number;
-  lon: number;
-  outline: Ring | null;
-}
 
 export async function importExtract(extractPath: string, options: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
@@ -432,53 +421,6 @@ function neededNodeIds(ways: OsmWay[], relations: OsmRelation[]): Float64Array {
 function middleOf(points: ({ lat: number; lon: number } | undefined)[]): [number, number] | null {
   const middle = points[points.length >> 1];
   return middle ? [middle.lon, middle.lat] : null;
-}
-
-/** Grid cells (1/100°) for matching toilets against host search boxes. */
-const HOST_CELLS_PER_DEGREE = 100;
-
-/**
- * Host toilets with a standalone toilet within 30 m or inside the host's outline. Hosts are far fewer than
- * toilets, so their search boxes go into a grid and each toilet looks up its cell: linear in the toilets.
- */
-function duplicateHosts(hosts: HostSpot[], toilets: GrowingPositions): HostSpot[] {
-  const boxes = new Float64Array(hosts.length * 4);
-  const hostsByCell = new Map<number, number[]>();
-  const cell = (x: number, y: number) => (y + 90 * HOST_CELLS_PER_DEGREE) * (361 * HOST_CELLS_PER_DEGREE) + x + 180 * HOST_CELLS_PER_DEGREE;
-  hosts.forEach((host, h) => {
-    let [minX, minY, maxX, maxY] = [host.lon, host.lat, host.lon, host.lat];
-    for (const [x, y] of host.outline ?? []) {
-      minX = Math.min(minX, x);
-      minY = Math.min(minY, y);
-      maxX = Math.max(maxX, x);
-      maxY = Math.max(maxY, y);
-    }
-    const pad = HOST_DUPLICATE_M / 111_320;
-    const padLon = pad / Math.max(0.01, Math.cos((host.lat * Math.PI) / 180));
-    boxes.set([minX - padLon, minY - pad, maxX + padLon, maxY + pad], h * 4);
-    for (let y = Math.floor((minY - pad) * HOST_CELLS_PER_DEGREE); y <= Math.floor((maxY + pad) * HOST_CELLS_PER_DEGREE); y++) {
-      for (let x = Math.floor((minX - padLon) * HOST_CELLS_PER_DEGREE); x <= Math.floor((maxX + padLon) * HOST_CELLS_PER_DEGREE); x++) {
-        const key = cell(x, y);
-        const list = hostsByCell.get(key);
-        if (list) list.push(h);
-        else hostsByCell.set(key, [h]);
-      }
-    }
-  });
-  const duplicate = new Uint8Array(hosts.length);
-  const { lons, lats } = toilets;
-  for (let i = 0; i < toilets.length; i++) {
-    const lon = lons[i];
-    const lat = lats[i];
-    const candidates = hostsByCell.get(cell(Math.floor(lon * HOST_CELLS_PER_DEGREE), Math.floor(lat * HOST_CELLS_PER_DEGREE)));
-    if (!candidates) continue;
-    for (const h of candidates) {
-      if (duplicate[h] || lon < boxes[h * 4] || lat < boxes[h * 4 + 1] || lon > boxes[h * 4 + 2] || lat > boxes[h * 4 + 3]) continue;
-      const host = hosts[h];
-      if (distanceMeters(host.lat, host.lon, lat, lon) <= HOST_DUPLICATE_M || (host.outline && pointInRing(lon, lat, host.outline))) duplicate[h] = 1;
-    }
-  }
-  return hosts.filter((_, h) => duplicate[h]);
 }
 
 /** Renames the new database (on disk: WriteBack.finish) over the live one, and makes the rename durable. */
