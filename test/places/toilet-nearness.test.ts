@@ -18,3 +18,12 @@ test('only the first `count` entries are toilets (a ToiletTable has spare rows)'
   assert.equal(grid.nearness(43.73, 7.42), 0);
   assert.ok(grid.nearness(47.139, 9.522) > 0);
 });
+
+test('the grid reaches the poles and both sides of ±180°, and a place there counts only what is near it', () => {
+  const corners = [[90, 180], [-90, -180], [90, -180], [-90, 180], [0, 179.99], [0, -179.99]];
+  const grid = ToiletGrid.of({ lat: corners.map(([lat]) => lat), lon: corners.map(([, lon]) => lon) });
+  for (const [lat, lon] of corners) assert.ok(grid.nearness(lat, lon) > 0, `${lat}, ${lon}`);
+  assert.equal(grid.nearness(89.5, 0), 0, 'no toilet near the pole at 0°');
+  assert.equal(grid.nearness(0, 0), 0);
+  assert.equal(grid.nearness(100, 0), 0, 'outside the grid: none');
+});
