@@ -113,7 +113,7 @@ export function placeNames(tags: Tags): { name: string; altNames: string[] } {
   return { name, altNames };
 }
 
-/** The place class a tag makes, or null (for a name-less element too: classifyPlace asks for a name). */
+/** The place class a key and value make, or null; unlike classifyPlace, whatever the other tags (a name, …). */
 export function placeClassOf(key: string, value: string): PlaceClass | null {
   return Object.hasOwn(PLACE_CLASS_OF, key) ? (PLACE_CLASS_OF[key][value] ?? null) : null;
 }
@@ -245,7 +245,8 @@ const SEARCH_DEGREES = Math.max(...Object.values(SETTLEMENT_RADIUS_M)) / 111_320
  * Searched from the settlements' side, each only as far as it reaches, since settlements are the fewer and
  * most reach a few kilometres: the same answers as searching from every point, for a fraction of the work.
  * The inner loop reads positions from typed arrays and compares indexes, not objects and ids: it runs for
- * every point near every settlement (~0.35 s less at a million toilets).
+ * every point near every settlement (buildPlaces ~0.15–0.25 s faster on the ~245,000 places of a million
+ * toilets).
  */
 function coveringSettlements(points: PlaceCandidate[], isSettlement: (c: PlaceCandidate) => boolean): (PlaceCandidate | null)[] {
   const best: (PlaceCandidate | null)[] = new Array(points.length).fill(null);
