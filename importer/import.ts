@@ -3,9 +3,9 @@
 // so a failed import leaves it exactly as it was.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { scanExtract, readHeader, type OsmRelation, type OsmWay, type ScanResult } from './pbf/index.js';
+import { scanExtract, readHeader, type OsmRelation, type OsmWay, type PostWork, type ScanResult } from './pbf/index.js';
 import type { Classification, SkipReason } from './mapping/index.js';
-import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind } from './places.js';
+import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind, type PlaceRow } from './places.js';
 import { classOf, classOfNote, type ElementClass } from './element-class.js';
 import { assembleRings, interiorPoint, roundCoordinate, type Ring } from './geometry.js';
 import { duplicateHosts, type HostSpot } from './duplicate-hosts.js';
@@ -152,6 +152,8 @@ async function writeExtract(
   const placeCandidates: PlaceCandidate[] = [];
   const entrances = new Map<number, [number, number]>();
   let duplicates: HostSpot[] = [];
+  let places: PlaceRow[] = [];
+  let placesInserted: Promise<void> = Promise.resolve();
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -183,23 +185,31 @@ async function writeExtract(
           const marked = db.decodersMarked(); // requests run in order: the index waits for it
           const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
           for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
-          const toilets = positionElements(result, entrances, placeCandidates, skip, summary);
-          // Only positioning needed these; the import's peak comes later (the places beside the column store).
-          entrances.clear();
-          for (const toilet of toilets) {
+          // The decoders make the records (caches warm) as the toilets are positioned, on the core this
+          // thread leaves free, rather than all of them after positioning.
+          const records = new RecordWork(decoders, post);
+          positionElements(result, entrances, placeCandidates, skip, summary, (toilet) => {
             if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
             else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
-          }
-          // Their records are made by the decoders (caches warm), while this thread finds duplicate hosts.
-          const records: Promise<unknown>[] = [];
-          for (let at = 0, k = 0; at < toilets.length; at += ROWS_PER_WORK, k++) {
-            const chunk = toilets.slice(at, at + ROWS_PER_WORK).map(
-              (t): PositionedToilet => ({ id: t.id, lat: t.lat, lon: t.lon, host: t.host, timestamp: t.element.timestamp, tags: JSON.stringify(t.element.tags) }),
-            );
-            records.push(post(k % decoders, { kind: 'toilets', toilets: chunk } satisfies NodeWork));
-          }
+            const { element } = toilet;
+            records.add({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, host: toilet.host, timestamp: element.timestamp, tags: JSON.stringify(element.tags) });
+          });
+          records.flush();
+          // Only positioning needed these; the import's peak comes later (the places beside the column store).
+          entrances.clear();
           duplicates = duplicateHosts(hosts, standalone);
-          await Promise.all(records);
+          // The place candidates are complete: build the places while the last records are made and inserted,
+          // and insert them too (the database thread's end, the column store, is the import's longest).
+          places = buildPlaces(placeCandidates);
+          placeCandidates.length = 0;
+          for (const place of places) {
+            place.lat = roundCoordinate(place.lat);
+            place.lon = roundCoordinate(place.lon);
+            summary.places[place.kind]++;
+          }
+          placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
+          placesInserted.catch(() => {}); // awaited below
+          await Promise.all(records.sent);
           await Promise.all([marked, indexed]);
         },
       },
@@ -210,24 +220,15 @@ async function writeExtract(
 
   // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
   // toilets that duplicate a standalone one. Then the database thread carries the id moves over and builds
-  // the column store while this thread builds the places and the place index.
+  // the column store while this thread inserts the places and builds the place index.
   writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
   const idMovesCarried = db.carryIdMoves(livePath, options.now().toISOString());
   const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
   for (const pending of [idMovesCarried, columnsWritten]) pending.catch(() => {}); // awaited below
-  const places = buildPlaces(placeCandidates);
-  writeBack.start(); // the first part of the column store
-  placeCandidates.length = 0;
-  for (const place of places) {
-    place.lat = roundCoordinate(place.lat);
-    place.lon = roundCoordinate(place.lon);
-    summary.places[place.kind]++;
-  }
-  const placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
-  placesInserted.catch(() => {}); // awaited below
   const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+  writeBack.start(); // the first part of the column store
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
   writeBack.start();
@@ -264,7 +265,8 @@ interface PositionedElement {
 
 /**
  * Positions the selected ways and relations that are toilets or places: place candidates go to `places`,
- * toilets are returned. Counts skips of toilet-tagged elements and the standalone toilets per kind.
+ * toilets to `onToilet` as they are positioned. Counts skips of toilet-tagged elements and the standalone
+ * toilets per kind.
  */
 function positionElements(
   result: ScanResult,
@@ -272,8 +274,8 @@ function positionElements(
   places: PlaceCandidate[],
   skip: (reason: keyof ImportSummary['skipped']) => void,
   summary: ImportSummary,
-): PositionedElement[] {
-  const toilets: PositionedElement[] = [];
+  onToilet: (toilet: PositionedElement) => void,
+): void {
   const coords = result.coordinates;
   const ring = (refs: number[]): Ring | null => {
     const points: Ring = [];
@@ -302,7 +304,7 @@ function positionElements(
     return null;
   };
   const addToilet = (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null) => {
-    toilets.push({ element, id, lat, lon, host: kind === 'host_toilet', outline });
+    onToilet({ element, id, lat, lon, host: kind === 'host_toilet', outline });
     return kind === 'toilet';
   };
 
@@ -346,7 +348,29 @@ function positionElements(
     if (place) places.push(placeCandidate(`r${relation.id}`, place, relation.tags, lat, lon));
     if (kind && addToilet(relation, `r${relation.id}`, kind, lon, lat, rings[0] ?? null)) summary.toilets.relations++;
   });
-  return toilets;
+}
+
+/** Toilet ways and relations on their way to the decoders for their records, ROWS_PER_WORK at a time. */
+class RecordWork {
+  private chunk: PositionedToilet[] = [];
+  /** What each chunk posted resolves to once its rows are sent to the database thread. */
+  readonly sent: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly decoders: number,
+    private readonly post: PostWork,
+  ) {}
+
+  add(toilet: PositionedToilet): void {
+    this.chunk.push(toilet);
+    if (this.chunk.length === ROWS_PER_WORK) this.flush();
+  }
+
+  flush(): void {
+    if (this.chunk.length === 0) return;
+    this.sent.push(this.post(this.sent.length % this.decoders, { kind: 'toilets', toilets: this.chunk } satisfies NodeWork));
+    this.chunk = [];
+  }
 }
 
 /** Positions of the toilets written: the standalone ones and the hosts that duplicate none of them. */
