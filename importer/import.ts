@@ -5,7 +5,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'no
 import { basename, dirname, join, resolve } from 'node:path';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type PostWork, type ScanResult } from './pbf/index.js';
 import type { Classification, SkipReason } from './mapping/index.js';
-import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind, type PlaceRow } from './places.js';
+import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind } from './places.js';
 import { classOf, classOfNote, type ElementClass } from './element-class.js';
 import { assembleRings, interiorPoint, roundCoordinate, type Ring } from './geometry.js';
 import { duplicateHosts, type HostSpot } from './duplicate-hosts.js';
@@ -152,8 +152,6 @@ async function writeExtract(
   const placeCandidates: PlaceCandidate[] = [];
   const entrances = new Map<number, [number, number]>();
   let duplicates: HostSpot[] = [];
-  let places: PlaceRow[] = [];
-  let placesInserted: Promise<void> = Promise.resolve();
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -198,17 +196,6 @@ async function writeExtract(
           // Only positioning needed these; the import's peak comes later (the places beside the column store).
           entrances.clear();
           duplicates = duplicateHosts(hosts, standalone);
-          // The place candidates are complete: build the places while the last records are made and inserted,
-          // and insert them too (the database thread's end, the column store, is the import's longest).
-          places = buildPlaces(placeCandidates);
-          placeCandidates.length = 0;
-          for (const place of places) {
-            place.lat = roundCoordinate(place.lat);
-            place.lon = roundCoordinate(place.lon);
-            summary.places[place.kind]++;
-          }
-          placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
-          placesInserted.catch(() => {}); // awaited below
           await Promise.all(records.sent);
           await Promise.all([marked, indexed]);
         },
@@ -220,15 +207,24 @@ async function writeExtract(
 
   // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
   // toilets that duplicate a standalone one. Then the database thread carries the id moves over and builds
-  // the column store while this thread inserts the places and builds the place index.
+  // the column store while this thread builds the places and the place index.
   writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
   const idMovesCarried = db.carryIdMoves(livePath, options.now().toISOString());
   const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
   for (const pending of [idMovesCarried, columnsWritten]) pending.catch(() => {}); // awaited below
-  const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+  const places = buildPlaces(placeCandidates);
   writeBack.start(); // the first part of the column store
+  placeCandidates.length = 0;
+  for (const place of places) {
+    place.lat = roundCoordinate(place.lat);
+    place.lon = roundCoordinate(place.lon);
+    summary.places[place.kind]++;
+  }
+  const placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map((place) => place[column])));
+  placesInserted.catch(() => {}); // awaited below
+  const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
   writeBack.start();
