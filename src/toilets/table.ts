@@ -7,9 +7,10 @@ import { compileHours, type CompiledHours } from '../hours/index.js';
 import type { ItemText } from '../source/columns.js';
 import { codesFor, TextColumn } from './text-column.js';
 import { sharedArray } from '../index/shared-array.js';
+import { ID_TYPES } from './ids.js';
 
-/** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
-export const ID_TYPES = ['n', 'w', 'r', 'c_'] as const;
+export { ID_TYPES, idKey } from './ids.js';
+
 /** The `source` of a record by id type code. */
 export const SOURCE_OF_ID_TYPE = ['openstreetmap', 'openstreetmap', 'openstreetmap', 'community'] as const;
 
@@ -183,20 +184,6 @@ export function toiletId(table: ToiletTable, row: number): string {
   return ID_TYPES[table.idType[row]] + table.idNumber[row];
 }
 
-/** The numeric key of an id (n123 → 123*4+0, c_5 → 5*4+3), or -1 when it is not one. */
-export function idKey(id: string): number {
-  const type = ID_TYPES.findIndex((prefix) => id.startsWith(prefix));
-  if (type < 0) return -1;
-  const start = ID_TYPES[type].length;
-  if (id.length <= start || id.length > start + 16) return -1;
-  let n = 0;
-  for (let i = start; i < id.length; i++) {
-    const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (i === start && d === 0)) return -1;
-    n = n * 10 + d;
-  }
-  return n * 4 + type;
-}
 
 export const code = {
   access: indexer(ACCESS),
