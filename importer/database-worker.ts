@@ -26,7 +26,12 @@ const columns = new ToiletColumnsBuilder();
 function open(): Database.Database | null {
   try {
     const opened = new Database(setup.path);
+    // No rollback journal: a failed import deletes the whole file, so there is nothing to roll back to.
+    // better-sqlite3 opens connections in SQLite's defensive mode, which refuses journal_mode OFF (it stays
+    // DELETE, silently): lifted for this pragma only.
+    opened.unsafeMode(true);
     opened.pragma('journal_mode = OFF');
+    opened.unsafeMode(false);
     opened.pragma('synchronous = OFF');
     opened.pragma(`cache_size = -${setup.cacheKiB}`);
     return opened;
