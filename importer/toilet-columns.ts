@@ -168,7 +168,7 @@ export class ToiletColumnsBuilder {
       const from = batch.starts[row * ITEM_TEXT_PARTS];
       for (let part = 0; part < ITEM_TEXT_PARTS; part++) starts[i * ITEM_TEXT_PARTS + part] = at + batch.starts[row * ITEM_TEXT_PARTS + part] - from;
       const end = batch.starts[(row + 1) * ITEM_TEXT_PARTS];
-      // Byte by byte: a row is ~90 bytes, and set() with a subarray made an object per row (~0.3 s a million).
+      // Byte by byte: a row is ~90 bytes, and set() with a subarray made an object per row (~0.25 s a million).
       const text = batch.text;
       for (let b = from; b < end; b++) bytes[at++] = text[b];
     }

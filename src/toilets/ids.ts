@@ -1,5 +1,5 @@
-// Toilet ids as numbers: the key of an id orders ids by type, then number, and fits a double. Its own
-// module so that the importer's database thread can use it without loading the read path's modules.
+// Toilet ids as numbers: the key of an id orders ids by number, then type, and fits a double. A module of
+// its own so that the importer's database thread can use it without loading the read path's modules.
 
 /** Id prefixes by id type code: OSM node, way, relation, and a toilet approved from a community submission. */
 export const ID_TYPES = ['n', 'w', 'r', 'c_'] as const;

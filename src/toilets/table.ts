@@ -184,7 +184,6 @@ export function toiletId(table: ToiletTable, row: number): string {
   return ID_TYPES[table.idType[row]] + table.idNumber[row];
 }
 
-
 export const code = {
   access: indexer(ACCESS),
   accessRule: indexer(ACCESS_RULE),
