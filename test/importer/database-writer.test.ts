@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseWriter } from '../../importer/database-writer.js';
 import { tempDir } from './support.js';
 
 test('the database being written has no rollback journal and no syncs, and writing leaves no journal file', async () => {
-  const path = join(tempDir('database-writer'), 'new.db');
+  const dir = tempDir('database-writer');
+  const path = join(dir, 'new.db');
   const db = new DatabaseWriter({ path, cacheKiB: 1024 });
   try {
     assert.deepEqual(await db.all('PRAGMA journal_mode'), [{ journal_mode: 'off' }]);
@@ -18,5 +19,6 @@ test('the database being written has no rollback journal and no syncs, and writi
     await db.exec('COMMIT');
   } finally {
     await db.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
