@@ -20,17 +20,33 @@ export function mayUseHolidays(value: string): boolean {
 }
 
 const unresolvedByRegion = new Map<string, ReadonlySet<HolidayKind>>();
+const lackedByRegion = new Map<string, boolean>();
 
-/** Holiday kinds the library has no calendar for in this region (probed once per region). */
+/** Holiday kinds the library has no calendar for in this region (probed once per region and kind). */
 export function unresolvedHolidays(region: HolidayRegion): ReadonlySet<HolidayKind> {
   const key = `${region.country}/${region.subdivision}`;
   let unresolved = unresolvedByRegion.get(key);
   if (unresolved === undefined) {
-    const place = libraryPlace(0, 0, region);
-    unresolved = new Set(HOLIDAY_KINDS.filter((kind) => !parses(`${kind} off`, place)));
+    unresolved = new Set(HOLIDAY_KINDS.filter((kind) => lacksCalendar(region, kind)));
     unresolvedByRegion.set(key, unresolved);
   }
   return unresolved;
+}
+
+/** Whether the library has no calendar of this kind for the region: one parse per region and kind. */
+export function lacksCalendar(region: HolidayRegion, kind: HolidayKind): boolean {
+  const key = `${kind}/${region.country}/${region.subdivision}`;
+  let lacks = lackedByRegion.get(key);
+  if (lacks === undefined) {
+    lacks = !parses(`${kind} off`, libraryPlace(0, 0, region));
+    lackedByRegion.set(key, lacks);
+  }
+  return lacks;
+}
+
+/** The holiday kinds a parsed value names (in the library's canonical rules). */
+export function namedHolidays(parsed: OpeningHours): HolidayKind[] {
+  return HOLIDAY_KINDS.filter((kind) => withoutHolidays(parsed, new Set([kind])) !== null);
 }
 
 function parses(value: string, place: nominatim_object): boolean {

@@ -1,7 +1,7 @@
 // From a tag value and a place to a library object that evaluates it, or the reason it cannot.
 
 import { subdivisionAt } from '../geo/where.js';
-import { CANONICAL_REGION, mayUseHolidays, unresolvedHolidays, withoutHolidays } from './holidays.js';
+import { CANONICAL_REGION, lacksCalendar, mayUseHolidays, namedHolidays, unresolvedHolidays, withoutHolidays, type HolidayKind } from './holidays.js';
 import {
   canonicalRules,
   guessedWordMessage,
@@ -91,12 +91,51 @@ export function checkForPlace(input: string, place: HoursPlace): HoursCheck {
   const key = `${region.country}/${region.subdivision}/${value}`;
   let check = checks.get(key);
   if (check === undefined) {
-    const parsed = parseForPlace(value, place);
-    check = Object.freeze('reason' in parsed ? { ok: false, reason: parsed.reason } : { ok: true, holidaysUnresolved: parsed.holidaysUnresolved });
+    check = checkWithItsCalendars(value, place, region) ?? checkOf(parseForPlace(value, place));
     if (checks.size >= SHARED_LIMIT) checks.clear();
     checks.set(key, check);
   }
   return check;
+}
+
+function checkOf(parsed: ParseResult): HoursCheck {
+  return Object.freeze('reason' in parsed ? { ok: false, reason: parsed.reason } : { ok: true, holidaysUnresolved: parsed.holidaysUnresolved });
+}
+
+const VALID_WITH_CALENDARS: HoursCheck = Object.freeze({ ok: true, holidaysUnresolved: false });
+
+/**
+ * The check of a value naming public holidays in a region that has their calendar: the library reads it there
+ * as where every calendar exists, so the value's canonical parse answers without a parse for the region. An
+ * import meets each such value in hundreds of regions, and a parse costs ~0.3–1 ms. Null when that does not
+ * hold or is not known: no country, sun times, a canonical parse that fails or guesses words, a calendar the
+ * region lacks (then the value is rewritten, see knownRewrite), or school holidays, which the library lists
+ * per year: a region can have them, but not for this year, which only a parse of the value itself shows.
+ */
+function checkWithItsCalendars(value: string, place: HoursPlace, region: HolidayRegion): HoursCheck | null {
+  if (region.country === null || usesSunTimes(value)) return null;
+  const named = holidaysNamedBy(value, place);
+  if (named === null || named.includes('SH')) return null;
+  for (const kind of named) if (lacksCalendar(region, kind)) return null;
+  return VALID_WITH_CALENDARS;
+}
+
+const namedByValue = new Map<string, HolidayKind[] | null>();
+
+/** The holiday kinds a value names, from its canonical parse; null when that parse fails or guesses. */
+function holidaysNamedBy(value: string, place: HoursPlace): HolidayKind[] | null {
+  let named = namedByValue.get(value);
+  if (named === undefined) {
+    const canonical = canonicalParse(value, place);
+    try {
+      named = canonical === null ? null : namedHolidays(canonical);
+    } catch {
+      named = null; // the library could not print its rules: the value takes the parse per region
+    }
+    if (namedByValue.size >= SHARED_LIMIT) namedByValue.clear();
+    namedByValue.set(value, named);
+  }
+  return named;
 }
 
 function parseAt(value: string, place: HoursPlace, region: HolidayRegion): ParseResult {
@@ -156,27 +195,33 @@ function rewrittenParse(rewritten: string, place: ReturnType<typeof libraryPlace
   return parsed;
 }
 
+/** The value parsed where every calendar exists (shared per value; sun-time values excepted by callers), or null when it fails or guesses words. */
+function canonicalParse(value: string, place: HoursPlace): OpeningHours | null {
+  let canonical = canonicalByValue.get(value);
+  if (canonical === undefined) {
+    try {
+      canonical = parseWithLibrary(value, libraryPlace(place.lat, place.lon, CANONICAL_REGION));
+      if (guessedWordMessage(canonical) !== null) canonical = null;
+    } catch {
+      canonical = null;
+    }
+    if (canonicalByValue.size >= SHARED_LIMIT) canonicalByValue.clear();
+    canonicalByValue.set(value, canonical);
+  }
+  return canonical;
+}
+
 /** The rewrite of `value` without the calendars `region` lacks, when the library certainly refuses `value` there. */
 function knownRewrite(value: string, place: HoursPlace, region: HolidayRegion): string | null {
   if (region.country === null || usesSunTimes(value)) return null;
-  const unresolved = unresolvedHolidays(region);
-  if (unresolved.size === 0) return null;
-  const key = `${[...unresolved].join(',')}/${value}`;
+  // Only the calendars the value names matter, so only those are probed in the region.
+  const lacking = holidaysNamedBy(value, place)?.filter((kind) => lacksCalendar(region, kind)) ?? [];
+  if (lacking.length === 0) return null;
+  const key = `${lacking.join(',')}/${value}`;
   let rewritten = rewrites.get(key);
   if (rewritten === undefined) {
-    let canonical = canonicalByValue.get(value);
-    if (canonical === undefined) {
-      try {
-        canonical = parseWithLibrary(value, libraryPlace(place.lat, place.lon, CANONICAL_REGION));
-        if (guessedWordMessage(canonical) !== null) canonical = null;
-      } catch {
-        canonical = null;
-      }
-      if (canonicalByValue.size >= SHARED_LIMIT) canonicalByValue.clear();
-      canonicalByValue.set(value, canonical);
-    }
     try {
-      rewritten = canonical === null ? null : withoutHolidays(canonical, unresolved);
+      rewritten = withoutHolidays(canonicalParse(value, place)!, new Set(lacking));
     } catch {
       rewritten = null;
     }

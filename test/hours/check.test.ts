@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkHours, compileHours } from '../../src/hours/index.js';
-import { ANDORRA_LA_VELLA, BERLIN, LONDON, NEW_YORK, VADUZ, placeAt, stateAt } from './support.js';
+import { parseForPlace } from '../../src/hours/parse.js';
+import { ANDORRA_LA_VELLA, BERLIN, KOLKATA, LONDON, MADRID, MONACO, NEW_YORK, VADUZ, placeAt, stateAt } from './support.js';
 
 const UNPARSEABLE = [
   '08:00-20:00 (summer)',
@@ -122,4 +123,35 @@ test('school holidays past the years the library lists: SH matches no day instea
 
 test('school holidays needing a region the coordinates do not give (Germany has SH per state)', () => {
   assert.deepEqual(checkHours('Mo-Fr 08:00-18:00; SH off', BERLIN), { ok: true, holidaysUnresolved: true });
+});
+
+test('a check without a parse per region (the value\'s calendars all in the region) answers as the parse there does', () => {
+  // checkHours skips the library's parse where the region has every calendar a value names (parse.ts,
+  // checkWithItsCalendars): the answers must be those of the full parse, in regions with and without calendars.
+  const values = [
+    'Mo-Fr 08:00-18:00; PH off',
+    'Mo-Sa 07:00-21:00; Su,PH 09:00-18:00',
+    'PH off',
+    'Mo-Fr 08:00-18:00; SH off',
+    'Mo-Fr 08:00-18:00; SH,PH off',
+    'PH,SH 10:00-12:00',
+    'Su,PH -1 day 10:00-12:00',
+    'Mo-Fr 08:00-18:00 "closed on PH"',
+    'Mo-Fr 08:00-18:00; PH off; feiertags geschlossen',
+    'sunrise-sunset; PH off',
+    'Mo-Fr 08:00-18:00; PH',
+  ];
+  const places = [
+    BERLIN, placeAt(48.137, 11.575), placeAt(53.551, 9.994), placeAt(48.208, 16.373), placeAt(47.377, 8.541), placeAt(48.857, 2.352),
+    LONDON, placeAt(55.953, -3.188), MADRID, placeAt(41.903, 12.496), placeAt(52.370, 4.895), placeAt(50.850, 4.352), placeAt(59.329, 18.069),
+    NEW_YORK, placeAt(34.052, -118.244), placeAt(43.653, -79.383), placeAt(-23.550, -46.633), placeAt(-33.869, 151.209), placeAt(35.690, 139.692),
+    KOLKATA, VADUZ, ANDORRA_LA_VELLA, MONACO, placeAt(-33.925, 18.424), placeAt(19.433, -99.133), placeAt(30, -40),
+  ];
+  for (const value of values) {
+    for (const place of places) {
+      const parsed = parseForPlace(value, place);
+      const expected = 'reason' in parsed ? { ok: false, reason: parsed.reason } : { ok: true, holidaysUnresolved: parsed.holidaysUnresolved };
+      assert.deepEqual(checkHours(value, place), expected, `${value} at ${place.lat},${place.lon} (${place.country})`);
+    }
+  }
 });
