@@ -203,8 +203,8 @@ CREATE TABLE toilet_columns (
 );
 `;
 
-/** A blob of the column store: its name and bytes. */
-export type ColumnBlob = [name: string, data: ArrayBufferView];
+/** A blob of the column store: its name and bytes, whole or as consecutive chunks. */
+export type ColumnBlob = [name: string, data: ArrayBufferView | Iterable<Uint8Array>];
 
 export const ITEM_TEXT_BLOB = 'itemText';
 export const ITEM_TEXT_STARTS_BLOB = 'itemText.starts';
@@ -224,18 +224,23 @@ export const textValuesBlob = (values: string[]) => Buffer.from(JSON.stringify(v
 export const COLUMN_PART_BYTES = 1 << 20;
 
 /**
- * Writes the blobs as they come, each as parts of `partBytes`: the importer makes each blob just before it
- * is written (its blobs()), so only one is in memory at a time. Every name readToiletColumns reads must
- * come: number columns by their NUMBER_COLUMNS name; each text column's codes by its name and its values;
- * the item text and its starts; the id order; the text-facts numbers.
+ * Writes the blobs as they come, each as parts of `partBytes` (a blob given as chunks: each chunk as parts of
+ * its own, so chunks of `partBytes` store as the whole blob would). The importer makes each blob just before
+ * it is written (its blobs()), so only one is in memory at a time, and its largest, the item text, a chunk at
+ * a time. Every name readToiletColumns reads must come: number columns by their NUMBER_COLUMNS name; each
+ * text column's codes by its name and its values; the item text and its starts; the id order; the
+ * text-facts numbers.
  */
 export function writeToiletColumns(db: Database.Database, blobs: Iterable<ColumnBlob>, partBytes = COLUMN_PART_BYTES): void {
   const insert = db.prepare('INSERT INTO toilet_columns (name, part, data) VALUES (?, ?, ?)');
   for (const [name, data] of blobs) {
-    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     let part = 0;
-    do insert.run(name, part, bytes.subarray(part * partBytes, (part + 1) * partBytes));
-    while (++part * partBytes < bytes.length);
+    for (const chunk of ArrayBuffer.isView(data) ? [data] : data) {
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let at = 0;
+      do insert.run(name, part++, bytes.subarray(at, (at += partBytes)));
+      while (at < bytes.length);
+    }
   }
 }
 
