@@ -178,7 +178,7 @@ class Collector {
       lexicon,
       postingStarts,
       postings,
-      contextPostings: contextPostings(entryPlace, places.group, this.groupTokens),
+      ...contextPostings(lexicon.size, entryPlace, places.group, this.groupTokens),
       entryStarts,
       entryTokens,
       entryPlace,
@@ -207,28 +207,20 @@ class Collector {
   }
 }
 
-/** Entries by the tokens of their place's city, ascending: views of one array, counted first, then filled. */
-function contextPostings(entryPlace: Uint32Array, placeGroup: Uint32Array, groupTokens: number[][]): Map<number, Uint32Array> {
-  const counts = new Map<number, number>();
-  for (let e = 0; e < entryPlace.length; e++) {
-    for (const token of groupTokens[placeGroup[entryPlace[e]]]) counts.set(token, (counts.get(token) ?? 0) + 1);
-  }
-  const next = new Map<number, number>();
-  let total = 0;
-  for (const [token, count] of counts) {
-    next.set(token, total);
-    total += count;
-  }
-  const all = new Uint32Array(total);
-  const lists = new Map([...next].map(([token, start]) => [token, all.subarray(start, start + counts.get(token)!)]));
-  for (let e = 0; e < entryPlace.length; e++) {
-    for (const token of groupTokens[placeGroup[entryPlace[e]]]) {
-      const at = next.get(token)!;
-      all[at] = e;
-      next.set(token, at + 1);
-    }
-  }
-  return lists;
+/** Entries by the tokens of their place's city, ascending, in the form of the name postings: counted, then filled. */
+function contextPostings(
+  tokenCount: number,
+  entryPlace: Uint32Array,
+  placeGroup: Uint32Array,
+  groupTokens: number[][],
+): { contextStarts: Uint32Array; contextEntries: Uint32Array } {
+  const contextStarts = new Uint32Array(tokenCount + 1);
+  for (let e = 0; e < entryPlace.length; e++) for (const token of groupTokens[placeGroup[entryPlace[e]]]) contextStarts[token + 1]++;
+  for (let token = 0; token < tokenCount; token++) contextStarts[token + 1] += contextStarts[token];
+  const contextEntries = new Uint32Array(contextStarts[tokenCount]);
+  const next = contextStarts.slice(0, tokenCount);
+  for (let e = 0; e < entryPlace.length; e++) for (const token of groupTokens[placeGroup[entryPlace[e]]]) contextEntries[next[token]++] = e;
+  return { contextStarts, contextEntries };
 }
 
 function uint32s(): GrowableArray<Uint32Array> {

@@ -42,8 +42,9 @@ export interface PlaceIndexData {
   /** Entries having token id t: postings[postingStarts[t]] .. postings[postingStarts[t + 1] - 1], ascending. */
   postingStarts: Uint32Array;
   postings: Uint32Array;
-  /** Entries whose place's city name has the token, ascending. */
-  contextPostings: Map<number, Uint32Array>;
+  /** Entries whose place's city name has token id t: contextEntries[contextStarts[t]] .. contextEntries[contextStarts[t + 1] - 1], ascending. */
+  contextStarts: Uint32Array;
+  contextEntries: Uint32Array;
   /** Tokens of entry e: entryTokens[entryStarts[e]] .. entryTokens[entryStarts[e + 1] - 1]. */
   entryStarts: Uint32Array;
   entryTokens: Uint32Array;
@@ -110,8 +111,7 @@ export class PlaceIndex implements PlaceLookup {
   get byteLength(): number {
     const d = this.data;
     let bytes = d.lexicon.byteLength;
-    for (const list of d.contextPostings.values()) bytes += list.byteLength;
-    for (const array of [d.postingStarts, d.postings, d.entryStarts, d.entryTokens, d.entryPlace, d.lat, d.lon, d.importance, d.nearness, d.kind, d.group, d.nameStarts, d.nameBytes, d.groupCountry, d.groupTokenStarts, d.groupTokens]) {
+    for (const array of [d.postingStarts, d.postings, d.contextStarts, d.contextEntries, d.entryStarts, d.entryTokens, d.entryPlace, d.lat, d.lon, d.importance, d.nearness, d.kind, d.group, d.nameStarts, d.nameBytes, d.groupCountry, d.groupTokenStarts, d.groupTokens]) {
       bytes += array.byteLength;
     }
     return bytes;
@@ -167,7 +167,7 @@ export class PlaceIndex implements PlaceLookup {
    * usually been scanned already and only its city hits are left to intersect.
    */
   private collect(): void {
-    const { postings, postingStarts, contextPostings, countryNameTokens } = this.data;
+    const { postings, postingStarts, contextEntries, contextStarts, countryNameTokens } = this.data;
     const plan = this.plan!;
     const hits = plan.required.map((required, i) => {
       if (!required) return Infinity;
@@ -175,7 +175,7 @@ export class PlaceIndex implements PlaceLookup {
       for (let a = plan.altStarts[i]; a < plan.altStarts[i + 1]; a++) {
         const id = plan.altIds[a];
         if (countryNameTokens.has(id)) return Infinity;
-        count += postingStarts[id + 1] - postingStarts[id] + (contextPostings.get(id)?.length ?? 0);
+        count += postingStarts[id + 1] - postingStarts[id] + contextStarts[id + 1] - contextStarts[id];
       }
       return count;
     });
@@ -199,8 +199,7 @@ export class PlaceIndex implements PlaceLookup {
         for (let b = plan.altStarts[narrowest]; b < plan.altStarts[narrowest + 1]; b++) {
           const other = plan.altIds[b];
           if (!scanned[narrowest]) this.considerCommon(postings, from, to, postings, postingStarts[other], postingStarts[other + 1]);
-          const context = contextPostings.get(other);
-          if (context !== undefined) this.considerCommon(postings, from, to, context, 0, context.length);
+          this.considerCommon(postings, from, to, contextEntries, contextStarts[other], contextStarts[other + 1]);
         }
       }
       scanned[t] = wholeLists ? 1 : 0;

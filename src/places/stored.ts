@@ -29,8 +29,8 @@ export function placeIndexBlobs(index: PlaceIndex): [name: string, data: Buffer]
   const blobs: [string, Buffer][] = (Object.keys(ARRAYS) as ArrayName[]).map((name) => [name, bytes(m[name])]);
   const [lexiconBytes, lexiconStarts, lexiconSlots] = m.lexicon;
   blobs.push(['lexicon.bytes', bytes(lexiconBytes)], ['lexicon.starts', bytes(lexiconStarts)], ['lexicon.slots', bytes(lexiconSlots)]);
-  const context = flatten([...m.contextPostings.values()]);
-  blobs.push(['context.tokens', bytes(Uint32Array.from(m.contextPostings.keys()))], ['context.starts', bytes(context.starts)], ['context.entries', bytes(context.values)]);
+  const context = listedContext(m.contextStarts);
+  blobs.push(['context.tokens', bytes(context.tokens)], ['context.starts', bytes(context.starts)], ['context.entries', bytes(m.contextEntries)]);
   const countries = flatten(m.countryTokens);
   blobs.push(['countryTokens.starts', bytes(countries.starts)], ['countryTokens.values', bytes(countries.values)]);
   blobs.push(['json', Buffer.from(JSON.stringify({ groupCity: m.groupCity, countryCodes: m.countryCodes }))]);
@@ -48,19 +48,57 @@ export function readPlaceIndex(db: Database.Database): PlaceIndex {
     return new Type(copy) as T;
   };
   const arrays = Object.fromEntries((Object.entries(ARRAYS) as [ArrayName, TypedArrayType][]).map(([name, Type]) => [name, read(name, Type)])) as Pick<PlaceIndexParts, ArrayName>;
-  const contextTokens = read<Uint32Array>('context.tokens', Uint32Array);
-  const contextLists = unflatten(read('context.starts', Uint32Array), read('context.entries', Uint32Array));
+  const lexicon: PlaceIndexParts['lexicon'] = [read('lexicon.bytes', Uint8Array), read('lexicon.starts', Uint32Array), read('lexicon.slots', Int32Array)];
+  const context = contextByToken(lexicon[1].length - 1, read('context.tokens', Uint32Array), read('context.starts', Uint32Array), read('context.entries', Uint32Array));
   const countryTokens = unflatten(read('countryTokens.starts', Uint32Array), read('countryTokens.values', Uint32Array));
   const { groupCity, countryCodes } = JSON.parse(Buffer.from(read<Uint8Array>('json', Uint8Array)).toString()) as Pick<PlaceIndexParts, 'groupCity' | 'countryCodes'>;
   return PlaceIndex.fromParts({
     ...arrays,
-    lexicon: [read('lexicon.bytes', Uint8Array), read('lexicon.starts', Uint32Array), read('lexicon.slots', Int32Array)],
-    contextPostings: new Map(Array.from(contextTokens, (token, i) => [token, contextLists[i]])),
+    lexicon,
+    ...context,
     groupCity,
     countryCodes,
     countryTokens,
     countryNameTokens: new Set(countryTokens.flatMap((tokens) => [...tokens])),
   });
+}
+
+/**
+ * The city-name postings as stored: only the tokens that have entries, with the starts of their lists in
+ * `context.entries` (a city's tokens are a small part of the lexicon).
+ */
+function listedContext(contextStarts: Uint32Array): { tokens: Uint32Array; starts: Uint32Array } {
+  const tokenCount = contextStarts.length - 1;
+  let listed = 0;
+  for (let token = 0; token < tokenCount; token++) if (contextStarts[token + 1] > contextStarts[token]) listed++;
+  const tokens = new Uint32Array(listed);
+  const starts = new Uint32Array(listed + 1);
+  for (let token = 0, i = 0; token < tokenCount; token++) {
+    if (contextStarts[token + 1] === contextStarts[token]) continue;
+    tokens[i] = token;
+    starts[i++] = contextStarts[token];
+  }
+  starts[listed] = contextStarts[tokenCount];
+  return { tokens, starts };
+}
+
+/**
+ * The stored city-name postings by token id (PlaceIndexData.contextStarts). Lists stored in token order are
+ * used as stored; others (databases written before 2026-11-26, in order of first use) are put in token order.
+ */
+function contextByToken(tokenCount: number, tokens: Uint32Array, starts: Uint32Array, entries: Uint32Array): Pick<PlaceIndexParts, 'contextStarts' | 'contextEntries'> {
+  if (starts.length !== tokens.length + 1 || starts[tokens.length] !== entries.length || tokens.some((token) => token >= tokenCount)) {
+    throw new Error('the source database is damaged (place index context lists do not fit): run `npm run import` again');
+  }
+  const contextStarts = new Uint32Array(tokenCount + 1);
+  for (let i = 0; i < tokens.length; i++) contextStarts[tokens[i] + 1] = starts[i + 1] - starts[i];
+  for (let token = 0; token < tokenCount; token++) contextStarts[token + 1] += contextStarts[token];
+  let inTokenOrder = true;
+  for (let i = 1; i < tokens.length && inTokenOrder; i++) inTokenOrder = tokens[i - 1] < tokens[i];
+  if (inTokenOrder) return { contextStarts, contextEntries: entries };
+  const contextEntries = new Uint32Array(entries.length);
+  for (let i = 0; i < tokens.length; i++) contextEntries.set(entries.subarray(starts[i], starts[i + 1]), contextStarts[tokens[i]]);
+  return { contextStarts, contextEntries };
 }
 
 function flatten(lists: Uint32Array[]): { starts: Uint32Array; values: Uint32Array } {

@@ -2,10 +2,12 @@
 // extracts of ../shared/data/osm (Liechtenstein, Monaco, Porto) and GeoNames.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { buildPlaceIndex } from '../../src/places/build.js';
 import type { PlaceIndex } from '../../src/places/place-index.js';
 import type { PlaceRecord } from '../../src/places/record.js';
 import { ToiletGrid } from '../../src/places/toilet-nearness.js';
+import { PLACE_INDEX_DDL, placeIndexBlobs, readPlaceIndex } from '../../src/places/stored.js';
 
 function place(kind: PlaceRecord['kind'], name: string, lat: number, lon: number, importance: number, city: string | null, country: string, altNames: string[] = []): PlaceRecord {
   return { kind, name, alt_names: altNames.length ? altNames.join('\n') : null, lat, lon, importance, city, country };
@@ -208,4 +210,46 @@ test('with a position, a match of a higher tier still beats a nearer one of a lo
   );
   assert.equal(find('Museum Vaduz', null, { lat: -33.9, lon: 18.4 }, museums)?.label, 'Museum, Vaduz');
   assert.equal(find('Museum Vaduz', null, null, museums)?.label, 'Museum, Vaduz');
+});
+
+test('a stored index reads back as built, also with its city lists in the order of first use (databases before 2026-11-26)', () => {
+  const stored = (blobs: [string, Buffer][]) => {
+    const db = new Database(':memory:');
+    db.exec(PLACE_INDEX_DDL);
+    const insert = db.prepare('INSERT INTO place_index (name, data) VALUES (?, ?)');
+    for (const [name, data] of blobs) insert.run(name, data);
+    return readPlaceIndex(db);
+  };
+  const blobs = placeIndexBlobs(index);
+  const blob = (name: string) => {
+    const data = blobs.find(([n]) => n === name)![1];
+    return new Uint32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  };
+  // The same lists, last token first, as a Map in order of first use would have stored them.
+  const tokens = blob('context.tokens');
+  const starts = blob('context.starts');
+  const entries = blob('context.entries');
+  assert.ok(tokens.length > 1, 'several city-name tokens');
+  const oldTokens = tokens.slice().reverse();
+  const oldStarts = new Uint32Array(starts.length);
+  const oldEntries = new Uint32Array(entries.length);
+  for (let i = 0, at = 0; i < oldTokens.length; i++) {
+    const from = starts[tokens.length - 1 - i];
+    const to = starts[tokens.length - i];
+    oldEntries.set(entries.subarray(from, to), at);
+    oldStarts[i] = at;
+    at += to - from;
+    oldStarts[i + 1] = at;
+  }
+  const older = blobs.map(([name, data]): [string, Buffer] => {
+    const replaced = { 'context.tokens': oldTokens, 'context.starts': oldStarts, 'context.entries': oldEntries }[name];
+    return [name, replaced ? Buffer.from(replaced.buffer) : data];
+  });
+  for (const read of [stored(blobs), stored(older)]) {
+    for (const part of ['contextStarts', 'contextEntries', 'postingStarts', 'postings'] as const) {
+      assert.deepEqual([...read.parts[part]], [...index.parts[part]], part);
+    }
+    assert.equal(find('Bahnhofstrasse Schaan', null, null, read)?.label, 'Bahnhofstrasse, Schaan');
+    assert.equal(find('Landstrasse Triesen', null, null, read)?.label, 'Landstrasse, Triesen');
+  }
 });
