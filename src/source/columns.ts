@@ -237,9 +237,7 @@ export function writeToiletColumns(db: Database.Database, blobs: Iterable<Column
     let part = 0;
     for (const chunk of ArrayBuffer.isView(data) ? [data] : data) {
       const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      let at = 0;
-      do insert.run(name, part++, bytes.subarray(at, (at += partBytes)));
-      while (at < bytes.length);
+      for (let at = 0; at === 0 || at < bytes.length; at += partBytes) insert.run(name, part++, bytes.subarray(at, at + partBytes));
     }
   }
 }
