@@ -44,7 +44,9 @@ export type DecoderReply =
   /** The answer to a 'work' request. */
   | { kind: 'worked'; id: number; result: unknown }
   /** The node transform threw (in `work` request `id`, if any): a fault of the caller's code, not of the file. */
-  | { kind: 'transform-failed'; message: string; id?: number };
+  | { kind: 'transform-failed'; message: string; id?: number }
+  /** The answer to 'close': the file and the node transform are closed; the thread exits next. */
+  | { kind: 'closed' };
 
 /** Imports a node transform module and creates its transform. */
 export async function loadNodeTransform(spec: { module: string; setup: unknown }): Promise<NodeTransform> {
@@ -100,7 +102,7 @@ export class BlockDecoder {
       case 'close':
         closeSync(this.fd);
         this.transform?.close?.();
-        return null;
+        return { reply: { kind: 'closed' }, transfer: [] };
       case 'decode': {
         const where = describeBlob(this.setup.path, request);
         return this.guard(request.blob, where, () => {

@@ -39,7 +39,7 @@ const MAX_HELD_PER_DECODER = 32;
 const ALL_KINDS = NODE | WAY | RELATION | COORDS;
 
 /** Replies about blocks (answers to follow-up work are taken aside as they arrive). */
-type BlockReply = Exclude<DecoderReply, { kind: 'worked' }>;
+type BlockReply = Exclude<DecoderReply, { kind: 'worked' } | { kind: 'closed' }>;
 
 /** Context levels: what the decoders have been told so far. */
 const KNOW_NOTHING = 0;

@@ -123,7 +123,14 @@ describe('ExtractError codes', () => {
     const threads = () => readdirSync('/proc/self/task').length;
     const files = () => readdirSync('/proc/self/fd').length;
     await scan(sample, {}, { threads: 4 }); // starts whatever pools node keeps
-    const before = { threads: threads(), files: files() };
+    // A scan settles once its decoders have closed their files; their threads exit just after: let them go.
+    let before = { threads: threads(), files: files() };
+    for (let steady = 0, wait = 0; steady < 10 && wait < 100; wait++) {
+      await sleep(50);
+      const now = { threads: threads(), files: files() };
+      steady = now.threads === before.threads && now.files === before.files ? steady + 1 : 0;
+      before = now;
+    }
     const broken = withExtraBlock('broken.osm.pbf', packBlob(Uint8Array.of(0xff, 0xff), true));
     await rejectsWith(scan(broken, {}, { threads: 4 }), 'corrupt', /broken\.osm\.pbf/);
     await rejectsWith(scan(broken, {}, { threads: 0 }), 'corrupt', /broken\.osm\.pbf/);
