@@ -90,9 +90,8 @@ export function createNodeTransform(setup: NodeTransformSetup): NodeTransform {
         }
         const place = classifyPlace(tags, false);
         if (place) {
-          const candidate = placeCandidate(`n${id}`, place, tags, lat, lon);
-          candidate.country = countryAt(lat, lon); // a node place stays where it is; this thread's cells are warm
-          places.push(candidate);
+          // a node place stays where it is; this thread's cells are warm
+          places.push(placeCandidate(`n${id}`, place, tags, lat, lon, countryAt(lat, lon)));
         }
       }
       send();
