@@ -3,7 +3,7 @@
 // query (toilets in reach, importance, toilet nearness), so a scan can stop once nothing later can win.
 // Name postings list the entries having a token; context postings the entries whose city name has it.
 import { feature } from '@rapideditor/country-coder';
-import { nameTokens } from './fold.js';
+import { TokenScanner } from './fold.js';
 import { TokenInterner } from './token-lexicon.js';
 import { GrowableArray, GrowableText } from './growable-array.js';
 import { KIND_CODE, PLACE_KINDS, type PlaceRecord } from './record.js';
@@ -25,44 +25,34 @@ export function buildPlaceIndex(records: Iterable<PlaceRecord>, options: PlaceIn
   const collector = new Collector(options.nearness ?? null);
   const settlements = new KnownSettlements();
   for (const record of records) {
-    const names = namesOf(record);
-    if (collector.add(record, names) && record.kind === 'settlement') settlements.add(record, names);
+    const names = collector.nameTokens(record, true);
+    if (collector.add(record, names) && record.kind === 'settlement') settlements.add(record, names.map(nameKey));
   }
   if (options.towns) {
     const known = settlements.finish();
     for (const town of options.towns) {
-      const names = namesOf(town);
-      if (!known.has(town, names)) collector.add(town, names);
+      // Looked up first, interned only if it goes in: a town left out leaves no tokens in the index.
+      if (!known.has(town, collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
     }
   }
   return collector.finish();
 }
 
-/** The distinct token lists of a record's names, display name first. */
-function namesOf(record: PlaceRecord): string[][] {
-  const tokensOf = (name: string) => nameTokens(name).slice(0, MAX_ENTRY_TOKENS);
-  if (!record.alt_names) {
-    const tokens = tokensOf(record.name);
-    return tokens.length > 0 ? [tokens] : [];
-  }
-  const names: string[][] = [];
-  const seen = new Set<string>();
-  const add = (name: string) => {
-    const tokens = tokensOf(name);
-    const key = tokens.join(' ');
-    if (tokens.length > 0 && !seen.has(key)) {
-      seen.add(key);
-      names.push(tokens);
-    }
-  };
-  add(record.name);
-  for (const name of record.alt_names.split('\n')) add(name);
-  return names;
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A name's token ids as one text, to compare names. */
+function nameKey(tokens: readonly number[]): string {
+  return tokens.join(',');
 }
 
 /** Places and entries in the order they come; put in rank order by finish(). */
 class Collector {
   private readonly tokens = new TokenInterner();
+  private readonly scanner = new TokenScanner();
   private readonly kind = new GrowableArray((n) => new Uint8Array(n));
   private readonly lat = new GrowableArray((n) => new Float64Array(n));
   private readonly lon = new GrowableArray((n) => new Float64Array(n));
@@ -83,13 +73,31 @@ class Collector {
 
   constructor(private readonly nearnessAt: Nearness | null) {}
 
-  /** Adds a place with its folded names; false when no name has a letter or digit to match. */
-  add(record: PlaceRecord, names: string[][]): boolean {
+  /**
+   * The distinct token-id lists of a record's names, display name first, each of at most MAX_ENTRY_TOKENS.
+   * `intern` false: a token the index does not have yet is -1 (so the name equals no name added so far).
+   */
+  nameTokens(record: PlaceRecord, intern: boolean): number[][] {
+    const names: number[][] = [];
+    this.addName(names, record.name, intern);
+    if (record.alt_names) for (const name of record.alt_names.split('\n')) this.addName(names, name, intern);
+    return names;
+  }
+
+  private addName(names: number[][], name: string, intern: boolean): void {
+    const tokens = this.tokenIds(name, intern, MAX_ENTRY_TOKENS);
+    if (tokens.length === 0) return;
+    for (const other of names) if (sameIds(other, tokens)) return;
+    names.push(tokens);
+  }
+
+  /** Adds a place with the token ids of its names (nameTokens); false when no name has a letter or digit to match. */
+  add(record: PlaceRecord, names: readonly (readonly number[])[]): boolean {
     if (names.length === 0) return false;
     const kind = (KIND_CODE as Record<string, number | undefined>)[record.kind];
     if (kind === undefined) throw new Error(`unknown place kind ${JSON.stringify(record.kind)}: expected one of ${PLACE_KINDS.join(', ')}`);
     for (const tokens of names) {
-      for (const token of tokens) this.entryTokens.push(this.tokens.intern(token));
+      for (const token of tokens) this.entryTokens.push(token);
       this.entryTokenEnds.push(this.entryTokens.length);
     }
     this.placeEntryEnds.push(this.entryTokenEnds.length);
@@ -103,6 +111,16 @@ class Collector {
     return true;
   }
 
+  /** The ids of a text's tokens (the first `limit`), interned or looked up. */
+  private tokenIds(text: string, intern: boolean, limit = Infinity): number[] {
+    const { scanner } = this;
+    const ids = new Array<number>(Math.min(scanner.scan(text), limit));
+    for (let i = 0; i < ids.length; i++) {
+      ids[i] = intern ? this.tokens.internBytes(scanner.bytes, scanner.starts[i], scanner.ends[i]) : this.tokens.idOfBytes(scanner.bytes, scanner.starts[i], scanner.ends[i]);
+    }
+    return ids;
+  }
+
   private groupOf(country: string, city: string | null): number {
     let cities = this.groupIds.get(country);
     if (cities === undefined) this.groupIds.set(country, (cities = new Map()));
@@ -112,7 +130,7 @@ class Collector {
       cities.set(city ?? '', id);
       this.groupCountry.push(country);
       this.groupCity.push(city);
-      this.groupTokens.push(city === null ? [] : nameTokens(city).map((token) => this.tokens.intern(token)));
+      this.groupTokens.push(city === null ? [] : this.tokenIds(city, true));
     }
     return id;
   }
@@ -132,7 +150,7 @@ class Collector {
     const countryOf = new Map(countryCodes.map((code, index) => [code, index]));
     const countryTokens = countryCodes.map((code) => {
       const nameEn = code === '' ? undefined : feature(code)?.properties.nameEn;
-      return Uint32Array.from(nameEn ? nameTokens(nameEn).map((token) => this.tokens.intern(token)) : []);
+      return Uint32Array.from(nameEn ? this.tokenIds(nameEn, true) : []);
     });
     const placeAt = this.rankOrder();
     const names = this.name.reordered(placeAt);

@@ -13,13 +13,14 @@ export class KnownSettlements {
   private readonly lons: number[] = [];
   private readonly keys: Set<string>[] = [];
 
-  add(record: PlaceRecord, names: string[][]): void {
+  /** `names`: a key per folded name, equal for equal names. */
+  add(record: PlaceRecord, names: string[]): void {
     this.lats.push(record.lat);
     this.lons.push(record.lon);
-    this.keys.push(new Set(names.map((tokens) => tokens.join(' '))));
+    this.keys.push(new Set(names));
   }
 
-  finish(): { has(town: PlaceRecord, names: string[][]): boolean } {
+  finish(): { has(town: PlaceRecord, names: string[]): boolean } {
     if (this.keys.length === 0) return { has: () => false };
     const index = new KDBush(this.keys.length);
     for (let i = 0; i < this.keys.length; i++) index.add(this.lons[i], this.lats[i]);
@@ -30,7 +31,7 @@ export class KnownSettlements {
         const dLon = dLat / Math.max(0.05, Math.cos((town.lat * Math.PI) / 180));
         for (const i of index.range(town.lon - dLon, town.lat - dLat, town.lon + dLon, town.lat + dLat)) {
           if (distanceMeters(town.lat, town.lon, this.lats[i], this.lons[i]) > SAME_TOWN_WITHIN_M) continue;
-          if (names.some((tokens) => this.keys[i].has(tokens.join(' ')))) return true;
+          if (names.some((name) => this.keys[i].has(name))) return true;
         }
         return false;
       },

@@ -1,6 +1,7 @@
-// Token ids. While the index is built, a Map hands them out; the finished index keeps only the token bytes
-// and an open-addressing hash table of ids, a fraction of what a Map of a million strings costs. Lookups
-// take bytes, so the misspelling search can try hundreds of variants without making a string of each.
+// Token ids. Both the interner that hands them out while the index is built and the finished index keep
+// token bytes and an open-addressing hash table of ids, a fraction of what a Map of a million strings
+// costs. Lookups take bytes, so the build interns what TokenScanner folds without making a string of each
+// token, and the misspelling search tries hundreds of variants without making a string of each.
 // Tokens are folded, so every character is one ASCII byte.
 
 const EMPTY = -1;
@@ -12,40 +13,79 @@ function hashOf(bytes: Uint8Array, from: number, to: number): number {
   return hash >>> 0;
 }
 
+/**
+ * The slot of token[from..to) in `slots` (ids of the tokens bytes[starts[id] .. starts[id + 1])): the one
+ * holding its id, else the empty one where it would go.
+ */
+function slotOf(slots: Int32Array, bytes: Uint8Array, starts: Uint32Array, token: Uint8Array, from: number, to: number): number {
+  const mask = slots.length - 1;
+  for (let slot = hashOf(token, from, to) & mask; ; slot = (slot + 1) & mask) {
+    const id = slots[slot];
+    if (id === EMPTY) return slot;
+    const start = starts[id];
+    if (starts[id + 1] - start !== to - from) continue;
+    let equal = true;
+    for (let i = 0; i < to - from && equal; i++) equal = bytes[start + i] === token[from + i];
+    if (equal) return slot;
+  }
+}
+
+/** A table of `capacity` slots (a power of two) holding ids 0 .. count-1, placed in id order. */
+function slotsFor(capacity: number, count: number, bytes: Uint8Array, starts: Uint32Array): Int32Array {
+  const slots = new Int32Array(capacity).fill(EMPTY);
+  for (let id = 0; id < count; id++) slots[slotOf(slots, bytes, starts, bytes, starts[id], starts[id + 1])] = id;
+  return slots;
+}
+
 export class TokenInterner {
-  private readonly ids = new Map<string, number>();
+  private bytes: Uint8Array = new Uint8Array(1 << 16);
+  /** Where each token's bytes start, and after the last the end of its bytes. */
+  private starts: Uint32Array = new Uint32Array(1 << 12);
+  private slots: Int32Array = new Int32Array(1 << 13).fill(EMPTY);
+  private scratch = new Uint8Array(64);
+  size = 0;
 
   /** The id of a token, handing out the next one for a token not seen before. */
   intern(token: string): number {
-    let id = this.ids.get(token);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(token, id);
-    }
+    if (token.length > this.scratch.length) this.scratch = new Uint8Array(token.length * 2);
+    for (let i = 0; i < token.length; i++) this.scratch[i] = token.charCodeAt(i);
+    return this.internBytes(this.scratch, 0, token.length);
+  }
+
+  /** The id of the token spelt by token[from..to), handing out the next one for a token not seen before. */
+  internBytes(token: Uint8Array, from: number, to: number): number {
+    const slot = slotOf(this.slots, this.bytes, this.starts, token, from, to);
+    if (this.slots[slot] !== EMPTY) return this.slots[slot];
+    const id = this.size++;
+    const start = this.starts[id];
+    if (start + to - from > this.bytes.length) this.bytes = grown(this.bytes, start + to - from);
+    this.bytes.set(token.subarray(from, to), start);
+    if (id + 2 > this.starts.length) this.starts = grown(this.starts, id + 2);
+    this.starts[id + 1] = start + to - from;
+    this.slots[slot] = id;
+    if (2 * this.size > this.slots.length) this.slots = slotsFor(2 * this.slots.length, this.size, this.bytes, this.starts);
     return id;
   }
 
-  /** The compact, read-only form. */
-  toLexicon(): TokenLexicon {
-    let byteCount = 0;
-    for (const token of this.ids.keys()) byteCount += token.length;
-    const bytes = new Uint8Array(byteCount);
-    const starts = new Uint32Array(this.ids.size + 1);
-    let capacity = 16;
-    while (capacity < this.ids.size * 2) capacity *= 2;
-    const slots = new Int32Array(capacity).fill(EMPTY);
-    let offset = 0;
-    for (const [token, id] of this.ids) {
-      starts[id] = offset;
-      for (let i = 0; i < token.length; i++) bytes[offset + i] = token.charCodeAt(i);
-      let slot = hashOf(bytes, offset, offset + token.length) & (capacity - 1);
-      while (slots[slot] !== EMPTY) slot = (slot + 1) & (capacity - 1);
-      slots[slot] = id;
-      offset += token.length;
-    }
-    starts[this.ids.size] = offset;
-    return new TokenLexicon(bytes, starts, slots);
+  /** The id of the token spelt by token[from..to), or -1 when it was never interned. */
+  idOfBytes(token: Uint8Array, from: number, to: number): number {
+    return this.slots[slotOf(this.slots, this.bytes, this.starts, token, from, to)];
   }
+
+  /** The compact, read-only form: its table as small as a load of one half allows. */
+  toLexicon(): TokenLexicon {
+    const bytes = this.bytes.slice(0, this.starts[this.size]);
+    const starts = this.starts.slice(0, this.size + 1);
+    let capacity = 16;
+    while (capacity < this.size * 2) capacity *= 2;
+    return new TokenLexicon(bytes, starts, slotsFor(capacity, this.size, bytes, starts));
+  }
+}
+
+function grown<T extends Uint8Array | Uint32Array>(array: T, needed: number): T {
+  const larger = new (array.constructor as new (length: number) => T)(Math.max(needed, 2 * array.length));
+  larger.set(array);
+  return larger;
 }
 
 export class TokenLexicon {
@@ -79,17 +119,6 @@ export class TokenLexicon {
 
   /** The id of the token spelt by token[0..length), or -1. */
   idOfBytes(token: Uint8Array, length: number): number {
-    const mask = this.slots.length - 1;
-    for (let slot = hashOf(token, 0, length) & mask; ; slot = (slot + 1) & mask) {
-      const id = this.slots[slot];
-      if (id === EMPTY || this.equals(id, token, length)) return id;
-    }
-  }
-
-  private equals(id: number, token: Uint8Array, length: number): boolean {
-    const start = this.starts[id];
-    if (this.starts[id + 1] - start !== length) return false;
-    for (let i = 0; i < length; i++) if (this.bytes[start + i] !== token[i]) return false;
-    return true;
+    return this.slots[slotOf(this.slots, this.bytes, this.starts, token, 0, length)];
   }
 }

@@ -22,3 +22,14 @@ test('tokens that were never interned are not found, prefixes and extensions inc
   const lexicon = interner.toLexicon();
   for (const token of ['vadu', 'vaduzz', 'schaa', '', 'b', 'x'.repeat(300)]) assert.equal(lexicon.idOf(token), -1, token);
 });
+
+test('the interner takes tokens as byte ranges and looks them up without handing out an id', () => {
+  const interner = new TokenInterner();
+  const bytes = Buffer.from('..vaduz..schaan..');
+  assert.equal(interner.internBytes(bytes, 2, 7), 0);
+  assert.equal(interner.intern('schaan'), 1);
+  assert.equal(interner.idOfBytes(bytes, 9, 15), 1);
+  assert.equal(interner.idOfBytes(bytes, 2, 6), -1);
+  assert.equal(interner.size, 2);
+  assert.equal(interner.toLexicon().idOf('vaduz'), 0);
+});
