@@ -58,6 +58,44 @@ interface Batch {
   starts: Uint32Array;
 }
 
+/** Bits of a key sorted per pass of rowsByKey. */
+const RADIX_BITS = 11;
+
+/**
+ * The rows in the order of their keys (whole numbers below 2^53), by a radix sort: a digit of RADIX_BITS
+ * per pass, the least significant first, of the low and then the high 32 bits, skipping a digit that all
+ * keys share (most of the high bits of an OSM id). Sorting a million rows with a comparator took ~0.4 s.
+ */
+function rowsByKey(keys: Float64Array): Uint32Array {
+  const count = keys.length;
+  const low = new Uint32Array(count);
+  const high = new Uint32Array(count);
+  for (let row = 0; row < count; row++) {
+    low[row] = keys[row] % 2 ** 32;
+    high[row] = Math.floor(keys[row] / 2 ** 32);
+  }
+  let rows = new Uint32Array(count);
+  let sorted = new Uint32Array(count);
+  for (let row = 0; row < count; row++) rows[row] = row;
+  const starts = new Uint32Array(1 << RADIX_BITS);
+  const mask = (1 << RADIX_BITS) - 1;
+  for (const words of [low, high]) {
+    for (let shift = 0; shift < 32; shift += RADIX_BITS) {
+      starts.fill(0);
+      for (let row = 0; row < count; row++) starts[(words[row] >>> shift) & mask]++;
+      if (count === 0 || starts[(words[0] >>> shift) & mask] === count) continue;
+      for (let digit = 0, sum = 0; digit <= mask; digit++) {
+        const n = starts[digit];
+        starts[digit] = sum;
+        sum += n;
+      }
+      for (let i = 0; i < count; i++) sorted[starts[(words[rows[i]] >>> shift) & mask]++] = rows[i];
+      [rows, sorted] = [sorted, rows];
+    }
+  }
+  return rows;
+}
+
 export class ToiletColumnsBuilder {
   private readonly batches: Batch[] = [];
   private readonly dictionaries = TEXT_COLUMNS.map(() => new Map<string, number>());
@@ -124,13 +162,9 @@ export class ToiletColumnsBuilder {
       return column;
     };
 
-    const rowOfArrival = new Uint32Array(this.count);
-    for (let row = 0; row < count; row++) rowOfArrival[order[row]] = row;
-    // Each batch arrives in id order (a PBF lists ids ascending), so this sort merges runs (TimSort).
-    const byId = Array.from(kept.subarray(0, keptCount)).sort((a, b) => keys[a] - keys[b]);
-    const rowsById = new Uint32Array(count);
-    for (let i = 0; i < count; i++) rowsById[i] = rowOfArrival[byId[i]];
-    yield [ID_ORDER_BLOB, rowsById];
+    const rowKeys = new Float64Array(columnBuffer, 0, count);
+    for (let row = 0; row < count; row++) rowKeys[row] = keys[order[row]];
+    yield [ID_ORDER_BLOB, rowsByKey(rowKeys)];
 
     yield [TEXT_FACTS_BLOB, inOrder(Uint32Array, this.arrivals(Uint32Array, (batch) => batch.textFacts, arrivalBuffer))];
     const idTypes = new Uint8Array(arrivalBuffer, 0, this.count);
