@@ -32,7 +32,7 @@ export function buildPlaceIndex(records: Iterable<PlaceRecord>, options: PlaceIn
     const known = settlements.finish();
     for (const town of options.towns) {
       // Looked up first, interned only if it goes in: a town left out leaves no tokens in the index.
-      if (!known.has(town, collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
+      if (!known.has(town, () => collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
     }
   }
   return collector.finish();

@@ -20,17 +20,20 @@ export class KnownSettlements {
     this.keys.push(new Set(names));
   }
 
-  finish(): { has(town: PlaceRecord, names: string[]): boolean } {
+  /** `names` gives the town's keys (see add), asked for only when a settlement is near. */
+  finish(): { has(town: PlaceRecord, names: () => string[]): boolean } {
     if (this.keys.length === 0) return { has: () => false };
     const index = new KDBush(this.keys.length);
     for (let i = 0; i < this.keys.length; i++) index.add(this.lons[i], this.lats[i]);
     index.finish();
     return {
-      has: (town, names) => {
+      has: (town, namesOf) => {
+        let names: string[] | null = null;
         const dLat = SAME_TOWN_WITHIN_M / 111_000;
         const dLon = dLat / Math.max(0.05, Math.cos((town.lat * Math.PI) / 180));
         for (const i of index.range(town.lon - dLon, town.lat - dLat, town.lon + dLon, town.lat + dLat)) {
           if (distanceMeters(town.lat, town.lon, this.lats[i], this.lons[i]) > SAME_TOWN_WITHIN_M) continue;
+          names ??= namesOf();
           if (names.some((name) => this.keys[i].has(name))) return true;
         }
         return false;
