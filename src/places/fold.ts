@@ -4,7 +4,14 @@
 // name of a million places, and strings per step were most of its cost and garbage.
 import anyAscii from 'any-ascii';
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** anyAscii's answer for each code point asked about: transliterating a name a character at a time makes no string of the whole. */
+const transliterations = new Map<number, string>();
+
+function transliteration(codePoint: number): string {
+  let ascii = transliterations.get(codePoint);
+  if (ascii === undefined) transliterations.set(codePoint, (ascii = anyAscii(String.fromCodePoint(codePoint))));
+  return ascii;
+}
 
 /** Abbreviations that have one meaning wherever they occur, written out in full (all three letters long). */
 const EXPANSIONS = [
@@ -38,25 +45,49 @@ export class TokenScanner {
   ends: number[] = [];
   count = 0;
 
+  /** Where the next word is written: the end of the last token kept. */
+  private at = 0;
+  /** The end of the word being read. */
+  private end = 0;
+
   scan(text: string): number {
-    const ascii = NON_ASCII.test(text) ? anyAscii(text) : text;
-    // A word grows by at most its expansion ("hbf" → "hauptbahnhof"): four times its length and a little.
-    if (this.bytes.length < 4 * ascii.length + 16) this.bytes = new Uint8Array(8 * ascii.length + 16);
-    const bytes = this.bytes;
     this.count = 0;
-    let at = 0; // the end of the last token kept, where the next word is written
-    let end = 0;
-    for (let i = 0; i <= ascii.length; i++) {
-      let c = i < ascii.length ? ascii.charCodeAt(i) : 0;
-      if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
-        bytes[end++] = c;
+    this.at = 0;
+    this.end = 0;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        this.read(c);
         continue;
       }
-      if (end > at) end = this.keep(at, end);
-      at = end;
+      // Code point by code point, as anyAscii reads (a lone surrogate is one of its own).
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        c = (c - 0xd800) * 0x400 + (next - 0xdc00) + 0x10000;
+        i++;
+      }
+      const ascii = transliteration(c);
+      for (let j = 0; j < ascii.length; j++) this.read(ascii.charCodeAt(j));
     }
+    this.read(0);
     return this.count;
+  }
+
+  /** The next character of the name, transliterated: a letter or digit of a word, or a break. */
+  private read(c: number): void {
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      // Room for the word's expansion too ("hbf" → "hauptbahnhof", "…str" → "…strasse").
+      if (this.end + 16 > this.bytes.length) {
+        const grown = new Uint8Array(2 * this.bytes.length);
+        grown.set(this.bytes);
+        this.bytes = grown;
+      }
+      this.bytes[this.end++] = c;
+      return;
+    }
+    if (this.end > this.at) this.end = this.keep(this.at, this.end);
+    this.at = this.end;
   }
 
   /** The tokens of the last scan as strings. */
@@ -66,8 +97,8 @@ export class TokenScanner {
 
   /** Writes out, joins and keeps (unless a duplicate) the word bytes[start..end); returns where the next word goes. */
   private keep(start: number, end: number): number {
-    const expansion = end - start === 3 ? EXPANSIONS.find(([word]) => this.equal(start, end, 0, 3, word)) : undefined;
-    if (expansion) end = this.write(start, expansion[1]);
+    const expansion = end - start === 3 ? this.expansionOf(start) : null;
+    if (expansion !== null) end = this.write(start, expansion);
     else if (end - start > 3 && this.endsWith(start, end, STR)) end = this.write(end, ASSE);
     // The word follows the last token kept directly, so joining is taking that token's start.
     if (this.count > 0 && this.isJoinedSuffix(start, end)) start = this.starts[--this.count];
@@ -77,8 +108,15 @@ export class TokenScanner {
     return end;
   }
 
+  // Indexed loops, not find() or for…of: a scan runs for every name of a million places, and those
+  // allocated ~150 bytes a name.
+  private expansionOf(start: number): Uint8Array | null {
+    for (let i = 0; i < EXPANSIONS.length; i++) if (this.equal(start, start + 3, 0, 3, EXPANSIONS[i][0])) return EXPANSIONS[i][1];
+    return null;
+  }
+
   private isJoinedSuffix(start: number, end: number): boolean {
-    for (const suffix of JOINED_SUFFIXES) if (this.equal(start, end, 0, suffix.length, suffix)) return true;
+    for (let i = 0; i < JOINED_SUFFIXES.length; i++) if (this.equal(start, end, 0, JOINED_SUFFIXES[i].length, JOINED_SUFFIXES[i])) return true;
     return false;
   }
 
