@@ -42,3 +42,9 @@ test('a street word joins the last token kept, and a joined token that repeats o
   assert.deepEqual(nameTokens('Gasse Gasse'), ['gassegasse']);
   assert.deepEqual(nameTokens(`${'x'.repeat(300)} hbf`), ['x'.repeat(300), 'hauptbahnhof']);
 });
+
+test('characters outside the Basic Multilingual Plane are transliterated whole, a lone surrogate dropped', () => {
+  assert.deepEqual(nameTokens('Café😀Straße'), ['cafe', 'grinningstrasse']); // any-ascii: 😀 → ":grinning:"
+  assert.deepEqual(nameTokens('𠀋 Bhf'), ['jo', 'bahnhof']);
+  assert.deepEqual(nameTokens('a\ud800b'), ['ab']);
+});
