@@ -29,10 +29,9 @@ export function buildPlaceIndex(records: Iterable<PlaceRecord>, options: PlaceIn
     if (collector.add(record, names) && record.kind === 'settlement') settlements.add(record, names.map(nameKey));
   }
   if (options.towns) {
-    const known = settlements.finish();
     for (const town of options.towns) {
       // Looked up first, interned only if it goes in: a town left out leaves no tokens in the index.
-      if (!known.has(town, () => collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
+      if (!settlements.has(town, collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
     }
   }
   return collector.finish();

@@ -1,43 +1,45 @@
 // Recognises a town of a second source (GeoNames) that the extract already has: a settlement with one of
 // its folded names within SAME_TOWN_WITHIN_M (GeoNames and OSM put a big city's point kilometres apart).
-import KDBush from 'kdbush';
+// Settlements are found by name, then by distance: a name has few settlements, where a spatial search
+// around each of ~130,000 towns found many settlements to compare names with (and a set of names each).
 import type { PlaceRecord } from './record.js';
 import { distanceMeters } from '../geo/sphere.js';
 
 /** A town of the second source this close to a settlement of the same name is that settlement. */
 export const SAME_TOWN_WITHIN_M = 10_000;
 
-/** Settlements of the primary records with their folded names, to recognise the same town from GeoNames. */
+/** Settlements of the primary records by their folded names, to recognise the same town from GeoNames. */
 export class KnownSettlements {
   private readonly lats: number[] = [];
   private readonly lons: number[] = [];
-  private readonly keys: Set<string>[] = [];
+  /** The settlements having each name key. */
+  private readonly byName = new Map<string, number[]>();
 
-  /** `names`: a key per folded name, equal for equal names. */
-  add(record: PlaceRecord, names: string[]): void {
+  /** `names`: a key per distinct folded name, equal for equal names. */
+  add(record: PlaceRecord, names: readonly string[]): void {
+    const settlement = this.lats.length;
     this.lats.push(record.lat);
     this.lons.push(record.lon);
-    this.keys.push(new Set(names));
+    for (const name of names) {
+      const settlements = this.byName.get(name);
+      if (settlements === undefined) this.byName.set(name, [settlement]);
+      else settlements.push(settlement);
+    }
   }
 
-  /** `names` gives the town's keys (see add), asked for only when a settlement is near. */
-  finish(): { has(town: PlaceRecord, names: () => string[]): boolean } {
-    if (this.keys.length === 0) return { has: () => false };
-    const index = new KDBush(this.keys.length);
-    for (let i = 0; i < this.keys.length; i++) index.add(this.lons[i], this.lats[i]);
-    index.finish();
-    return {
-      has: (town, namesOf) => {
-        let names: string[] | null = null;
-        const dLat = SAME_TOWN_WITHIN_M / 111_000;
-        const dLon = dLat / Math.max(0.05, Math.cos((town.lat * Math.PI) / 180));
-        for (const i of index.range(town.lon - dLon, town.lat - dLat, town.lon + dLon, town.lat + dLat)) {
-          if (distanceMeters(town.lat, town.lon, this.lats[i], this.lons[i]) > SAME_TOWN_WITHIN_M) continue;
-          names ??= namesOf();
-          if (names.some((name) => this.keys[i].has(name))) return true;
-        }
-        return false;
-      },
-    };
+  /** Whether a settlement with one of the town's names (keys as for add) lies within SAME_TOWN_WITHIN_M. */
+  has(town: PlaceRecord, names: readonly string[]): boolean {
+    // First within a box around the town: the spatial search this replaced kept what lies in it.
+    const dLat = SAME_TOWN_WITHIN_M / 111_000;
+    const dLon = dLat / Math.max(0.05, Math.cos((town.lat * Math.PI) / 180));
+    for (const name of names) {
+      for (const i of this.byName.get(name) ?? []) {
+        const lat = this.lats[i];
+        const lon = this.lons[i];
+        if (lon < town.lon - dLon || lon > town.lon + dLon || lat < town.lat - dLat || lat > town.lat + dLat) continue;
+        if (distanceMeters(town.lat, town.lon, lat, lon) <= SAME_TOWN_WITHIN_M) return true;
+      }
+    }
+    return false;
   }
 }
