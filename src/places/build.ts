@@ -114,8 +114,9 @@ class Collector {
   private tokenIds(text: string, intern: boolean, limit = Infinity): number[] {
     const { scanner } = this;
     const ids = new Array<number>(Math.min(scanner.scan(text), limit));
+    const { bytes, starts, ends } = scanner;
     for (let i = 0; i < ids.length; i++) {
-      ids[i] = intern ? this.tokens.internBytes(scanner.bytes, scanner.starts[i], scanner.ends[i]) : this.tokens.idOfBytes(scanner.bytes, scanner.starts[i], scanner.ends[i]);
+      ids[i] = intern ? this.tokens.internBytes(bytes, starts[i], ends[i]) : this.tokens.idOfBytes(bytes, starts[i], ends[i]);
     }
     return ids;
   }
