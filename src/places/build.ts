@@ -25,13 +25,13 @@ export function buildPlaceIndex(records: Iterable<PlaceRecord>, options: PlaceIn
   const collector = new Collector(options.nearness ?? null);
   const settlements = new KnownSettlements();
   for (const record of records) {
-    const names = collector.nameTokens(record, true);
+    const names = collector.nameTokenIds(record, true);
     if (collector.add(record, names) && record.kind === 'settlement') settlements.add(record, names.map(nameKey));
   }
   if (options.towns) {
     for (const town of options.towns) {
       // Looked up first, interned only if it goes in: a town left out leaves no tokens in the index.
-      if (!settlements.has(town, collector.nameTokens(town, false).map(nameKey))) collector.add(town, collector.nameTokens(town, true));
+      if (!settlements.has(town, collector.nameTokenIds(town, false).map(nameKey))) collector.add(town, collector.nameTokenIds(town, true));
     }
   }
   return collector.finish();
@@ -76,7 +76,7 @@ class Collector {
    * The distinct token-id lists of a record's names, display name first, each of at most MAX_ENTRY_TOKENS.
    * `intern` false: a token the index does not have yet is -1 (so the name equals no name added so far).
    */
-  nameTokens(record: PlaceRecord, intern: boolean): number[][] {
+  nameTokenIds(record: PlaceRecord, intern: boolean): number[][] {
     const names: number[][] = [];
     this.addName(names, record.name, intern);
     if (record.alt_names) for (const name of record.alt_names.split('\n')) this.addName(names, name, intern);
@@ -90,7 +90,7 @@ class Collector {
     names.push(tokens);
   }
 
-  /** Adds a place with the token ids of its names (nameTokens); false when no name has a letter or digit to match. */
+  /** Adds a place with the token ids of its names (nameTokenIds); false when no name has a letter or digit to match. */
   add(record: PlaceRecord, names: readonly (readonly number[])[]): boolean {
     if (names.length === 0) return false;
     const kind = (KIND_CODE as Record<string, number | undefined>)[record.kind];

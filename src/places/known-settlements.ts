@@ -29,7 +29,8 @@ export class KnownSettlements {
 
   /** Whether a settlement with one of the town's names (keys as for add) lies within SAME_TOWN_WITHIN_M. */
   has(town: PlaceRecord, names: readonly string[]): boolean {
-    // First within a box around the town: the spatial search this replaced kept what lies in it.
+    // Inside a box around the town, then within SAME_TOWN_WITHIN_M of it. The box holds the whole circle
+    // but within 3° of a pole, where its longitude reach is capped.
     const dLat = SAME_TOWN_WITHIN_M / 111_000;
     const dLon = dLat / Math.max(0.05, Math.cos((town.lat * Math.PI) / 180));
     for (const name of names) {
