@@ -55,15 +55,22 @@ class WorkerChannel implements DecoderChannel {
   /** Resolves on the worker's 'closed' reply. */
   private readonly closedReply: Promise<void>;
   private onClosedReply: () => void = () => {};
+  /**
+   * Who hears this decoder; no one once it has closed. Node keeps a worker's listeners until its exit event is
+   * handled, which a busy main thread handles late: through them the scan's ways and relations (~100 MB at a
+   * million toilets) stayed reachable, and were marked by every collection, until the import's end.
+   */
+  private events: DecoderEvents | null;
 
   constructor(index: number, setup: DecoderSetup, transfer: TransferListItem[], events: DecoderEvents) {
+    this.events = events;
     this.worker = new Worker(WORKER_URL, { workerData: setup, transferList: transfer, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.closedReply = new Promise((resolve) => (this.onClosedReply = resolve));
-    this.worker.on('message', (reply: DecoderReply) => (reply.kind === 'closed' ? this.onClosedReply() : events.reply(index, reply)));
-    this.worker.on('error', (err) => events.crash(asCrash(setup.path, err)));
+    this.worker.on('message', (reply: DecoderReply) => (reply.kind === 'closed' ? this.onClosedReply() : this.events?.reply(index, reply)));
+    this.worker.on('error', (err) => this.events?.crash(asCrash(setup.path, err)));
     this.exited = new Promise((resolve) => {
       this.worker.on('exit', (code) => {
-        if (!this.closing) events.crash(new ExtractError('corrupt', `${setup.path}: a decoder thread stopped unexpectedly (exit code ${code})`));
+        if (!this.closing) this.events?.crash(new ExtractError('corrupt', `${setup.path}: a decoder thread stopped unexpectedly (exit code ${code})`));
         resolve();
       });
     });
@@ -89,6 +96,7 @@ class WorkerChannel implements DecoderChannel {
     const closed = Promise.race([this.closedReply, this.exited]).then(() => false);
     if (await Promise.race([closed, overdue])) await this.worker.terminate();
     clearTimeout(timer);
+    this.events = null;
   }
 }
 
