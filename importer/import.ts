@@ -167,7 +167,10 @@ async function writeExtract(
   const hosts: HostSpot[] = [];
   const placeCandidates: PlaceCandidate[] = [];
   const entrances = new Map<number, [number, number]>();
-  let duplicates: HostSpot[] = [];
+  // Known once positioning is done: the ids of host toilets that duplicate a standalone one, and where the
+  // toilets written are.
+  let duplicateIds: string[] = [];
+  let written: ToiletPoints = { lat: new Float64Array(0), lon: new Float64Array(0) };
 
   await db.exec('BEGIN');
   await scanExtract(
@@ -211,7 +214,12 @@ async function writeExtract(
           records.flush();
           // Only positioning needed these; the import's peak comes later (the places beside the column store).
           entrances.clear();
-          duplicates = duplicateHosts(hosts, standalone);
+          const duplicates = duplicateHosts(hosts, standalone);
+          duplicateIds = duplicates.map((host) => host.id);
+          written = toiletPositions(standalone, hosts, duplicates);
+          summary.toilets.hosts = hosts.length - duplicates.length;
+          summary.toilets.total = standalone.length + summary.toilets.hosts;
+          hosts.length = 0; // and their outlines: no longer needed
           await Promise.all(records.sent);
           await Promise.all([marked, indexed]);
         },
@@ -226,9 +234,9 @@ async function writeExtract(
   // the column store while this thread builds the places and the place index.
   writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
-  await db.runEach('DELETE FROM toilets WHERE id = ?', duplicates.map((host) => [host.id]));
+  await db.runEach('DELETE FROM toilets WHERE id = ?', duplicateIds.map((id) => [id]));
   const idMovesCarried = db.carryIdMoves(livePath, options.now().toISOString());
-  const columnsWritten = db.writeColumns(duplicates.map((host) => host.id));
+  const columnsWritten = db.writeColumns(duplicateIds);
   for (const pending of [idMovesCarried, columnsWritten]) pending.catch(() => {}); // awaited below
   const places = buildPlaces(placeCandidates);
   writeBack.start(); // the first part of the column store
@@ -240,7 +248,7 @@ async function writeExtract(
   }
   const placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map(PLACE_VALUES[column])));
   placesInserted.catch(() => {}); // awaited below
-  const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(toiletPositions(standalone, hosts, duplicates)).nearness });
+  const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(written).nearness });
   const blobs = placeIndexBlobs(index);
   await columnsWritten;
   writeBack.start();
@@ -249,9 +257,7 @@ async function writeExtract(
   const moved = new Set(blobs.map(([, data]) => data.buffer as ArrayBuffer).filter((buffer) => buffer.byteLength > Buffer.poolSize));
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)], [...moved]);
   writeBack.start(); // the place index, beside the commit and the metadata
-  summary.toilets.hosts = hosts.length - duplicates.length;
-  summary.toilets.total = standalone.length + summary.toilets.hosts;
-  if (duplicates.length > 0) skip('host_near_toilet', duplicates.length);
+  if (duplicateIds.length > 0) skip('host_near_toilet', duplicateIds.length);
   for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
   await placesInserted;
   summary.idMoves = await idMovesCarried;
