@@ -166,6 +166,10 @@ async function writeExtract(
   const standalone = new GrowingPositions();
   const hosts: HostSpot[] = [];
   const placeCandidates: PlaceCandidate[] = [];
+  // Node places by block, taken in file order once the nodes are read: the order places arrive in decides
+  // ties in the place lookup (and which of a street's ways gives its row its other names), so it must not
+  // depend on which decoder finished first.
+  const nodePlacesByBlock: PlaceCandidate[][] = [];
   const entrances = new Map<number, [number, number]>();
   // Known once positioning is done: the ids of host toilets that duplicate a standalone one, and where the
   // toilets written are.
@@ -184,7 +188,7 @@ async function writeExtract(
           const { port, state } = db.connectDecoder();
           return { value: { extractDate, port, state } satisfies NodeTransformSetup, transfer: [port] };
         },
-        onResult(result) {
+        onResult(result, block) {
           const found = result as NodeFindings;
           for (let t = 0; t < found.toilets.length; t += 2) standalone.push(found.toilets[t], found.toilets[t + 1]);
           summary.toilets.nodes += found.toilets.length / 2;
@@ -192,11 +196,16 @@ async function writeExtract(
             hosts.push({ id: found.hostIds[h], lon: found.hosts[2 * h], lat: found.hosts[2 * h + 1], outline: null });
           }
           for (let e = 0; e < found.entrances.length; e += 3) entrances.set(found.entrances[e], [found.entrances[e + 1], found.entrances[e + 2]]);
-          for (const place of found.places) placeCandidates.push(place);
+          if (found.places.length > 0) {
+            const blockPlaces = (nodePlacesByBlock[block] ??= []);
+            for (const place of found.places) blockPlaces.push(place);
+          }
           for (const [reason, n] of Object.entries(found.skipped)) skip(reason as SkipReason, n);
         },
         async finish(result, decoders, post) {
           summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
+          for (const places of nodePlacesByBlock) if (places) for (const place of places) placeCandidates.push(place);
+          nodePlacesByBlock.length = 0;
           // All node rows are sent: once they are in, index them while this thread positions ways and relations.
           await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
           const marked = db.decodersMarked(); // requests run in order: the index waits for it

@@ -218,7 +218,7 @@ class Scan {
     if (batch.ways.ids.length > 0) this.ways.push(...waysOf(batch));
     const hits = batch.coordinates;
     for (let i = 0; i < hits.slots.length; i++) this.coordinates!.set(hits.slots[i], hits.lat[i], hits.lon[i]);
-    if (reply.transformed) await this.plan.nodeTransform!.onResult(reply.nodeResult);
+    if (reply.transformed) await this.plan.nodeTransform!.onResult(reply.nodeResult, blob);
     else if (batch.nodes.ids.length > 0) await this.plan.onNodes!(nodesOf(batch));
     this.plan.onProgress?.({
       bytesRead: this.bytesDone,

@@ -133,8 +133,11 @@ export interface NodeTransformPlan {
    * threads is 0): a structured-cloneable value, and objects to transfer with it (a MessagePort per decoder).
    */
   setup(decoder: number): { value: unknown; transfer?: TransferListItem[] };
-  /** Each block's result, one at a time; a returned promise is awaited (back-pressure). */
-  onResult(result: unknown): void | Promise<void>;
+  /**
+   * Each block's result, one at a time, with the block's position among the file's blocks: results come as
+   * the decoders finish them, not in file order. A returned promise is awaited (back-pressure).
+   */
+  onResult(result: unknown, block: number): void | Promise<void>;
   /**
    * Called once every block is done, with the scan's result, while the decoders are still up: `post` hands
    * follow-up work to them (and to whatever their transforms have cached). scanExtract resolves when it does.

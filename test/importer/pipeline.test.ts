@@ -1,11 +1,14 @@
 // The import pipeline (decoder threads mapping nodes, a database thread writing, follow-up work for ways) gives
-// one result whatever the number of threads, stores the raw tags exactly as JSON.stringify writes them, breaks
+// one result whatever the number of threads, takes places in file order (so the place index and its ties do not
+// depend on which thread finished first), stores the raw tags exactly as JSON.stringify writes them, breaks
 // ties between settlements by id, and fails cleanly when writing fails.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { importExtract, ImportError } from '../../importer/import.js';
+import { readPlaceIndex } from '../../src/places/stored.js';
 import { scanExtract, type OsmNode, type OsmWay, type Tags } from '../../importer/pbf/index.js';
 import { rows, square, tempDir, writeExtract, type FixtureElements } from './support.js';
 
@@ -71,6 +74,38 @@ test('the database is the same whatever the number of decoder threads', async ()
     assert.deepEqual(rows(two, sql), expected, sql);
   }
   assert.equal(rows(inline, 'SELECT count(*) AS n FROM toilets')[0].n, 600 + 1 + 1, 'the toilets, the far café and the block');
+});
+
+/** Villages of one name, far apart, one every few thousand nodes: their nodes lie in many blocks. */
+function namesakes(): FixtureElements {
+  const nodes: FixtureElements['nodes'] = [];
+  for (let id = 1; id <= 96_000; id++) {
+    const village = id % 4_000 === 0;
+    const lat = village ? LAT + id / 4_000 / 4 : LAT - 1 + (id % 300) * 1e-4;
+    nodes.push({ id, lat, lon: LON, tags: village ? { place: 'village', name: 'Vila Nova' } : undefined });
+  }
+  return { nodes };
+}
+
+test('places are taken in file order whatever the number of threads, so the place index and its ties are the same', async () => {
+  const namesakeDir = tempDir('pipeline-namesakes');
+  const pbf = await writeExtract(join(namesakeDir, 'namesakes.osm.pbf'), namesakes());
+  const dbs = [0, 2, 2].map((threads, i) => join(namesakeDir, `${i}-threads-${threads}.db`));
+  for (const [i, threads] of [0, 2, 2].entries()) await importExtract(pbf, { db: dbs[i], threads });
+  const ids = rows<{ id: string }>(dbs[0], 'SELECT id FROM places').map((row) => row.id);
+  assert.deepEqual(ids, Array.from({ length: 24 }, (_, i) => `n${(i + 1) * 4_000}`), 'inline: file order');
+  const index = (db: string) => rows(db, 'SELECT name, hex(data) AS data FROM place_index ORDER BY name');
+  for (const db of dbs.slice(1)) {
+    assert.deepEqual(rows<{ id: string }>(db, 'SELECT id FROM places').map((row) => row.id), ids, 'in rowid order');
+    assert.deepEqual(index(db), index(dbs[0]), 'the place index, byte for byte');
+    const source = new Database(db, { readonly: true });
+    try {
+      // 24 equals: the first in the file wins, every time.
+      assert.equal(readPlaceIndex(source).find({ text: 'Vila Nova', country: null, near: null })?.lat, LAT + 0.25);
+    } finally {
+      source.close();
+    }
+  }
 });
 
 test('raw tags are stored exactly as JSON.stringify writes the tags the extract holds', async () => {

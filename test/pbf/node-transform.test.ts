@@ -39,6 +39,7 @@ async function echoScan(
   options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish']; noteNames?: boolean; ways?: TagSelector; relations?: TagSelector } = {},
 ) {
   const echoed: EchoedNode[] = [];
+  const blocks: { block: number; ids: number[] }[] = [];
   const ports: MessagePort[] = [];
   const closed: number[] = [];
   const plan: ScanPlan = {
@@ -54,14 +55,17 @@ async function echoScan(
         ports.push(port1);
         return { value: { decoder, port: port2, fail: options.fail, noteNames: options.noteNames } satisfies EchoSetup, transfer: [port2] };
       },
-      onResult: (result) => void echoed.push(...(result as EchoedNode[])),
+      onResult(result, block) {
+        echoed.push(...(result as EchoedNode[]));
+        blocks.push({ block, ids: (result as EchoedNode[]).map((node) => node.id) });
+      },
       finish: options.finish,
     },
   };
   try {
     const result = await scanExtract(town, plan, { threads });
     await new Promise((resolve) => setTimeout(resolve, 50)); // the close messages cross threads
-    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort() };
+    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort(), blocks };
   } finally {
     for (const port of ports) port.close();
   }
@@ -80,6 +84,17 @@ describe('scanExtract with a node transform', () => {
         assert.deepEqual(Object.fromEntries(node.pairs), expected.tags, 'the pairs are the tags');
       });
       assert.deepEqual(result.counts, plain.counts);
+    });
+  }
+
+  for (const threads of [0, 2]) {
+    it(`tells each result its block's position in the file: in block order, the nodes are in file order (threads: ${threads})`, async () => {
+      const { echoed, blocks } = await echoScan(threads);
+      const positions = blocks.map(({ block }) => block);
+      assert.ok(positions.length > 3, 'the town spans several blocks');
+      assert.equal(new Set(positions).size, positions.length, 'one result a block');
+      const inBlockOrder = blocks.sort((a, b) => a.block - b.block).flatMap(({ ids }) => ids);
+      assert.deepEqual(inBlockOrder, echoed.map((node) => node.id));
     });
   }
 
