@@ -26,10 +26,6 @@ const columns = new ToiletColumnsBuilder();
 function open(): Database.Database | null {
   try {
     const opened = new Database(setup.path);
-    // 16 KiB pages, not SQLite's 4 KiB: a quarter of the B-tree pages to fill, balance and write for the
-    // million toilet rows, and the column store's 1 MiB parts span fewer overflow pages. The import took
-    // ~0.5 s (~4%) less in eight alternating pairs; 64 KiB pages were between the two.
-    opened.pragma('page_size = 16384');
     // No rollback journal: a failed import deletes the whole file, so there is nothing to roll back to.
     // better-sqlite3 opens connections in SQLite's defensive mode, which refuses journal_mode OFF (it stays
     // DELETE, silently): lifted for this pragma only.
