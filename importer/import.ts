@@ -166,9 +166,8 @@ async function writeExtract(
   const standalone = new GrowingPositions();
   const hosts: HostSpot[] = [];
   const placeCandidates: PlaceCandidate[] = [];
-  // Node places by block, taken in file order once the nodes are read: the order places arrive in decides
-  // ties in the place lookup (and which of a street's ways gives its row its other names), so it must not
-  // depend on which decoder finished first.
+  // Node places by block, taken in file order once the nodes are read: the order places reach the place
+  // index in decides its ties, so it must not depend on which decoder finished first.
   const nodePlacesByBlock: PlaceCandidate[][] = [];
   const entrances = new Map<number, [number, number]>();
   // Known once positioning is done: the ids of host toilets that duplicate a standalone one, and where the
