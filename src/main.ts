@@ -30,6 +30,15 @@ async function main(): Promise<void> {
   app.catalog.watch();
   const listening = performance.now();
   const port = await app.listen();
+  // Before "serving" is said: a supervisor may signal as soon as it reads it (SIGHUP's default is to end
+  // the process).
+  process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
+  const stop = (signal: string) => {
+    log.info('shutting down: finishing requests in flight', { signal });
+    app.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   log.info('serving', {
     url: config.baseUrl,
     port,
@@ -42,13 +51,6 @@ async function main(): Promise<void> {
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });
-  process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
-  const stop = (signal: string) => {
-    log.info('shutting down: finishing requests in flight', { signal });
-    app.close().then(() => process.exit(0));
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 /** Why the source database needs an import before serving (missing, unreadable, empty, from another version), or null. */

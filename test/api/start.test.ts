@@ -1,6 +1,6 @@
 // `npm start` with TOILETS_EXTRACT: the real main.js imports the extract before serving when the source
 // database is missing or was written by an older version of the service (whose layout it cannot read),
-// and serves an up-to-date one as it is.
+// and serves an up-to-date one as it is. A log stream whose reader goes away costs log lines, not the service.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { osmExtract } from '../support/paths.js';
+import { jsonLogger } from '../../src/log.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tf-start-'));
@@ -63,4 +66,64 @@ test('a source database of an older layout is imported again; a current one is s
   const { messages, toilets } = await start(db);
   assert.ok(messages.some((m) => m.startsWith('the source database has layout version 1, this server reads')), messages.join(' | '));
   assert.equal(toilets, 29);
+});
+
+/** A stream that takes what is written to it, or fails every write as a pipe without a reader does. */
+function sink(fails: boolean): Writable & { lines: () => { level: string; message: string }[] } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      if (fails) return done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      text += String(chunk);
+      done();
+    },
+  });
+  return Object.assign(stream, { lines: () => text.split('\n').filter(Boolean).map((line) => JSON.parse(line)) });
+}
+
+test('a log stream that fails is left alone, and its failure said once on the other', async () => {
+  const out = sink(true);
+  const err = sink(false);
+  const log = jsonLogger(out, err);
+  log.info('first');
+  await new Promise((resolve) => out.on('close', resolve)); // its error has been emitted
+  log.info('second');
+  log.error('still heard');
+  assert.deepEqual(
+    err.lines().map(({ level, message }) => ({ level, message })),
+    [
+      { level: 'error', message: 'writing the log to its stream failed; its further lines are dropped' },
+      { level: 'error', message: 'still heard' },
+    ],
+  );
+});
+
+test('the server takes signals once it says it is serving, and keeps serving and shuts down gracefully when its stdout reader goes away', async () => {
+  const db = join(dir, 'toilets.db');
+  await start(db); // imported if need be
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = once(child, 'exit');
+  let port = 0;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const entry = JSON.parse(line) as { message: string; port?: number };
+    if (entry.message === 'serving') {
+      port = entry.port!;
+      break;
+    }
+  }
+  child.stdout!.destroy(); // the reader goes away: the server's next line on stdout fails with EPIPE
+  child.kill('SIGHUP'); // a reload, logged on stdout; sent at once, as the signal handlers are in place before "serving"
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const answer = await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`);
+  assert.equal(answer.status, 200);
+  child.kill('SIGTERM');
+  const [code, signal] = await exited;
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, stderr);
+  assert.match(stderr, /writing the log to stdout failed; its further lines are dropped/);
+  assert.doesNotMatch(stderr, /Unhandled|Assertion failed/);
 });
