@@ -7,6 +7,7 @@ import { ImportError, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { DownloadError } from './download.js';
 import { importFromSource } from './import-source.js';
+import { removeTemporariesOnInterrupt } from './temporaries.js';
 
 /** Exit codes, documented in README.md. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5 } as const;
@@ -67,5 +68,6 @@ export function describeSummary(s: ImportSummary, dbPath: string): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  removeTemporariesOnInterrupt();
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

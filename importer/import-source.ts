@@ -1,10 +1,11 @@
 // Import from a file or an http(s) URL: what the CLI and the server's first start (TOILETS_EXTRACT) run.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
 import { ProgressReporter } from './progress.js';
+import { discardTemporary, temporaryFile } from './temporaries.js';
 
 export interface ImportSourceOptions {
   quiet: boolean;
@@ -16,7 +17,7 @@ export async function importFromSource(source: string, dbPath: string, options: 
   const progress = new ProgressReporter(process.stderr, options.quiet);
   mkdirSync(dirname(db), { recursive: true });
   const remote = /^https?:\/\//i.test(source);
-  const extractPath = remote ? join(dirname(db), `.download-${process.pid}.osm.pbf`) : source;
+  const extractPath = remote ? temporaryFile(dirname(db), '.download-', '.osm.pbf') : source;
   try {
     if (remote) {
       await download(source, extractPath, (p) => progress.update({ label: 'download', done: p.bytesRead, total: p.totalBytes }));
@@ -32,6 +33,6 @@ export async function importFromSource(source: string, dbPath: string, options: 
     });
   } finally {
     progress.finish();
-    if (remote) rmSync(extractPath, { force: true });
+    if (remote) discardTemporary(extractPath);
   }
 }

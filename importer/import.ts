@@ -1,8 +1,8 @@
 // One import: scan an extract, map toilets and places, write a complete source database beside the live
 // one, carry id moves forward, and swap it in with a rename. The live file is never opened for writing,
 // so a failed import leaves it exactly as it was.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type PostWork, type ScanResult } from './pbf/index.js';
 import type { Classification, SkipReason } from './mapping/index.js';
 import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind, type PlaceRow } from './places.js';
@@ -10,6 +10,7 @@ import { classOf, classOfNote, type ElementClass } from './element-class.js';
 import { assembleRings, interiorPoint, roundCoordinate, type Ring } from './geometry.js';
 import { duplicateHosts, type HostSpot } from './duplicate-hosts.js';
 import { DatabaseWriter } from './database-writer.js';
+import { discardTemporary, keepTemporary, temporaryFile } from './temporaries.js';
 import { WriteBack } from './write-back.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
 import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
@@ -109,8 +110,7 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   const livePath = resolve(options.db);
   const header = await readHeader(extractPath);
   const extractDate = header.replicationTimestamp !== null ? header.replicationTimestamp * 1000 : now().getTime();
-  const tempPath = join(dirname(livePath), `.${basename(livePath)}.${process.pid}.importing`);
-  rmSync(tempPath, { force: true });
+  const tempPath = temporaryFile(dirname(livePath), `.${basename(livePath)}.`, '.importing');
   const db = new DatabaseWriter({ path: tempPath, cacheKiB: 32768 });
   let writeBack: WriteBack | null = null;
   try {
@@ -132,11 +132,12 @@ export async function importExtract(extractPath: string, options: ImportOptions)
     await db.close();
     await writeBack.finish();
     swapIn(tempPath, livePath);
+    keepTemporary(tempPath);
     summary.elapsedMs = Date.now() - started;
     return summary;
   } catch (error) {
     await db.terminate();
-    rmSync(tempPath, { force: true });
+    discardTemporary(tempPath);
     throw asImportError(error, tempPath);
   } finally {
     await writeBack?.close();

@@ -6,6 +6,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
 import { importFromSource } from '../importer/import-source.js';
+import { removeTemporariesOnInterrupt } from '../importer/temporaries.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
 
 const log = jsonLogger();
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   const missing = config.toiletsExtract ? whyImport(config.toiletsDb) : null;
   if (config.toiletsExtract && missing) {
     log.info(`${missing}: importing TOILETS_EXTRACT before serving`, { extract: config.toiletsExtract, db: config.toiletsDb });
-    const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY });
+    const stopRemoving = removeTemporariesOnInterrupt();
+    const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY }).finally(stopRemoving);
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
   const app = createApp({ config, log });
