@@ -9,7 +9,7 @@ import { DownloadError } from './download.js';
 import { importFromSource } from './import-source.js';
 import { removeTemporariesOnInterrupt } from './temporaries.js';
 
-/** Exit codes, documented in README.md. */
+/** Exit codes, documented in README.md (with 130 and 143: interrupted, see temporaries.ts). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5 } as const;
 
 const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet]';
