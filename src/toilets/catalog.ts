@@ -126,9 +126,18 @@ export class ToiletCatalog {
     for (const listener of this.overlayListeners) listener();
   }
 
-  /** Reloads unless the file is unchanged; logs the outcome instead of throwing. */
+  /**
+   * Reloads unless the file is unchanged; logs the outcome instead of throwing. A file that has gone since
+   * the data in use was loaded from it keeps that data: an import only ever renames a new file into place,
+   * so a missing one was deleted or moved by hand, and serving nothing until someone notices is worse.
+   */
   reload(reason: string): void {
-    if (existsSync(this.dbPath) && this.stampOf() === this.fileStamp && reason !== 'SIGHUP') return;
+    const present = existsSync(this.dbPath);
+    if (!present && this.fileStamp !== '') {
+      this.log.error('the source database is gone; still serving the previous data until an import writes a new one', { reason, path: this.dbPath });
+      return;
+    }
+    if (present && this.stampOf() === this.fileStamp && reason !== 'SIGHUP') return;
     try {
       const report = this.load();
       this.log.info('source reloaded', { reason, ...report });

@@ -2,7 +2,7 @@
 // file, then re-imported in place by the importer), and the SIGHUP reload with the area cache it drops.
 // Every answer must come whole from one data set.
 import assert from 'node:assert/strict';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -189,5 +189,21 @@ describe('SIGHUP reload and the area cache', () => {
     const near = await s.call(FAR_NEAREST);
     assert.equal(near.json.results.length, 20);
     assert.ok(near.json.results.every((r: { id: string }) => monacoIds.has(r.id)), 'still the Monaco data');
+  });
+
+  test('a source file that is deleted keeps the data in use, with an error logged, until a new one comes', async () => {
+    rmSync(live);
+    const logged = lines.length;
+    s.app.catalog.reload('SIGHUP');
+    assert.deepEqual(lines.slice(logged), [
+      { level: 'error', message: 'the source database is gone; still serving the previous data until an import writes a new one', fields: { reason: 'SIGHUP', path: live } },
+    ]);
+    const near = await s.call(FAR_NEAREST);
+    assert.ok(near.json.results.length === 20 && near.json.results.every((r: { id: string }) => monacoIds.has(r.id)), 'still the Monaco data');
+    await importInto('porto', live);
+    s.app.catalog.reload('SIGHUP');
+    assert.equal(lines.at(-1)!.message, 'source reloaded');
+    const back = await s.call(FAR_NEAREST);
+    assert.ok(back.json.results.every((r: { id: string }) => !monacoIds.has(r.id)), 'the new Porto data');
   });
 });
