@@ -50,6 +50,22 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   });
 }
 
+test('the server interrupted while it imports TOILETS_EXTRACT at its first start leaves no unfinished file', async () => {
+  const first = tempDir('temporaries-first-start');
+  const child = spawn(process.execPath, [join(REPO_DIR, 'dist', 'src', 'main.js')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: join(first, 'toilets.db'), TOILETS_EXTRACT: extract },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit');
+  while (!readdirSync(first).some((name) => name.endsWith('.importing'))) await new Promise((resolve) => setTimeout(resolve, 5));
+  child.kill('SIGTERM');
+  const [status] = await exited;
+  assert.equal(status, 143, stderr);
+  assert.ok(!readdirSync(first).some((name) => name.endsWith('.importing') || name === 'toilets.db'), readdirSync(first).join(', '));
+});
+
 test("the next import removes the unfinished database of a dead import, not a running import's", async () => {
   const { dead, running, stop } = await pids();
   try {
