@@ -2,6 +2,7 @@
 import { createWriteStream, rmSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isDiskFull } from '../src/storage-errors.js';
 
 export class DownloadError extends Error {
   constructor(message: string) {
@@ -50,8 +51,7 @@ export async function download(url: string, toPath: string, onProgress?: (p: Dow
       await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), count, createWriteStream(toPath));
     } catch (error) {
       rmSync(toPath, { force: true });
-      const code = (error as { code?: string }).code;
-      if (code === 'ENOSPC') throw new DownloadError(`the disk is full while downloading ${url} to ${toPath}`);
+      if (isDiskFull(error)) throw new DownloadError(`the disk is full while downloading ${url} to ${toPath}`);
       throw new DownloadError(`download of ${url} broke off after ${bytesRead} bytes: ${describeFetchError(error)}`);
     }
     if (totalBytes !== null && bytesRead !== totalBytes) {

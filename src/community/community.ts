@@ -54,7 +54,7 @@ export class Community {
     this.tooLargeHook = registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now }).tooLarge;
     registerDumpRoutes(server, { dumpDir: config.dumpDir, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
-    if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now);
+    if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 
   /** The answer to an oversized contribution body (400 after the earlier guards); null for other routes. */

@@ -1,6 +1,7 @@
 // The outbox of anonymous OpenStreetMap notes (queued by moderation.ts when a moderator approves a report
 // on an OpenStreetMap toilet). Off unless OSM_NOTES_API is set; the server sends what is queued every few
 // minutes, one note at a time, and retries failures on later rounds.
+import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
 
 export const SEND_INTERVAL_MS = 5 * 60_000;
@@ -24,17 +25,21 @@ export class OsmNoteSender {
     private readonly apiBase: string,
     private readonly userAgent: string,
     private readonly now: () => number,
+    private readonly log: Logger,
   ) {
     const db = store.db;
     this.sql = {
       queued: db.prepare(`SELECT id, lat, lon, text FROM osm_notes WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} ORDER BY id LIMIT ${BATCH}`),
-      sent: db.prepare('UPDATE osm_notes SET sent_at = ?, note_id = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?'),
-      failed: db.prepare('UPDATE osm_notes SET attempts = attempts + 1, last_error = ? WHERE id = ?'),
+      attempt: db.prepare('UPDATE osm_notes SET attempts = attempts + 1 WHERE id = ?'),
+      sent: db.prepare('UPDATE osm_notes SET sent_at = ?, note_id = ?, last_error = NULL WHERE id = ?'),
+      failed: db.prepare('UPDATE osm_notes SET last_error = ? WHERE id = ?'),
     };
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.flush(), SEND_INTERVAL_MS);
+    this.timer = setInterval(() => {
+      this.flush().catch((error) => this.log.error('sending OpenStreetMap notes stopped; the next round retries', { error: String(error) }));
+    }, SEND_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -43,7 +48,10 @@ export class OsmNoteSender {
     this.timer = null;
   }
 
-  /** Sends every queued note (one round at a time). */
+  /**
+   * Sends every queued note (one round at a time). Rejects when the database refuses a write (a full disk):
+   * each attempt is counted before its note is sent, so then nothing more is sent this round.
+   */
   flush(): Promise<SendReport> {
     this.sending ??= this.round().finally(() => (this.sending = null));
     return this.sending;
@@ -52,6 +60,8 @@ export class OsmNoteSender {
   private async round(): Promise<SendReport> {
     const report = { sent: 0, failed: 0 };
     for (const note of this.sql.queued.all() as { id: number; lat: number; lon: number; text: string }[]) {
+      this.sql.attempt.run(note.id);
+      let created: { properties?: { id?: number } };
       try {
         // API 0.6 "Create a new note": anonymous when sent without authorisation
         const response = await fetch(`${this.apiBase}/notes.json`, {
@@ -61,13 +71,14 @@ export class OsmNoteSender {
           signal: AbortSignal.timeout(30_000),
         });
         if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-        const created = (await response.json()) as { properties?: { id?: number } };
-        this.sql.sent.run(this.now(), created.properties?.id ?? null, note.id);
-        report.sent++;
+        created = (await response.json()) as { properties?: { id?: number } };
       } catch (error) {
         this.sql.failed.run((error as Error).message, note.id);
         report.failed++;
+        continue;
       }
+      this.sql.sent.run(this.now(), created.properties?.id ?? null, note.id);
+      report.sent++;
     }
     return report;
   }

@@ -2,37 +2,12 @@
 // synchronous=FULL, and a server killed with SIGKILL in the middle of a burst loses no acknowledged write
 // and leaves an intact database.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { BUILD_DIR, Clock, deviceId, importedData, readSourceToilets, SITE_ORIGIN, startService, TEST_ENV, type Data } from './support.js';
+import { Clock, deviceId, importedData, readSourceToilets, SITE_ORIGIN, serviceClient, startMain, startService, type Data } from './support.js';
 
 const BURST = 300;
 const KILL_AFTER_ACKNOWLEDGED = 30;
-
-/** Starts `node dist/src/main.js` (this build's) on the test's databases; resolves with it and its port. */
-async function startMain(data: Data): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(BUILD_DIR, 'src/main.js')], {
-    env: { ...process.env, ...TEST_ENV, RATE_LIMIT_PER_MINUTE: '0', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const entry = JSON.parse(line);
-    if (entry.message === 'serving') return { child, url: `http://127.0.0.1:${entry.port}` };
-  }
-  throw new Error('the server exited before serving');
-}
-
-async function token(url: string, ip: string): Promise<string> {
-  const challenge = (await (await fetch(`${url}/api/v1/challenge`, { headers: { 'X-Forwarded-For': ip } })).json()) as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
 
 describe('durability', () => {
   let data: Data;
@@ -58,7 +33,7 @@ describe('durability', () => {
     const requests = await Promise.all(
       Array.from({ length: BURST }, async (_, i) => {
         const ip = `10.7.${i >> 8}.${i & 255}`;
-        return { ip, toilet: ids[i % ids.length], body: JSON.stringify({ rating: 1 + (i % 5), device_id: deviceId(1000 + i), challenge_token: await token(url, ip) }) };
+        return { ip, toilet: ids[i % ids.length], body: JSON.stringify({ rating: 1 + (i % 5), device_id: deviceId(1000 + i), challenge_token: await serviceClient(url).token(ip) }) };
       }),
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));

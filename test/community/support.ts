@@ -2,8 +2,9 @@
 // own overlay database, an injectable clock, real ALTCHA challenges solved with a cheap configuration, and
 // requests from chosen client addresses (TRUST_PROXY=1 and X-Forwarded-For).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
@@ -72,11 +73,8 @@ export interface PostOptions {
   token?: boolean | string;
 }
 
-export interface Service {
-  app: App;
-  /** http://127.0.0.1:<port> */
-  url: string;
-  clock: Clock;
+/** Requests to a running service at `url`, as its tests send them. */
+export interface ServiceClient {
   /** A GET; problem answers are checked against the Problem schema. */
   get(path: string, ip?: string): Promise<Answer>;
   /** A POST of a JSON body (a string is sent as is) from the site's page. */
@@ -85,6 +83,13 @@ export interface Service {
   token(ip?: string): Promise<string>;
   /** The toilet as getToilet shows it (asserts 200). */
   toilet(id: string): Promise<any>;
+}
+
+export interface Service extends ServiceClient {
+  app: App;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -94,6 +99,10 @@ export async function startService(data: Data, clock: Clock, env: Record<string,
   app.catalog.load();
   const port = await app.listen();
   const url = `http://127.0.0.1:${port}`;
+  return { app, url, clock, ...serviceClient(url), close: () => app.close() };
+}
+
+export function serviceClient(url: string): ServiceClient {
   const request = async (path: string, init: RequestInit): Promise<Answer> => {
     const response = await fetch(url + path, init);
     const text = await response.text();
@@ -112,10 +121,7 @@ export async function startService(data: Data, clock: Clock, env: Record<string,
     assert.ok(solution, 'the cheap test challenge is solvable');
     return Buffer.from(JSON.stringify({ challenge: answer.json, solution })).toString('base64');
   };
-  const service: Service = {
-    app,
-    url,
-    clock,
+  return {
     get: (path, ip = '198.51.100.1') => request(path, { headers: { 'X-Forwarded-For': ip } }),
     post: async (path, body, options = {}) => {
       const ip = options.ip ?? '198.51.100.1';
@@ -140,9 +146,7 @@ export async function startService(data: Data, clock: Clock, env: Record<string,
       assertValid('ToiletAnswer', answer.json);
       return answer.json.toilet;
     },
-    close: () => app.close(),
   };
-  return service;
 }
 
 /** A device id as the browser makes it: 32 lowercase hex digits. */
@@ -152,6 +156,37 @@ export function deviceId(n: number): string {
 
 /** The compiled scripts beside this test (the same build the test runs from). */
 export const BUILD_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface MainProcess {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** What it wrote to stderr (the error log) so far. */
+  stderr(): string;
+}
+
+/**
+ * Starts `node dist/src/main.js` (this build's) on the test's databases, as the arguments of `launcher` when
+ * given (a command that runs its arguments, e.g. unshare); resolves once it serves.
+ */
+export async function startMain(data: Data, options: { env?: Record<string, string>; launcher?: string[] } = {}): Promise<MainProcess> {
+  const [command, ...args] = [...(options.launcher ?? []), process.execPath, join(BUILD_DIR, 'src/main.js')];
+  const child = spawn(command, args, {
+    env: { ...process.env, ...TEST_ENV, RATE_LIMIT_PER_MINUTE: '0', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const entry = JSON.parse(line);
+    if (entry.message === 'serving') {
+      child.stdout!.resume(); // the rest is read and dropped, so the server never waits on a full pipe
+      return { child, url: `http://127.0.0.1:${entry.port}`, stderr: () => stderr };
+    }
+  }
+  throw new Error(`the server exited before serving: ${stderr}`);
+}
 
 /** Runs `npm run moderate -- ...` as the compiled script, in its own process, on the test's databases. */
 export function moderate(data: Data, args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string; json: any } {

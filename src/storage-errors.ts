@@ -1,0 +1,28 @@
+// Errors that say the disk or a database file cannot take a write now, rather than a fault in the code: an
+// operator can mend them (make room, lift a lock), and the same request then succeeds. The server answers
+// them 503 with Retry-After; the importer gives them an exit code and message of their own.
+
+/** Error codes of a full disk or quota: better-sqlite3's SqliteError.code and Node's system errors. */
+const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+function codeOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+export function isDiskFull(error: unknown): boolean {
+  const code = codeOf(error);
+  return code !== null && FULL.has(code);
+}
+
+/** What keeps the storage from working, in a few words for a client and the log; null for other errors. */
+export function storageTrouble(error: unknown): string | null {
+  const code = codeOf(error);
+  if (code === null) return null;
+  if (FULL.has(code)) return 'its disk is full';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another process';
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO' || code === 'EROFS') {
+    return 'its disk cannot be written';
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+// The overlay database on a disk that fills up, through the real server (node dist/src/main.js) on a real
+// filesystem: a small tmpfs mounted in a private mount namespace (unshare), filled from outside through
+// /proc/<pid>/root. A contribution the disk cannot take is answered 503 with Retry-After (the spec's
+// "database unavailable", which clients wait out and resend) rather than 500, the operator's log says why,
+// what was accepted before stays, reads go on, and contributions are taken again once there is room.
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
+import { deviceId, importedData, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
+
+
+let data: Data;
+let server: MainProcess;
+let disk: string;
+
+before(async () => {
+  if (noMountNamespace) return;
+  data = await importedData('monaco');
+  disk = join(data.dir, 'disk');
+  mkdirSync(disk);
+  // sh mounts the tmpfs in the new namespace, then becomes the server (same pid: /proc/<pid>/root shows the mount)
+  const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', disk];
+  server = await startMain(data, { env: { OVERLAY_DB: join(disk, 'overlay.db') }, launcher });
+});
+
+after(async () => {
+  if (noMountNamespace) return;
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  data.remove();
+});
+
+test('a full disk: contributions 503 with Retry-After, nothing accepted is lost, and they are taken again once there is room', { skip: noMountNamespace }, async () => {
+  const client = serviceClient(server.url);
+  const [first, second] = readSourceToilets(data.toiletsDb).map((t) => t.id);
+  const rated = await client.post(`/api/v1/toilets/${first}/ratings`, { rating: 4, device_id: deviceId(1) });
+  assert.equal(rated.status, 201);
+
+  // the server's view of the disk, filled until the kernel refuses
+  const filler = join(`/proc/${server.child.pid}/root`, disk, 'filler');
+  assert.throws(() => {
+    for (;;) appendFileSync(filler, Buffer.alloc(64 * 1024));
+  }, { code: 'ENOSPC' });
+
+  const refused = [
+    await client.post(`/api/v1/toilets/${second}/ratings`, { rating: 2, device_id: deviceId(2) }, { ip: '198.51.100.2' }),
+    await client.post(`/api/v1/toilets/${second}/confirmations`, {}, { ip: '198.51.100.3' }),
+    await client.post('/api/v1/submissions', { lat: 43.7384, lon: 7.4246, name: 'Kiosk' }, { ip: '198.51.100.4' }),
+  ];
+  for (const answer of refused) {
+    assert.equal(answer.status, 503, JSON.stringify(answer.json));
+    assert.equal(answer.headers.get('content-type'), 'application/problem+json');
+    assert.match(answer.json.type, /\/problems\/unavailable$/);
+    assert.match(answer.json.detail, /its disk is full\. Send the request again in 60 seconds/);
+    assert.equal(answer.headers.get('retry-after'), '60');
+    assert.equal(answer.json.retry_after_seconds, 60);
+  }
+  assert.match(server.stderr(), /"storage unavailable: its disk is full"/);
+  assert.doesNotMatch(server.stderr(), /"request failed"/);
+
+  // reads go on, with what was accepted before
+  assert.deepEqual((await client.toilet(first)).cleanliness, { average: 4, count: 1 });
+  assert.equal((await client.toilet(second)).cleanliness, null);
+
+  rmSync(filler);
+  const again = await client.post(`/api/v1/toilets/${second}/ratings`, { rating: 2, device_id: deviceId(2) }, { ip: '198.51.100.2' });
+  assert.equal(again.status, 201, JSON.stringify(again.json));
+  assert.deepEqual((await client.toilet(second)).cleanliness, { average: 2, count: 1 });
+  assert.deepEqual((await client.toilet(first)).cleanliness, { average: 4, count: 1 });
+});
