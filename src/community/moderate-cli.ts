@@ -7,6 +7,7 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
+import { storageTrouble } from '../storage-errors.js';
 
 const USAGE = `usage: npm run moderate -- <command> [--json]
   list [submissions|reports|gone-votes]           the queues, with context
@@ -108,6 +109,12 @@ function fail(error: unknown): number {
   }
   if (error instanceof ModerationError || error instanceof ConfigError) {
     console.error(error.message);
+    return 1;
+  }
+  const trouble = storageTrouble(error);
+  if (trouble !== null) {
+    // every action is one transaction: refused whole
+    console.error(`the overlay database cannot be changed now: ${trouble} (${(error as Error).message}); nothing was changed, run the command again once that is mended`);
     return 1;
   }
   console.error((error as Error).stack ?? String(error));

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
-import { deviceId, importedData, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
+import { deviceId, importedData, moderate, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
 
 
 let data: Data;
@@ -37,6 +37,12 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   const [first, second] = readSourceToilets(data.toiletsDb).map((t) => t.id);
   const rated = await client.post(`/api/v1/toilets/${first}/ratings`, { rating: 4, device_id: deviceId(1) });
   assert.equal(rated.status, 201);
+  const proposed = await client.post('/api/v1/submissions', { lat: 43.7384, lon: 7.4246, name: 'Kiosk' });
+  assert.equal(proposed.status, 201);
+  // the moderation command on the same database file, in the server's namespaces (SQLite resolves the
+  // /proc/<pid>/root link, so only plain file operations can go through it)
+  const inServerNamespaces = ['nsenter', '--target', String(server.child.pid), '--user', '--mount', '--preserve-credentials'];
+  const approve = () => moderate(data, ['approve', proposed.json.id, '--reason', 'seen it'], { OVERLAY_DB: join(disk, 'overlay.db') }, inServerNamespaces);
 
   // the server's view of the disk, filled until the kernel refuses
   const filler = join(`/proc/${server.child.pid}/root`, disk, 'filler');
@@ -47,7 +53,7 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   const refused = [
     await client.post(`/api/v1/toilets/${second}/ratings`, { rating: 2, device_id: deviceId(2) }, { ip: '198.51.100.2' }),
     await client.post(`/api/v1/toilets/${second}/confirmations`, {}, { ip: '198.51.100.3' }),
-    await client.post('/api/v1/submissions', { lat: 43.7384, lon: 7.4246, name: 'Kiosk' }, { ip: '198.51.100.4' }),
+    await client.post('/api/v1/submissions', { lat: 43.739, lon: 7.425, name: 'Café' }, { ip: '198.51.100.4' }),
   ];
   for (const answer of refused) {
     assert.equal(answer.status, 503, JSON.stringify(answer.json));
@@ -59,6 +65,9 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   }
   assert.match(server.stderr(), /"storage unavailable: its disk is full"/);
   assert.doesNotMatch(server.stderr(), /"request failed"/);
+  const refusedApproval = approve();
+  assert.equal(refusedApproval.status, 1, refusedApproval.stderr);
+  assert.match(refusedApproval.stderr, /^the overlay database cannot be changed now: its disk is full \(.*\); nothing was changed, run the command again once that is mended\n$/);
 
   // reads go on, with what was accepted before
   assert.deepEqual((await client.toilet(first)).cleanliness, { average: 4, count: 1 });
@@ -69,4 +78,7 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   assert.equal(again.status, 201, JSON.stringify(again.json));
   assert.deepEqual((await client.toilet(second)).cleanliness, { average: 2, count: 1 });
   assert.deepEqual((await client.toilet(first)).cleanliness, { average: 4, count: 1 });
+  const approved = approve();
+  assert.equal(approved.status, 0, approved.stderr);
+  assert.match(approved.stdout, /it is toilet c_\d+/);
 });

@@ -188,9 +188,13 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
   throw new Error(`the server exited before serving: ${stderr}`);
 }
 
-/** Runs `npm run moderate -- ...` as the compiled script, in its own process, on the test's databases. */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}): { status: number; stdout: string; stderr: string; json: any } {
-  const result = spawnSync(process.execPath, [join(BUILD_DIR, 'src/community/moderate-cli.js'), ...args], {
+/**
+ * Runs `npm run moderate -- ...` as the compiled script, in its own process, on the test's databases; as the
+ * arguments of `launcher` when given (e.g. nsenter).
+ */
+export function moderate(data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): { status: number; stdout: string; stderr: string; json: any } {
+  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, 'src/community/moderate-cli.js'), ...args];
+  const result = spawnSync(command, commandArgs, {
     env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
     encoding: 'utf8',
   });
