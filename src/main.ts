@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { importFromSource } from '../importer/import-source.js';
 import { removeTemporariesOnInterrupt } from '../importer/temporaries.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
+import { storageTrouble } from './storage-errors.js';
 
 const log = jsonLogger();
 
@@ -73,6 +74,10 @@ function whyImport(path: string): string | null {
 }
 
 main().catch((error) => {
-  log.error(error instanceof ConfigError ? error.message : 'start failed', error instanceof ConfigError ? {} : { error: (error as Error).stack });
+  if (error instanceof ConfigError) log.error(error.message);
+  else {
+    const trouble = storageTrouble(error);
+    log.error(trouble === null ? 'start failed' : `start failed: ${(error as Error).message} (${trouble})`, { error: (error as Error).stack });
+  }
   process.exit(1);
 });

@@ -157,17 +157,28 @@ export interface ChangeSet {
   communityToilets: boolean;
 }
 
+/** The overlay database, ready for use; a failure names the file and keeps its error code (storage-errors.ts). */
+function open(path: string): Database.Database {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000'); // the moderation command may hold the write lock for a moment
+    db.exec(SCHEMA);
+    return db;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw Object.assign(new Error(`cannot open the overlay database ${path}: ${(error as Error).message}`, { cause: error }), { code });
+  }
+}
+
 export class OverlayStore {
   readonly db: Database.Database;
   private readonly statements;
 
   constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000'); // the moderation command may hold the write lock for a moment
-    this.db.exec(SCHEMA);
+    this.db = open(path);
     const db = this.db;
     this.statements = {
       logChange: db.prepare('INSERT INTO changes (toilet_id, at) VALUES (?, ?)'),

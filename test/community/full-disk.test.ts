@@ -82,3 +82,18 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   assert.equal(approved.status, 0, approved.stderr);
   assert.match(approved.stdout, /it is toilet c_\d+/);
 });
+
+test('a server started with its overlay database on a full disk says which file and why, and exits 1', { skip: noMountNamespace }, async () => {
+  const fullDisk = join(data.dir, 'full-disk');
+  mkdirSync(fullDisk);
+  const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=256k tmpfs "$0" && { head -c 1000000 /dev/zero > "$0/filler"; exec "$@"; }', fullDisk];
+  const overlayDb = join(fullDisk, 'overlay.db');
+  await assert.rejects(startMain(data, { env: { OVERLAY_DB: overlayDb }, launcher }), (error: Error) => {
+    assert.match(error.message, /^the server exited with code 1 before serving/);
+    const line = error.message.split('\n').find((l) => l.includes('start failed'));
+    assert.ok(line, error.message);
+    const entry = JSON.parse(line);
+    assert.match(entry.message, new RegExp(`^start failed: cannot open the overlay database ${overlayDb}: .+ \\(its disk (is full|cannot be written)\\)$`));
+    return true;
+  });
+});

@@ -185,7 +185,8 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
       return { child, url: `http://127.0.0.1:${entry.port}`, stderr: () => stderr };
     }
   }
-  throw new Error(`the server exited before serving: ${stderr}`);
+  const code = child.exitCode ?? (await new Promise((resolve) => child.once('exit', resolve)));
+  throw new Error(`the server exited with code ${code} before serving: ${stderr}`);
 }
 
 /**
