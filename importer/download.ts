@@ -36,8 +36,11 @@ export async function download(url: string, toPath: string, onProgress?: (p: Dow
     if (!response.ok || !response.body) {
       throw new DownloadError(`cannot download ${url}: the server answered ${response.status} ${response.statusText}`);
     }
+    // fetch decodes a Content-Encoding (gzip, br); Content-Length then counts the encoded bytes, so the size
+    // is unknown (a body cut short fails decoding instead)
+    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
     const length = Number(response.headers.get('content-length'));
-    const totalBytes = Number.isFinite(length) && length > 0 ? length : null;
+    const totalBytes = !encoded && Number.isFinite(length) && length > 0 ? length : null;
     let bytesRead = 0;
     const count = new Transform({
       transform(chunk: Buffer, _encoding, callback) {

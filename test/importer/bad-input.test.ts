@@ -89,6 +89,28 @@ test('a URL is downloaded, imported and the download removed', async () => {
   }
 });
 
+test('a URL served with Content-Encoding is decoded and imported; cut short, it is refused (exit 4)', async () => {
+  const encoded = gzipSync(readFileSync(osmExtract('monaco')));
+  const server = createServer((request, res) => {
+    res.writeHead(200, { 'Content-Length': encoded.length, 'Content-Encoding': 'gzip' });
+    // /short sends half the body, then ends the connection
+    if (request.url === '/short.osm.pbf') res.write(encoded.subarray(0, encoded.length >> 1), () => res.destroy());
+    else res.end(encoded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const liveSha = sha(live);
+    const short = await runImportAsync(`${url}/short.osm.pbf`, '--quiet');
+    assertRefused(short, 4, /download of http:\/\/127\.0\.0\.1:\d+\/short\.osm\.pbf broke off/, liveSha);
+    const result = await runImportAsync(`${url}/monaco.osm.pbf`, '--quiet');
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('.download')), []);
+  } finally {
+    server.close();
+  }
+});
+
 test('wrong arguments are a usage error (exit 2)', () => {
   const result = spawnSync(process.execPath, [CLI], { encoding: 'utf8' });
   assert.equal(result.status, 2);
