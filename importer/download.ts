@@ -19,7 +19,12 @@ export interface DownloadProgress {
 /** Gives up when no bytes arrive for this long (a stalled mirror should not hang a cron job forever). */
 const STALL_TIMEOUT_MS = 60_000;
 
-export async function download(url: string, toPath: string, onProgress?: (p: DownloadProgress) => void): Promise<void> {
+/** What the server said the body is (its Content-Type), for messages about a body that is not an extract. */
+export interface Downloaded {
+  contentType: string | null;
+}
+
+export async function download(url: string, toPath: string, onProgress?: (p: DownloadProgress) => void): Promise<Downloaded> {
   const controller = new AbortController();
   let stall = setTimeout(() => controller.abort(), STALL_TIMEOUT_MS);
   const touch = () => {
@@ -61,6 +66,7 @@ export async function download(url: string, toPath: string, onProgress?: (p: Dow
       rmSync(toPath, { force: true });
       throw new DownloadError(`download of ${url} is incomplete: got ${bytesRead} of ${totalBytes} bytes`);
     }
+    return { contentType: response.headers.get('content-type') };
   } finally {
     clearTimeout(stall);
   }

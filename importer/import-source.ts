@@ -18,9 +18,10 @@ export async function importFromSource(source: string, dbPath: string, options: 
   mkdirSync(dirname(db), { recursive: true });
   const remote = /^https?:\/\//i.test(source);
   const extractPath = remote ? temporaryFile(dirname(db), '.download-', '.osm.pbf') : source;
+  let contentType: string | null = null;
   try {
     if (remote) {
-      await download(source, extractPath, (p) => progress.update({ label: 'download', done: p.bytesRead, total: p.totalBytes }));
+      ({ contentType } = await download(source, extractPath, (p) => progress.update({ label: 'download', done: p.bytesRead, total: p.totalBytes })));
       progress.finish();
     } else if (!existsSync(source)) {
       throw new ExtractError('not_found', `${source} does not exist; name an .osm.pbf file or an https URL`);
@@ -31,6 +32,11 @@ export async function importFromSource(source: string, dbPath: string, options: 
       threads: options.threads,
       onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
     });
+  } catch (error) {
+    // about the download: named by its URL, not by the temporary file it was kept in
+    if (!remote || !(error instanceof ExtractError)) throw error;
+    const sent = contentType === null ? '' : ` (the server sent it as ${contentType})`;
+    throw new ExtractError(error.code, `${error.message.replaceAll(extractPath, source)}${sent}`);
   } finally {
     progress.finish();
     if (remote) discardTemporary(extractPath);

@@ -75,6 +75,19 @@ test('an unreachable URL and a URL answering 404 are refused (exit 4)', async ()
   }
 });
 
+test('a URL that answers something else than an extract (a login page) is refused by its URL (exit 3)', async () => {
+  const server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<html><body>Log in to the Wi-Fi</body></html>'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/region.osm.pbf`;
+  try {
+    const result = await runImportAsync(url);
+    assertRefused(result, 3, /^import: http:\/\/127\.0\.0\.1:\d+\/region\.osm\.pbf is not an OSM PBF extract .*\(the server sent it as text\/html; charset=utf-8\)\n$/, sha(live));
+    assert.doesNotMatch(result.stderr, /\.download-/);
+  } finally {
+    server.close();
+  }
+});
+
 test('a URL is downloaded, imported and the download removed', async () => {
   const data = readFileSync(osmExtract('liechtenstein'));
   const server = createServer((_req, res) => res.writeHead(200, { 'Content-Length': data.length }).end(data));
