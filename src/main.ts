@@ -77,7 +77,7 @@ main().catch((error) => {
   if (error instanceof ConfigError) log.error(error.message);
   else {
     const trouble = storageTrouble(error);
-    log.error(trouble === null ? 'start failed' : `start failed: ${(error as Error).message} (${trouble})`, { error: (error as Error).stack });
+    log.error(`start failed: ${(error as Error).message}${trouble === null ? '' : ` (${trouble})`}`, { error: (error as Error).stack });
   }
   process.exit(1);
 });

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -54,6 +54,21 @@ test('a missing source database is imported from TOILETS_EXTRACT before serving'
   assert.ok(Number.isInteger(serving.modules_ms) && serving.modules_ms > 0, 'modules_ms');
   assert.deepEqual(Object.keys(serving.parts), ['toilets_ms', 'places_ms', 'threads_ms']);
   for (const ms of [serving.load_ms, ...Object.values(serving.parts)]) assert.ok(Number.isInteger(ms) && ms >= 0, JSON.stringify(serving));
+});
+
+test('a first-start import that fails says why in the start-failed line, leaves nothing behind and exits 1', async () => {
+  const folder = mkdtempSync(join(dir, 'unreachable-'));
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: join(folder, 'toilets.db'), OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: 'http://127.0.0.1:9/region.osm.pbf' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1, stderr);
+  const entry = JSON.parse(stderr.trim().split('\n').at(-1)!);
+  assert.match(entry.message, /^start failed: cannot download http:\/\/127\.0\.0\.1:9\/region\.osm\.pbf: /);
+  assert.deepEqual(readdirSync(folder), [], 'no download or database left');
 });
 
 test('a source database of an older layout is imported again; a current one is served as it is', async () => {
