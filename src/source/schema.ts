@@ -78,8 +78,15 @@ export interface ImportMeta {
 }
 
 export function openSourceDatabase(path: string): Database.Database {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  const version = readMeta(db).schema_version;
+  let db: Database.Database | null = null;
+  let version: string | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    version = readMeta(db).schema_version;
+  } catch (error) {
+    db?.close();
+    throw new Error(`cannot read the source database ${path}: ${(error as Error).message}; run \`npm run import\` to write it again`, { cause: error });
+  }
   if (version !== String(SOURCE_SCHEMA_VERSION)) {
     db.close();
     throw new Error(`${path} has source schema version ${version ?? 'none'}, this server needs ${SOURCE_SCHEMA_VERSION}: run \`npm run import\` again`);

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,19 +56,29 @@ test('a missing source database is imported from TOILETS_EXTRACT before serving'
   for (const ms of [serving.load_ms, ...Object.values(serving.parts)]) assert.ok(Number.isInteger(ms) && ms >= 0, JSON.stringify(serving));
 });
 
-test('a first-start import that fails says why in the start-failed line, leaves nothing behind and exits 1', async () => {
-  const folder = mkdtempSync(join(dir, 'unreachable-'));
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: join(folder, 'toilets.db'), OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: 'http://127.0.0.1:9/region.osm.pbf' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+/** Runs main.js expecting it to fail: asserts exit code 1 and returns the message of its last log line. */
+async function failedStart(env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const [code] = await once(child, 'exit');
   assert.equal(code, 1, stderr);
-  const entry = JSON.parse(stderr.trim().split('\n').at(-1)!);
-  assert.match(entry.message, /^start failed: cannot download http:\/\/127\.0\.0\.1:9\/region\.osm\.pbf: /);
+  return (JSON.parse(stderr.trim().split('\n').at(-1)!) as { message: string }).message;
+}
+
+test('a first-start import that fails says why in the start-failed line, leaves nothing behind and exits 1', async () => {
+  const folder = mkdtempSync(join(dir, 'unreachable-'));
+  const message = await failedStart({ TOILETS_DB: join(folder, 'toilets.db'), OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: 'http://127.0.0.1:9/region.osm.pbf' });
+  assert.match(message, /^start failed: cannot download http:\/\/127\.0\.0\.1:9\/region\.osm\.pbf: /);
   assert.deepEqual(readdirSync(folder), [], 'no download or database left');
+});
+
+test('a source database that is not one (no TOILETS_EXTRACT to import from) is named in the start-failed line', async () => {
+  const folder = mkdtempSync(join(dir, 'garbage-'));
+  const db = join(folder, 'toilets.db');
+  writeFileSync(db, 'copied by hand, not written by the importer\n'.repeat(200));
+  const message = await failedStart({ TOILETS_DB: db, OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: '' });
+  assert.equal(message, `start failed: cannot read the source database ${db}: file is not a database; run \`npm run import\` to write it again`);
 });
 
 test('a source database of an older layout is imported again; a current one is served as it is', async () => {
