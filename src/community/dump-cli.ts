@@ -5,6 +5,7 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { writeDump } from './dump.js';
+import { storageTrouble } from '../storage-errors.js';
 
 async function main(): Promise<void> {
   const log = jsonLogger(process.stderr, process.stderr);
@@ -13,14 +14,21 @@ async function main(): Promise<void> {
   try {
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
-    const report = await writeDump(catalog.snapshot, config.baseUrl, config.dumpDir, Date.now());
+    const report = await writeDump(catalog.snapshot, config.baseUrl, config.dumpDir, Date.now()).catch((error: unknown) => {
+      const trouble = storageTrouble(error);
+      if (trouble === null) throw error;
+      throw new DumpNotWritten(`cannot write the dump to ${config.dumpDir}: ${trouble} (${(error as Error).message}); the previous dump is unchanged`);
+    });
     console.log(`wrote ${report.toilets} toilets to ${report.dir}`);
   } finally {
     community.close();
   }
 }
 
+/** A failure said in one line: nothing more to know. */
+class DumpNotWritten extends Error {}
+
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error)));
+  console.error(error instanceof ConfigError || error instanceof DumpNotWritten ? error.message : ((error as Error).stack ?? String(error)));
   process.exitCode = 1;
 });

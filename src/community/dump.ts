@@ -4,7 +4,7 @@
 // business's own statements (partner) and the map links. Only aggregates of contributions go in
 // (counts, averages, decided facts): nothing about who contributed.
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -69,7 +69,10 @@ Fields are those of the API's toilet items: ${baseUrl}/api/v1/openapi.json
 `;
 }
 
-/** Writes the dump of a snapshot into `dir`, replacing the previous files only once the new ones are complete. */
+/**
+ * Writes the dump of a snapshot into `dir`, replacing the previous files only once all the new ones are
+ * complete; when one cannot be written, none replaces its predecessor and no partial file is left.
+ */
 export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string, nowMs: number): Promise<DumpReport> {
   await mkdir(dir, { recursive: true });
   const renderer = new ToiletRenderer(baseUrl);
@@ -97,17 +100,22 @@ export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string
     yield CSV_COLUMNS.map(([name]) => name).join(',') + '\r\n';
     for (const item of items()) yield CSV_COLUMNS.map(([, read]) => csvField(read(item))).join(',') + '\r\n';
   };
-  await writeGzip(join(dir, DUMP_FILES.geojson), geojson());
-  await writeGzip(join(dir, DUMP_FILES.csv), csv());
-  await writeFile(join(dir, `${DUMP_FILES.notice}.tmp`), notice);
-  await rename(join(dir, `${DUMP_FILES.notice}.tmp`), join(dir, DUMP_FILES.notice));
+  const temporary = (name: string) => join(dir, `${name}.tmp`);
+  try {
+    await writeGzip(temporary(DUMP_FILES.geojson), geojson());
+    await writeGzip(temporary(DUMP_FILES.csv), csv());
+    await writeFile(temporary(DUMP_FILES.notice), notice);
+  } catch (error) {
+    // the previous dump stays whole, and a full disk gets its space back
+    await Promise.all(Object.values(DUMP_FILES).map((name) => rm(temporary(name), { force: true })));
+    throw error;
+  }
+  for (const name of Object.values(DUMP_FILES)) await rename(temporary(name), join(dir, name));
   return { dir, toilets };
 }
 
-async function writeGzip(path: string, chunks: Iterable<string>): Promise<void> {
-  const temporary = `${path}.tmp`;
-  await pipeline(Readable.from(chunks), createGzip(), createWriteStream(temporary));
-  await rename(temporary, path);
+function writeGzip(path: string, chunks: Iterable<string>): Promise<void> {
+  return pipeline(Readable.from(chunks), createGzip(), createWriteStream(path));
 }
 
 function csvField(value: unknown): string {

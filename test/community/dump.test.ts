@@ -1,12 +1,11 @@
 // `npm run dump` (its own process): the merged data set with community decisions applied and no personal
 // data, as gzip-compressed GeoJSON and CSV with the ODbL notice, served by the running server under /dumps/.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { BUILD_DIR, Clock, deviceId, importedData, moderate, readSourceToilets, startService, TEST_ENV, type Data, type Service } from './support.js';
+import { Clock, deviceId, importedData, moderate, operatorCommand, readSourceToilets, startService, type Data, type Service } from './support.js';
 
 const VOTED = 'n2934493244'; // Porto: no source values
 const GONE = 'n3191740661';
@@ -39,10 +38,7 @@ describe('open data dump', () => {
   });
 
   test('writes GeoJSON and CSV with decisions applied, gone toilets left out, no personal data; the server serves them', async () => {
-    const run = spawnSync(process.execPath, [join(BUILD_DIR, 'src/community/dump-cli.js')], {
-      env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
-      encoding: 'utf8',
-    });
+    const run = operatorCommand('dump-cli', data, [], env);
     assert.equal(run.status, 0, run.stderr);
     const total = readSourceToilets(data.toiletsDb).length;
     assert.equal(run.stdout.trim(), `wrote ${total - 1} toilets to ${dumpDir}`);

@@ -2,13 +2,15 @@
 // filesystem: a small tmpfs mounted in a private mount namespace (unshare), filled from outside through
 // /proc/<pid>/root. A contribution the disk cannot take is answered 503 with Retry-After (the spec's
 // "database unavailable", which clients wait out and resend) rather than 500, the operator's log says why,
-// what was accepted before stays, reads go on, and contributions are taken again once there is room.
+// what was accepted before stays, reads go on, and contributions are taken again once there is room. The
+// operator's commands (moderate, dump) say so in one line and leave what was there as it was.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { DUMP_FILES } from '../../src/community/dump.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
-import { deviceId, importedData, moderate, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
+import { deviceId, importedData, moderate, operatorCommand, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
 
 
 let data: Data;
@@ -22,7 +24,7 @@ before(async () => {
   mkdirSync(disk);
   // sh mounts the tmpfs in the new namespace, then becomes the server (same pid: /proc/<pid>/root shows the mount)
   const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', disk];
-  server = await startMain(data, { env: { OVERLAY_DB: join(disk, 'overlay.db') }, launcher });
+  server = await startMain(data, { env: { OVERLAY_DB: join(disk, 'overlay.db'), DUMP_DIR: join(disk, 'dumps') }, launcher });
 });
 
 after(async () => {
@@ -42,7 +44,14 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   // the moderation command on the same database file, in the server's namespaces (SQLite resolves the
   // /proc/<pid>/root link, so only plain file operations can go through it)
   const inServerNamespaces = ['nsenter', '--target', String(server.child.pid), '--user', '--mount', '--preserve-credentials'];
-  const approve = () => moderate(data, ['approve', proposed.json.id, '--reason', 'seen it'], { OVERLAY_DB: join(disk, 'overlay.db') }, inServerNamespaces);
+  const onDisk = { OVERLAY_DB: join(disk, 'overlay.db'), DUMP_DIR: join(disk, 'dumps') };
+  const approve = () => moderate(data, ['approve', proposed.json.id, '--reason', 'seen it'], onDisk, inServerNamespaces);
+  const dump = () => operatorCommand('dump-cli', data, [], onDisk, inServerNamespaces);
+  const dumpDir = join(`/proc/${server.child.pid}/root`, disk, 'dumps');
+  const dumped = () => Object.fromEntries(readdirSync(dumpDir).sort().map((name) => [name, readFileSync(join(dumpDir, name)).toString('base64')]));
+  assert.equal(dump().status, 0);
+  const firstDump = dumped();
+  assert.deepEqual(Object.keys(firstDump), Object.values(DUMP_FILES).sort());
 
   // the server's view of the disk, filled until the kernel refuses
   const filler = join(`/proc/${server.child.pid}/root`, disk, 'filler');
@@ -65,6 +74,10 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   }
   assert.match(server.stderr(), /"storage unavailable: its disk is full"/);
   assert.doesNotMatch(server.stderr(), /"request failed"/);
+  const refusedDump = dump();
+  assert.equal(refusedDump.status, 1, refusedDump.stderr);
+  assert.match(refusedDump.stderr, /^cannot write the dump to \S+\/dumps: its disk is full \(.*\); the previous dump is unchanged\n$/);
+  assert.deepEqual(dumped(), firstDump, 'the previous dump whole, and no partial file left');
   const refusedApproval = approve();
   assert.equal(refusedApproval.status, 1, refusedApproval.stderr);
   assert.match(refusedApproval.stderr, /^the overlay database cannot be changed now: its disk is full \(.*\); nothing was changed, run the command again once that is mended\n$/);

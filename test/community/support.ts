@@ -189,12 +189,20 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
   throw new Error(`the server exited with code ${code} before serving: ${stderr}`);
 }
 
+export interface CommandRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+  /** stdout as JSON, when it is. */
+  json: any;
+}
+
 /**
- * Runs `npm run moderate -- ...` as the compiled script, in its own process, on the test's databases; as the
- * arguments of `launcher` when given (e.g. nsenter).
+ * Runs one of the operator's commands (`npm run moderate`, `npm run dump`) as the compiled script, in its own
+ * process, on the test's databases; as the arguments of `launcher` when given (e.g. nsenter).
  */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): { status: number; stdout: string; stderr: string; json: any } {
-  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, 'src/community/moderate-cli.js'), ...args];
+export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
+  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, `src/community/${script}.js`), ...args];
   const result = spawnSync(command, commandArgs, {
     env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
     encoding: 'utf8',
@@ -206,6 +214,11 @@ export function moderate(data: Data, args: string[], env: Record<string, string>
     json = undefined;
   }
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+}
+
+/** `npm run moderate -- ...args` (see operatorCommand). */
+export function moderate(data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
+  return operatorCommand('moderate-cli', data, args, env, launcher);
 }
 
 /** The moment the community tests start at (a Monday, well inside every counting window). */
