@@ -159,15 +159,17 @@ export interface ChangeSet {
 
 /** The overlay database, ready for use; a failure names the file and keeps its error code (storage-errors.ts). */
 function open(path: string): Database.Database {
+  let db: Database.Database | null = null;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
+    db = new Database(path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000'); // the moderation command may hold the write lock for a moment
     db.exec(SCHEMA);
     return db;
   } catch (error) {
+    db?.close();
     const code = (error as { code?: unknown }).code;
     throw Object.assign(new Error(`cannot open the overlay database ${path}: ${(error as Error).message}`, { cause: error }), { code });
   }
