@@ -8,22 +8,32 @@ export interface ProgressSample {
   count?: { name: string; value: number };
 }
 
+/** Where progress goes: process.stderr, which says whether it is a terminal and how wide. */
+export interface ProgressOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
 const LOG_EVERY_MS = 5000;
 const REDRAW_EVERY_MS = 100;
 
 export class ProgressReporter {
-  private readonly started = Date.now();
-  private last = Date.now(); // the first line after one interval, not a meaningless 0% at the start
+  private readonly started: number;
+  private last: number; // the first line after one interval, not a meaningless 0% at the start
   private drawn = false;
 
   constructor(
-    private readonly out: NodeJS.WriteStream,
+    private readonly out: ProgressOutput,
     private readonly quiet: boolean,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.started = this.last = now();
+  }
 
   update(sample: ProgressSample): void {
     if (this.quiet) return;
-    const now = Date.now();
+    const now = this.now();
     const tty = this.out.isTTY === true;
     if (now - this.last < (tty ? REDRAW_EVERY_MS : LOG_EVERY_MS)) return;
     this.last = now;
@@ -51,18 +61,17 @@ function bar(sample: ProgressSample): string {
 }
 
 function describe(sample: ProgressSample, seconds: number, barText: string): string {
-  const parts = [`${sample.label}: ${barText}`];
-  if (sample.total) parts.push(`${Math.floor((100 * sample.done) / sample.total)}% of ${megabytes(sample.total)}`);
-  else parts.push(megabytes(sample.done));
+  const parts = [sample.total ? `${Math.floor((100 * sample.done) / sample.total)}% of ${megabytes(sample.total)}` : megabytes(sample.done)];
   if (seconds > 0) parts.push(`${megabytes(sample.done / seconds)}/s`);
   if (sample.count && seconds > 0) {
     parts.push(`${sample.count.value.toLocaleString('en')} ${sample.count.name}, ${Math.round(sample.count.value / seconds).toLocaleString('en')}/s`);
   }
-  if (sample.total && sample.done > 0 && seconds > 0) {
+  // the rate of the first second says little (the first blocks are still in flight): no ETA from it
+  if (sample.total && sample.done > 0 && seconds >= 1) {
     const eta = Math.max(0, Math.round(((sample.total - sample.done) * seconds) / sample.done));
     parts.push(`ETA ${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}`);
   }
-  return parts.join(', ').replace(': , ', ': ');
+  return `${sample.label}: ${barText}${parts.join(', ')}`;
 }
 
 function megabytes(bytes: number): string {
