@@ -3,7 +3,7 @@
 // serves until killed.
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { createApp } from '../src/http/uws.js';
-import { sharablePort } from '../src/threads/read-threads.js';
+import { claimPort } from '../src/http/port.js';
 
 const size = Number(process.argv[2] ?? 2000);
 const threads = Number(process.argv[3] ?? 1);
@@ -14,7 +14,7 @@ app.any('/*', (res) => {
   res.end(body);
 });
 // the service's threads each listen on the port too (see src/threads/)
-const port = isMainThread ? await sharablePort('127.0.0.1', 0) : (workerData as number);
+const port = isMainThread ? await claimPort('127.0.0.1', 0) : (workerData as number);
 app.listen('127.0.0.1', port, (socket) => {
   if (!socket) throw new Error('ceiling server could not listen');
   if (!isMainThread) return;

@@ -15,7 +15,8 @@ import { COMMUNITY_PROBLEM_KINDS } from './community/problems.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
-import { ReadThreads, sharablePort } from './threads/read-threads.js';
+import { ReadThreads } from './threads/read-threads.js';
+import { claimPort } from './http/port.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -78,7 +79,7 @@ export function createApp(options: AppOptions): App {
     threads,
     listen: async () => {
       community.start();
-      const port = await server.listen(config.host, threads ? await sharablePort(config.host, config.port) : config.port);
+      const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },

@@ -3,7 +3,6 @@
 // requests and place lookups they pass on, and stops them. See src/threads/README.md.
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { ForwardedRequests } from '../http/forward.js';
 import type { HttpReply } from '../http/reply.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
@@ -22,20 +21,6 @@ const ENTRY = new URL('./read-thread.js', import.meta.url);
  * generation: V8's default for a worker kept ~100 MB more resident at a million toilets, for no gain.
  */
 const YOUNG_GENERATION_MB = 8;
-
-/**
- * A port every thread can listen on: uWS lets several sockets share a port (SO_REUSEPORT) only when it
- * is given a port number, so port 0 ("any free one") becomes a free port picked here first.
- */
-export async function sharablePort(host: string, port: number): Promise<number> {
-  if (port !== 0) return port;
-  const probe = createServer();
-  probe.listen(0, host);
-  await once(probe, 'listening');
-  const picked = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return picked;
-}
 
 export interface ReadThreadsDeps {
   config: Config;

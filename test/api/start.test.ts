@@ -58,10 +58,17 @@ test('a missing source database is imported from TOILETS_EXTRACT before serving'
 
 /** Runs main.js expecting it to fail: asserts exit code 1 and returns the message of its last log line. */
 async function failedStart(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let served = false;
   child.stderr!.on('data', (chunk) => (stderr += chunk));
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if ((JSON.parse(line) as { message: string }).message !== 'serving') return;
+    served = true;
+    child.kill('SIGTERM');
+  });
   const [code] = await once(child, 'exit');
+  assert.ok(!served, 'it started serving');
   assert.equal(code, 1, stderr);
   return (JSON.parse(stderr.trim().split('\n').at(-1)!) as { message: string }).message;
 }
@@ -79,6 +86,31 @@ test('a source database that is not one (no TOILETS_EXTRACT to import from) is n
   writeFileSync(db, 'copied by hand, not written by the importer\n'.repeat(200));
   const message = await failedStart({ TOILETS_DB: db, OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: '' });
   assert.equal(message, `start failed: cannot read the source database ${db}: file is not a database; run \`npm run import\` to write it again`);
+});
+
+test('a second server on a port the first listens on refuses to start (they would share its connections)', async () => {
+  const db = join(dir, 'toilets.db');
+  const first = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  try {
+    let port = 0;
+    for await (const line of createInterface({ input: first.stdout! })) {
+      const entry = JSON.parse(line) as { message: string; port?: number };
+      if (entry.message === 'serving') {
+        port = entry.port!;
+        break;
+      }
+    }
+    assert.ok(port > 0, 'the first server serves');
+    const message = await failedStart({ PORT: String(port), TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') });
+    assert.equal(message, `start failed: port ${port} on 127.0.0.1 is in use (another instance of this server?); stop what listens there or set PORT to another port`);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`)).status, 200, 'the first one still answers');
+  } finally {
+    first.kill('SIGTERM');
+    await once(first, 'exit');
+  }
 });
 
 test('a source database of an older layout is imported again; a current one is served as it is', async () => {
