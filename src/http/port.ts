@@ -11,8 +11,11 @@ export async function claimPort(host: string, port: number): Promise<number> {
     probe.listen(port, host);
     await once(probe, 'listening');
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
-    throw new Error(`port ${port} on ${host} is in use (another instance of this server?); stop what listens there or set PORT to another port`);
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+      throw new Error(`port ${port} on ${host} is in use (another instance of this server?); stop what listens there or set PORT to another port`);
+    }
+    // e.g. a HOST that is no address of this machine, or a port below 1024 without the privilege
+    throw new Error(`cannot listen on HOST=${host} PORT=${port}: ${(error as Error).message}`, { cause: error });
   }
   const claimed = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));

@@ -113,6 +113,11 @@ test('a second server on a port the first listens on refuses to start (they woul
   }
 });
 
+test('a HOST that is no address of this machine is named in the start-failed line', async () => {
+  const message = await failedStart({ HOST: '192.0.2.1', TOILETS_DB: join(dir, 'toilets.db'), OVERLAY_DB: join(dir, 'overlay.db') });
+  assert.match(message, /^start failed: cannot listen on HOST=192\.0\.2\.1 PORT=0: listen EADDRNOTAVAIL/);
+});
+
 test('a source database of an older layout is imported again; a current one is served as it is', async () => {
   const db = join(dir, 'toilets.db');
   const again = await start(db);
