@@ -21,8 +21,9 @@ export function storageTrouble(error: unknown): string | null {
   if (code === null) return null;
   if (FULL.has(code)) return 'its disk is full';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another process';
-  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO' || code === 'EROFS') {
-    return 'its disk cannot be written';
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EROFS' || code === 'EACCES') {
+    return 'its file cannot be opened for writing (check its permissions, and that the disk is not read-only)';
   }
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'its disk cannot be read or written (an I/O error; a full disk can cause one too)';
   return null;
 }
