@@ -22,8 +22,8 @@ export function storageTrouble(error: unknown): string | null {
   if (FULL.has(code)) return 'its disk is full';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another process';
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EROFS' || code === 'EACCES') {
-    return 'its file cannot be opened for writing (check its permissions, and that the disk is not read-only)';
+    return 'its database file cannot be opened for writing';
   }
-  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'its disk cannot be read or written (an I/O error; a full disk can cause one too)';
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'its disk cannot be read or written';
   return null;
 }
