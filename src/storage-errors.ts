@@ -19,11 +19,11 @@ export function isDiskFull(error: unknown): boolean {
 export function storageTrouble(error: unknown): string | null {
   const code = codeOf(error);
   if (code === null) return null;
-  if (FULL.has(code)) return 'its disk is full';
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'its database is locked by another process';
+  if (FULL.has(code)) return 'the disk is full';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'the database is locked by another process';
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'EROFS' || code === 'EACCES') {
-    return 'its database file cannot be opened for writing';
+    return 'a file cannot be opened for writing';
   }
-  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'its disk cannot be read or written';
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'the disk cannot be read or written';
   return null;
 }

@@ -68,19 +68,19 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
     assert.equal(answer.status, 503, JSON.stringify(answer.json));
     assert.equal(answer.headers.get('content-type'), 'application/problem+json');
     assert.match(answer.json.type, /\/problems\/unavailable$/);
-    assert.match(answer.json.detail, /its disk is full\. Send the request again in 60 seconds/);
+    assert.match(answer.json.detail, /the disk is full\. Send the request again in 60 seconds/);
     assert.equal(answer.headers.get('retry-after'), '60');
     assert.equal(answer.json.retry_after_seconds, 60);
   }
-  assert.match(server.stderr(), /"storage unavailable: its disk is full"/);
+  assert.match(server.stderr(), /"storage unavailable: the disk is full"/);
   assert.doesNotMatch(server.stderr(), /"request failed"/);
   const refusedDump = dump();
   assert.equal(refusedDump.status, 1, refusedDump.stderr);
-  assert.match(refusedDump.stderr, /^cannot write the dump to \S+\/dumps: its disk is full \(.*\); the previous dump is unchanged\n$/);
+  assert.match(refusedDump.stderr, /^cannot write the dump to \S+\/dumps: the disk is full \(.*\); the previous dump is unchanged\n$/);
   assert.deepEqual(dumped(), firstDump, 'the previous dump whole, and no partial file left');
   const refusedApproval = approve();
   assert.equal(refusedApproval.status, 1, refusedApproval.stderr);
-  assert.match(refusedApproval.stderr, /^the overlay database cannot be changed now: its disk is full \(.*\); nothing was changed, run the command again once that is mended\n$/);
+  assert.match(refusedApproval.stderr, /^the overlay database cannot be changed now: the disk is full \(.*\); nothing was changed, run the command again once that is mended\n$/);
 
   // reads go on, with what was accepted before
   assert.deepEqual((await client.toilet(first)).cleanliness, { average: 4, count: 1 });
@@ -106,7 +106,7 @@ test('a server started with its overlay database on a full disk says which file 
     const line = error.message.split('\n').find((l) => l.includes('start failed'));
     assert.ok(line, error.message);
     const entry = JSON.parse(line);
-    assert.match(entry.message, new RegExp(`^start failed: cannot open the overlay database ${overlayDb}: .+ \\(its disk is full\\)$`));
+    assert.match(entry.message, new RegExp(`^start failed: cannot open the overlay database ${overlayDb}: .+ \\(the disk is full\\)$`));
     return true;
   });
 });
