@@ -3,7 +3,7 @@
 // and serves an up-to-date one as it is. A log stream whose reader goes away costs log lines, not the service.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,15 @@ test('a missing source database is imported from TOILETS_EXTRACT before serving'
   for (const ms of [serving.load_ms, ...Object.values(serving.parts)]) assert.ok(Number.isInteger(ms) && ms >= 0, JSON.stringify(serving));
 });
 
+/** The port main.js says it serves on (it fails when the process ends before saying so). */
+async function servingPort(child: ChildProcess): Promise<number> {
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const entry = JSON.parse(line) as { message: string; port?: number };
+    if (entry.message === 'serving') return entry.port!;
+  }
+  throw new Error('main.js ended before serving');
+}
+
 /** Runs main.js expecting it to fail: asserts exit code 1 and returns the message of its last log line. */
 async function failedStart(env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -95,15 +104,7 @@ test('a second server on a port the first listens on refuses to start (they woul
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {
-    let port = 0;
-    for await (const line of createInterface({ input: first.stdout! })) {
-      const entry = JSON.parse(line) as { message: string; port?: number };
-      if (entry.message === 'serving') {
-        port = entry.port!;
-        break;
-      }
-    }
-    assert.ok(port > 0, 'the first server serves');
+    const port = await servingPort(first);
     const message = await failedStart({ PORT: String(port), TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') });
     assert.equal(message, `start failed: port ${port} on 127.0.0.1 is in use (another instance of this server?); stop what listens there or set PORT to another port`);
     assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`)).status, 200, 'the first one still answers');
@@ -170,14 +171,7 @@ test('the server takes signals once it says it is serving, and keeps serving and
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const exited = once(child, 'exit');
-  let port = 0;
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const entry = JSON.parse(line) as { message: string; port?: number };
-    if (entry.message === 'serving') {
-      port = entry.port!;
-      break;
-    }
-  }
+  const port = await servingPort(child);
   child.stdout!.destroy(); // the reader goes away: the server's next line on stdout fails with EPIPE
   child.kill('SIGHUP'); // a reload, logged on stdout; sent at once, as the signal handlers are in place before "serving"
   await new Promise((resolve) => setTimeout(resolve, 300));
