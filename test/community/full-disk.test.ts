@@ -12,19 +12,21 @@ import { DUMP_FILES } from '../../src/community/dump.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
 import { deviceId, importedData, moderate, operatorCommand, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
 
-
 let data: Data;
 let server: MainProcess;
 let disk: string;
+/** Where the server, and the operator's commands beside it, keep their files: on the small disk. */
+let onDisk: Record<string, string>;
 
 before(async () => {
   if (noMountNamespace) return;
   data = await importedData('monaco');
   disk = join(data.dir, 'disk');
   mkdirSync(disk);
+  onDisk = { OVERLAY_DB: join(disk, 'overlay.db'), DUMP_DIR: join(disk, 'dumps') };
   // sh mounts the tmpfs in the new namespace, then becomes the server (same pid: /proc/<pid>/root shows the mount)
   const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', disk];
-  server = await startMain(data, { env: { OVERLAY_DB: join(disk, 'overlay.db'), DUMP_DIR: join(disk, 'dumps') }, launcher });
+  server = await startMain(data, { env: onDisk, launcher });
 });
 
 after(async () => {
@@ -44,7 +46,6 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   // the moderation command on the same database file, in the server's namespaces (SQLite resolves the
   // /proc/<pid>/root link, so only plain file operations can go through it)
   const inServerNamespaces = ['nsenter', '--target', String(server.child.pid), '--user', '--mount', '--preserve-credentials'];
-  const onDisk = { OVERLAY_DB: join(disk, 'overlay.db'), DUMP_DIR: join(disk, 'dumps') };
   const approve = () => moderate(data, ['approve', proposed.json.id, '--reason', 'seen it'], onDisk, inServerNamespaces);
   const dump = () => operatorCommand('dump-cli', data, [], onDisk, inServerNamespaces);
   const dumpDir = join(`/proc/${server.child.pid}/root`, disk, 'dumps');
