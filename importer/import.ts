@@ -18,7 +18,7 @@ import { buildPlaceIndex } from '../src/places/build.js';
 import { placeIndexBlobs } from '../src/places/stored.js';
 import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
 import { worldTowns } from '../src/places/world-towns.js';
-import { isDiskFull } from '../src/storage-errors.js';
+import { errorCode, isDiskFull } from '../src/storage-errors.js';
 
 export interface ImportOptions {
   /** The live source database to replace. */
@@ -484,11 +484,11 @@ function swapIn(tempPath: string, livePath: string): void {
 }
 
 function asImportError(error: unknown, tempPath: string): unknown {
-  const code = (error as { code?: string }).code;
+  const code = errorCode(error);
   if (isDiskFull(error)) {
     return new ImportError('disk_full', `the disk is full while writing ${tempPath}; free space and import again (the live database is unchanged)`);
   }
-  if (typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'EACCES' || code === 'EROFS' || code === 'EIO')) {
+  if (code !== null && (code.startsWith('SQLITE_') || code === 'EACCES' || code === 'EROFS' || code === 'EIO')) {
     return new ImportError('write_failed', `cannot write ${tempPath}: ${(error as Error).message} (the live database is unchanged)`);
   }
   return error;

@@ -5,19 +5,20 @@
 /** Error codes of a full disk or quota: better-sqlite3's SqliteError.code and Node's system errors. */
 const FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 
-function codeOf(error: unknown): string | null {
+/** The error's code (SqliteError.code, a system error's code), or null. */
+export function errorCode(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : null;
 }
 
 export function isDiskFull(error: unknown): boolean {
-  const code = codeOf(error);
+  const code = errorCode(error);
   return code !== null && FULL.has(code);
 }
 
 /** What keeps the storage from working, in a few words for a client and the log; null for other errors. */
 export function storageTrouble(error: unknown): string | null {
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code === null) return null;
   if (FULL.has(code)) return 'the disk is full';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'the database is locked by another process';

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
+import { errorCode } from '../storage-errors.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS confirmations (
@@ -170,8 +171,7 @@ function open(path: string): Database.Database {
     return db;
   } catch (error) {
     db?.close();
-    const code = (error as { code?: unknown }).code;
-    throw Object.assign(new Error(`cannot open the overlay database ${path}: ${(error as Error).message}`, { cause: error }), { code });
+    throw Object.assign(new Error(`cannot open the overlay database ${path}: ${(error as Error).message}`, { cause: error }), { code: errorCode(error) });
   }
 }
 

@@ -4,6 +4,7 @@
 // SO_REUSEPORT, fails then; and port 0 ("any free one") becomes a number the threads can share.
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { errorCode } from '../storage-errors.js';
 
 export async function claimPort(host: string, port: number): Promise<number> {
   const probe = createServer();
@@ -11,7 +12,7 @@ export async function claimPort(host: string, port: number): Promise<number> {
     probe.listen(port, host);
     await once(probe, 'listening');
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+    if (errorCode(error) === 'EADDRINUSE') {
       throw new Error(`port ${port} on ${host} is in use (another instance of this server?); stop what listens there or set PORT to another port`);
     }
     // e.g. a HOST that is no address of this machine, or a port below 1024 without the privilege
