@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import { takeBudget } from '../api/limits.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
-import type { FactAttribute } from '../toilets/facts.js';
+import type { FactAttribute } from '../rules/facts.js';
 import { API_PREFIX, fullPath, operationById } from '../schemas/operations.js';
 import { TOILET_ID, type InvalidParam, type ReportKind } from '../schemas/resources.js';
 import { findInvalid } from '../schemas/validate.js';

@@ -21,27 +21,8 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a handler gets: plain values read while the uWS request was still valid. */
-export interface HttpRequestInfo {
-  /** Upper-case; 'HEAD' when a GET route answers a HEAD request. */
-  readonly method: string;
-  /** The path as sent (still percent-encoded), without the query. */
-  readonly path: string;
-  /** The raw query string without '?'; '' when there is none. */
-  readonly query: string;
-  /** The route's :params by name, percent-decoded. */
-  readonly params: Readonly<Record<string, string>>;
-  /** The headers the route declared, by lower-case name ('' when absent); every header for 'all'. */
-  readonly headers: Readonly<Record<string, string>>;
-  /**
-   * Canonical client address (see client-ip.ts). Read on first use (asking uWS for the socket address
-   * costs as much as the rest of a small request), so read it before the answer is written.
-   */
-  readonly ip: string;
-  /** The request body for routes that take one (possibly empty); null otherwise. */
-  readonly body: Buffer | null;
-  /** Aborted when the client goes away before the answer is written. */
-  readonly signal: AbortSignal;
-}
+import type { HttpRequestInfo } from './request-info.js';
+export type { HttpRequestInfo };
 
 /** A plain reply, or a web Response (streamed when it is text/event-stream, see fetch-bridge.ts). */
 export type RouteResult = HttpReply | Response;
