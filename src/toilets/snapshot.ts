@@ -41,6 +41,9 @@ export interface OverlayChange {
   entries: [string, ToiletOverlay | null][];
 }
 
+/** verification_state and confidence depend on today's date: holders refresh them this often. */
+export const QUALITY_REFRESH_MS = 3600_000;
+
 /** Where the read path finds the snapshot in use (the catalog, or a replica of it on another thread). */
 export interface SnapshotHolder {
   readonly snapshot: Snapshot;
