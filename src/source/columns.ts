@@ -8,7 +8,7 @@ import { asciiJson } from '../rules/ascii-json.js';
 import { sharedArray, type SharedArrayType } from '../rules/shared-array.js';
 import { codesFor, type Codes } from './text-column.js';
 
-/** Number columns and their element types. Enum columns hold positions in the enums of src/toilets/facts.ts. */
+/** Number columns and their element types. Enum columns hold positions in the enums of src/rules/facts.ts. */
 export const NUMBER_COLUMNS = {
   /** Position in ID_TYPES (src/toilets/table.ts). */
   idType: Uint8Array,
