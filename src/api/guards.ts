@@ -14,7 +14,7 @@ import { limiterOf, type Limits } from './limits.js';
 
 /**
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
- * this is our decision (issue 27; test/api/guard-order.test.ts asserts it pair by pair):
+ * this is our decision (issue 27; test/community/guard-order.test.ts asserts it pair by pair):
  *
  *   rateLimit      429  first: every answer then carries the RateLimit headers
  *   featureSwitch  503  an operation switched off refuses everyone alike
