@@ -60,7 +60,6 @@ export function createApp(options: AppOptions): App {
     places,
     log,
     now,
-    tooLarge: (request, maxBytes) => community.tooLarge(request, maxBytes),
   });
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });

@@ -1,12 +1,10 @@
 // The read side of one server thread, built the same way on the main thread (app.ts) and on every read
 // thread (threads/read-thread.ts): the reads over a snapshot holder, the per-IP limits (in shared memory,
 // so one budget whichever thread counts it), the problem catalogue, the area cache dropped whenever the
-// answers change, and an HTTP server that answers the public REST reads.
+// answers change, and an HTTP server that answers the public REST reads behind the guard chain.
 import { HttpServer, type ServerHooks } from '../http/server.js';
-import { Problems, PROBLEM_KINDS } from '../http/problem.js';
-import type { HttpReply } from '../http/reply.js';
-import type { HttpRequestInfo } from '../http/request-info.js';
-import { COMMUNITY_PROBLEM_KINDS } from '../community/problems.js';
+import { Problems } from '../http/problem.js';
+import { PROBLEM_TYPES } from '../http/problem-types.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import type { Config } from '../config.js';
@@ -28,15 +26,13 @@ export interface ReadSideOptions {
   now: () => number;
   /** The main thread's limit tables (shared memory), for a read thread; a new set on the main thread. */
   limitTables?: LimitTables;
-  /** A route's own answer to an oversized body (the community pages, main thread), or null. */
-  tooLarge?: (request: HttpRequestInfo, maxBytes: number) => HttpReply | null;
 }
 
 export interface ReadSide {
   server: HttpServer;
   reads: Reads;
   limits: Limits;
-  problems: Problems<string>;
+  problems: Problems;
   /** The server's own answers (no route, failures), also used for requests passed on by read threads. */
   hooks: ServerHooks;
 }
@@ -45,10 +41,10 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
   const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, options.limitTables);
-  const problems = new Problems<string>(config.baseUrl, { ...PROBLEM_KINDS, ...COMMUNITY_PROBLEM_KINDS });
+  const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
-  const hooks = serviceHooks(problems, log, options.tooLarge ?? (() => null));
+  const hooks = serviceHooks(problems, log);
   const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
   return { server, reads, limits, problems, hooks };

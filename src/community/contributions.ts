@@ -8,7 +8,7 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Decision } from '../toilets/overlay.js';
 import type { AddressRule, OverlayStore } from './store.js';
 import type { Pseudonyms } from './pseudonyms.js';
-import type { HumanCheckPass } from './human-check.js';
+import type { HumanCheckPass } from '../api/guards.js';
 import { secondsUntilNextUtcDay, utcDay } from './days.js';
 import { sourceVotesOf } from './normal-form.js';
 
