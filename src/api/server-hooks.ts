@@ -14,6 +14,7 @@ export function serviceHooks(problems: Problems, log: Logger): ServerHooks {
     notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
     methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
     payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
+    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
     serverError: (error, request) => {
       const trouble = storageTrouble(error);
       if (trouble !== null) {

@@ -27,6 +27,16 @@ export const PROBLEM_TYPES = {
     status: 405,
     description: 'The resource exists but does not support this HTTP method. The Allow header lists the methods it supports.',
   },
+  'bad-framing': {
+    title: 'Ambiguous request framing',
+    status: 400,
+    description: 'The request says in two ways, or in a way that does not agree, where its body ends: several different Content-Length headers, a Content-Length that is not a number, or Content-Length together with Transfer-Encoding. A proxy and this server could read it differently, so it is refused and the connection closed. Send one Content-Length, or Transfer-Encoding: chunked alone.',
+  },
+  'transfer-coding-not-implemented': {
+    title: 'Transfer coding not implemented',
+    status: 501,
+    description: 'The request body uses a transfer coding this server does not read; only chunked is. The connection is closed. Send the body with a Content-Length, or with Transfer-Encoding: chunked.',
+  },
   'payload-too-large': {
     title: 'Payload too large',
     status: 413,

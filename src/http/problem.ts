@@ -106,6 +106,7 @@ export function problemHooks(
     methodNotAllowed: (request, allow) =>
       problems.reply('method-not-allowed', `${request.path} does not support ${request.method}; use ${allow.join(', ')}.`),
     payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `Send a request body of at most ${maxBytes} bytes.`),
+    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
     serverError: (error, request) => {
       logError(error, request);
       return problems.reply('server-error', 'The server could not answer this request; try again later.');

@@ -9,6 +9,7 @@
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
+import { framingFault, type FramingFault } from './framing.js';
 import { writeReply, type HeaderList, type HttpReply } from './reply.js';
 import {
   closeListenSocket,
@@ -61,6 +62,8 @@ export interface ServerHooks {
   /** The server adds the Allow header. */
   methodNotAllowed(request: HttpRequestInfo, allow: readonly string[]): HttpReply;
   payloadTooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply;
+  /** A request whose body framing is ambiguous or unsupported (framing.ts); its connection is closed after. */
+  badFraming(request: HttpRequestInfo, fault: FramingFault): HttpReply;
   /**
    * Called with every error a handler throws or rejects with (log it here) and answers it; must not
    * leak internals. When the error struck after the answer had started, its reply is dropped and the
@@ -270,8 +273,21 @@ export class HttpServer {
       route.headerNames === null ? readAllHeaders(req) : route.headerNames.length === 0 ? EMPTY : readHeaders(req, route.headerNames),
       this.forwardedIp(req),
     );
-    if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
+    const fault = framingFault(req);
+    if (fault !== null) this.refuseFraming(res, request, fault);
+    else if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
     else this.answer(route, res, request, null);
+  }
+
+  /** Answers a request whose framing the parser may have read otherwise than a proxy did, and closes. */
+  private refuseFraming(res: HttpResponse, request: ServerRequest, fault: FramingFault): void {
+    let reply: HttpReply;
+    try {
+      reply = this.hooks.badFraming(request, fault);
+    } catch (error) {
+      reply = this.state.failure(error, request);
+    }
+    this.writeNow(res, reply, request, null, true);
   }
 
   private answer(route: CompiledRoute, res: HttpResponse, request: ServerRequest, exchange: Exchange | null): void {
@@ -338,6 +354,11 @@ export class HttpServer {
   private unrouted(res: HttpResponse, req: HttpRequest): void {
     this.requestsReceived++;
     const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
+    const fault = framingFault(req);
+    if (fault !== null) {
+      this.refuseFraming(res, request, fault);
+      return;
+    }
     const allow = this.allowedMethods(request.path);
     let reply: HttpReply;
     try {

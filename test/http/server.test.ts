@@ -139,6 +139,7 @@ describe('HttpServer with a failing serverError hook', () => {
         notFound: () => ({ status: 404 }),
         methodNotAllowed: () => ({ status: 405 }),
         payloadTooLarge: () => ({ status: 413 }),
+        badFraming: () => ({ status: 400 }),
         serverError: () => {
           throw new Error('the hook broke too');
         },
@@ -211,6 +212,82 @@ describe('HttpServer aborted requests', () => {
     await t.server.close({ timeoutMs: 60_000 });
     release.open();
     assert.equal(await signalState.promise, true);
+  });
+});
+
+describe('HttpServer request framing (RFC 9112 §6)', () => {
+  let t: TestServer;
+  let bodies = 0;
+  before(async () => {
+    t = await startServer((server) => {
+      server.route({ method: 'POST', pattern: '/echo', maxBodyBytes: 1000, handler: (request) => {
+        bodies++;
+        return echo(request);
+      } });
+      server.route({ method: 'GET', pattern: '/read', handler: () => ({ status: 200, body: 'read' }) });
+    });
+  });
+  after(() => t.server.close());
+
+  /** What the server writes before it closes the connection (or '' after 5 s of silence, failing the test). */
+  const exchange = (bytes: string) =>
+    new Promise<{ text: string; closed: boolean }>((resolve, reject) => {
+      const socket = connect(t.port, '127.0.0.1', () => socket.write(bytes));
+      let text = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve({ text, closed: false });
+      }, 5000);
+      socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ text, closed: true });
+      });
+    });
+
+  const cases: [string, string, number, RegExp][] = [
+    ['two different Content-Length headers', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}x', 400, /several different Content-Length headers \(2, 3\)/],
+    ['two different Content-Length headers on an unrouted path', 'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 2\r\n\r\n{}x', 400, /several different Content-Length/],
+    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /Transfer-Encoding gzip is not read here/],
+    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /identity/],
+    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 501, /xchunked/],
+  ];
+  for (const [what, bytes, status, detail] of cases) {
+    test(`${what}: ${status} problem, and the connection closes`, async () => {
+      const before = bodies;
+      const { text, closed } = await exchange(bytes);
+      assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `));
+      assert.match(text, /application\/problem\+json/);
+      assert.match(text, detail);
+      assert.ok(closed, 'the connection is closed after the answer');
+      assert.equal(bodies, before, 'the handler never sees the request');
+    });
+  }
+
+  test('the parser itself closes the connection on the other ambiguous framings, before any handler', async () => {
+    const before = bodies;
+    for (const bytes of [
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 3\r\n\r\n{}x',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: +2\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    ]) {
+      const { text, closed } = await exchange(bytes);
+      assert.ok(closed && !/ 200 /.test(text), `${JSON.stringify(bytes)} got ${JSON.stringify(text)}`);
+    }
+    assert.equal(bodies, before);
+  });
+
+  test('one Content-Length (also sent twice), or chunked alone, is read as usual', async () => {
+    for (const bytes of [
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    ]) {
+      const { text } = await exchange(bytes);
+      assert.match(text, /^HTTP\/1\.1 200 /, bytes);
+      assert.match(text, /"body":"e30="/, 'the body {} reached the handler');
+    }
   });
 });
 
