@@ -1,5 +1,5 @@
 // Fixed-window request counting per client address, with the draft-ietf-httpapi-ratelimit-headers
-// fields the API sends (protocol-notes §6). IPv6 clients are counted by their /64 (rateLimitKey).
+// fields the API sends (protocol-notes §6). IPv6 clients are counted by their /64 (ipv6Prefix64).
 //
 // Windows are aligned to the clock (window n covers [n·w, (n+1)·w)), so one window change drops every
 // counter at once: each slot of the table records the window it was counted in, and a slot of an older
@@ -16,7 +16,7 @@
 // The counters live in shared memory (SharedArrayBuffer), so every server thread counts into the same
 // table (limiters made over one `table`): an address's budget is one budget whichever thread its
 // connections land on. A lock word guards each call; its critical section is a few dozen instructions.
-import { rateLimitKey } from './client-ip.js';
+import { ipv6Prefix64 } from './client-ip.js';
 
 export interface RateLimitPolicy {
   /** Policy name in RateLimit-Policy / RateLimit, e.g. "per-ip". */
@@ -110,7 +110,7 @@ export class FixedWindowRateLimiter {
     const window = Math.floor(nowMs / this.windowMs);
     const resetSeconds = Math.ceil(((window + 1) * this.windowMs - nowMs) / 1000);
     const limit = this.limit;
-    const [hashA, hashB] = hashes(rateLimitKey(ip));
+    const [hashA, hashB] = ip.includes(':') && ipv6Prefix64(ip, prefix) ? prefixHashes(prefix) : hashes(ip);
     const stamp = window | 0;
     const words = this.words;
     while (Atomics.compareExchange(words, LOCK, 0, 1) !== 0); // another thread is counting: a few dozen instructions
@@ -198,6 +198,9 @@ export class FixedWindowRateLimiter {
   }
 }
 
+/** The /64 of the IPv6 client being counted (one call at a time: take() runs to its end). */
+const prefix = new Uint16Array(4);
+
 /**
  * Two independent 32-bit hashes of a key (FNV-1a and a multiply-xorshift, each finished with MurmurHash3's
  * avalanche so that the low bits, which pick the slot and the sketch counters, depend on every character):
@@ -210,6 +213,18 @@ function hashes(key: string): [number, number] {
     const c = key.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return [avalanche(a), avalanche(b)];
+}
+
+/** The same hashes over an IPv6 /64's four groups, started apart from every text key. */
+function prefixHashes(groups: Uint16Array): [number, number] {
+  let a = 0x6a09e667;
+  let b = 0xbb67ae85;
+  for (let i = 0; i < 4; i++) {
+    a = Math.imul(a ^ groups[i], 0x01000193);
+    b = Math.imul(b ^ groups[i], 0x5bd1e995);
     b ^= b >>> 15;
   }
   return [avalanche(a), avalanche(b)];
