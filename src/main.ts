@@ -8,7 +8,7 @@ import { createApp } from './app.js';
 import { importFromSource } from '../importer/import-source.js';
 import { removeTemporariesOnInterrupt } from '../importer/temporaries.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
-import { storageTrouble } from './storage-errors.js';
+import { storageTrouble } from './storage/errors.js';
 
 const log = jsonLogger();
 

@@ -5,7 +5,7 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { writeDump } from './dump.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
 
 async function main(): Promise<void> {
   const log = jsonLogger(process.stderr, process.stderr);

@@ -7,7 +7,7 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
 
 const USAGE = `usage: npm run moderate -- <command> [--json]
   list [submissions|reports|gone-votes]           the queues, with context

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
-import { errorCode } from '../storage-errors.js';
+import { errorCode } from '../storage/errors.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS confirmations (
