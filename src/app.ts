@@ -1,4 +1,5 @@
-// Assembles the service from its parts: catalog (data), community overlay, reads, limits, HTTP routes.
+// Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
+// HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import { HttpServer } from './http/server.js';
 import { Problems, PROBLEM_KINDS } from './http/problem.js';
@@ -12,6 +13,7 @@ import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { COMMUNITY_PROBLEM_KINDS } from './community/problems.js';
+import { AccountsStore } from './accounts/store.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -37,6 +39,8 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
+  /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
+  accounts: AccountsStore;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -50,6 +54,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
+  const accounts = new AccountsStore(config.accountsDb);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
@@ -76,6 +81,7 @@ export function createApp(options: AppOptions): App {
     limits,
     placeIndex,
     community,
+    accounts,
     threads,
     listen: async () => {
       community.start();
@@ -89,6 +95,7 @@ export function createApp(options: AppOptions): App {
       await threads?.close();
       await server.close();
       community.close();
+      accounts.close();
     },
   };
 }
