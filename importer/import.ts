@@ -19,7 +19,7 @@ import { buildPlaceIndex } from '../src/places/build.js';
 import { placeIndexBlobs } from '../src/places/stored.js';
 import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
 import { worldTowns } from '../src/places/world-towns.js';
-import { errorCode, isDiskFull } from '../src/storage-errors.js';
+import { errorCode, isDiskFull } from '../src/storage/errors.js';
 
 export interface ImportOptions {
   /** The live source database to replace. */

@@ -1,4 +1,5 @@
-// Assembles the service from its parts: catalog (data), community overlay, reads, limits, HTTP routes.
+// Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
+// HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
@@ -8,6 +9,7 @@ import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
+import { AccountsStore } from './accounts/store.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -33,6 +35,8 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
+  /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
+  accounts: AccountsStore;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -46,6 +50,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
+  const accounts = new AccountsStore(config.accountsDb);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
@@ -73,6 +78,7 @@ export function createApp(options: AppOptions): App {
     limits,
     placeIndex,
     community,
+    accounts,
     threads,
     listen: async () => {
       community.start();
@@ -86,6 +92,7 @@ export function createApp(options: AppOptions): App {
       await threads?.close();
       await server.close();
       community.close();
+      accounts.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
-import { storageTrouble } from './storage-errors.js';
+import { storageTrouble } from './storage/errors.js';
 
 const log = jsonLogger();
 

@@ -4,7 +4,7 @@
 import type { Problems } from '../http/problem.js';
 import type { HttpRequestInfo, ServerHooks } from '../http/server.js';
 import type { Logger } from '../log.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
 
 /** How long a client waits before sending again a request the storage refused (a full disk needs an operator). */
 export const STORAGE_RETRY_SECONDS = 60;

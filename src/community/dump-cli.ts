@@ -5,7 +5,8 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { writeDump } from './dump.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
+import { NewerDatabaseError } from '../storage/migrations.js';
 
 async function main(): Promise<void> {
   const log = jsonLogger(process.stderr, process.stderr);
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
 class DumpNotWritten extends Error {}
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError || error instanceof DumpNotWritten ? error.message : ((error as Error).stack ?? String(error)));
+  const said = error instanceof ConfigError || error instanceof DumpNotWritten || error instanceof NewerDatabaseError;
+  console.error(said ? error.message : ((error as Error).stack ?? String(error)));
   process.exitCode = 1;
 });

@@ -1,13 +1,15 @@
 // npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
-// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB); a running server shows each
-// action within about a second.
+// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB), opened and migrated
+// as the server does; a running server shows each action within about a second.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
+import { NewerDatabaseError } from '../storage/migrations.js';
+import { AccountsStore } from '../accounts/store.js';
 
 const USAGE = `usage: npm run moderate -- <command> [--json]
   list [submissions|reports|gone-votes]           the queues, with context
@@ -35,9 +37,11 @@ function main(): number {
   }
   const log = jsonLogger(process.stderr, process.stderr);
   let community: Community | null = null;
+  let accounts: AccountsStore | null = null;
   try {
     const config = loadConfig();
     community = new Community(config, log, Date.now);
+    accounts = new AccountsStore(config.accountsDb);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
@@ -99,6 +103,7 @@ function main(): number {
     return fail(error);
   } finally {
     community?.close();
+    accounts?.close();
   }
 }
 
@@ -107,7 +112,7 @@ function fail(error: unknown): number {
     console.error(`${error.message}\n${USAGE}`);
     return 2;
   }
-  if (error instanceof ModerationError || error instanceof ConfigError) {
+  if (error instanceof ModerationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
     console.error(error.message);
     return 1;
   }

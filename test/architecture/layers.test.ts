@@ -24,24 +24,26 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/geo': ['src/rules'],
   'src/log': [],
   'src/memory': [],
-  'src/storage-errors': [],
+  'src/storage': [],
+  'src/accounts': ['src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
   'src/config': ['src/schemas'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
-  'src/http': ['src/storage-errors'],
+  'src/http': ['src/storage'],
   'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory'],
-  'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage-errors'],
+  'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
   'src/threads': ['src/api', 'src/http', 'src/places', 'src/toilets', 'src/config', 'src/log'],
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage-errors'],
-  'src/app': ['src/api', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
-  'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage-errors'],
+  // the moderation command opens the accounts database as well (recovery links, deletions)
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
-  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage-errors'],
+  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
 };
 
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
