@@ -182,7 +182,10 @@ export class ReadThreads implements CatalogFollower {
       case 'log':
         this.deps.log[message.level](message.message, { thread: thread.number, ...message.fields });
         return;
-      default:
+      case 'closed':
+      case 'counted':
+      case 'listen-failed':
+      case 'listening':
         thread.waiting.get(message.kind)?.[0]?.(message);
     }
   }
