@@ -1,17 +1,13 @@
 // Assembles the service from its parts: catalog (data), community overlay, reads, limits, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
-import { HttpServer } from './http/server.js';
-import { Problems, PROBLEM_KINDS } from './http/problem.js';
+import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
-import { Reads } from './api/reads.js';
-import { createLimits, type Limits } from './api/limits.js';
-import { AreaCache } from './api/area-cache.js';
-import { registerReadRoutes } from './api/rest.js';
-import { serviceHooks } from './api/server-hooks.js';
+import type { Reads } from './api/reads.js';
+import type { Limits } from './api/limits.js';
+import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
-import { COMMUNITY_PROBLEM_KINDS } from './community/problems.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -54,16 +50,17 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
-  const reads = new Reads(catalog, config.baseUrl, places, config.nearestMaxDistanceM);
-  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute);
-  const problems = new Problems<string>(config.baseUrl, { ...PROBLEM_KINDS, ...COMMUNITY_PROBLEM_KINDS });
-  const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
-  catalog.onChange(() => areaCache.clear());
-  catalog.onOverlayChange(() => areaCache.clear());
-
-  const hooks = serviceHooks(problems, log, (request, maxBytes) => community.tooLarge(request, maxBytes));
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
-  registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  const { server, reads, limits, problems, hooks } = createReadSide({
+    config,
+    holder: catalog,
+    onAnswersChange: (listener) => {
+      catalog.onChange(listener);
+      catalog.onOverlayChange(listener);
+    },
+    places,
+    log,
+    now,
+  });
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });

@@ -3,7 +3,6 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OPERATIONS } from './schemas/operations.js';
-import { readGeocoderConfig, type GeocoderConfig } from './places/service.js';
 
 /** Key derivation algorithms of the ALTCHA proof of work this server can verify. */
 export const ALTCHA_ALGORITHMS = ['SHA-256', 'SHA-384', 'SHA-512', 'PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512'] as const;
@@ -94,6 +93,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export class ConfigError extends Error {}
+
+export const GEOCODER_MODES = ['fallback', 'first'] as const;
+export type GeocoderMode = (typeof GEOCODER_MODES)[number];
+
+export interface GeocoderConfig {
+  /** GEOCODER_URL: a Nominatim root or /search endpoint, or a Photon /api endpoint; null for none. */
+  url: string | null;
+  /** GEOCODER_MODE, default fallback. */
+  mode: GeocoderMode;
+  /** GEOCODER_TIMEOUT_MS, default 2000. */
+  timeoutMs: number;
+}
+
+export function readGeocoderConfig(env: NodeJS.ProcessEnv = process.env): GeocoderConfig {
+  const url = env.GEOCODER_URL || null;
+  if (url !== null && !/^https?:\/\//.test(url)) throw new ConfigError(`GEOCODER_URL=${url} must start with http:// or https://`);
+  return { url, mode: oneOf(env, 'GEOCODER_MODE', GEOCODER_MODES, 'fallback'), timeoutMs: integer(env, 'GEOCODER_TIMEOUT_MS', 2000, 1, 60_000) };
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];

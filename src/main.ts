@@ -5,8 +5,7 @@ import Database from 'better-sqlite3';
 import { loadConfig, ConfigError } from './config.js';
 import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
-import { importFromSource } from '../importer/import-source.js';
-import { removeTemporariesOnInterrupt } from '../importer/temporaries.js';
+import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
 import { storageTrouble } from './storage-errors.js';
 

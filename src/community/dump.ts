@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { ITEM_END, ToiletRenderer } from '../toilets/render.js';
-import { JsonBytes } from '../toilets/json-bytes.js';
+import { JsonBytes } from '../rules/json-bytes.js';
 import { Trait } from '../toilets/table.js';
 
 /** The latest dump's files in DUMP_DIR, served under /dumps/. */

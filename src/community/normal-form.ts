@@ -6,8 +6,8 @@
 //   opening_hours   spacing only: one space after ';', none around ',' and '-', ' || ', no trailing ';'
 //                   (quoted comments untouched); the value must be valid opening_hours syntax
 //   name, operator  Unicode NFC, surrounding white space trimmed, inner runs of white space made one space
-import { ACCESS, CHANGING_TABLE, GENDER, WHEELCHAIR, type FactAttribute, type ToiletFacts } from '../toilets/facts.js';
-import { formatFeeAmount, sourceVotes } from '../../importer/mapping/index.js';
+import { ACCESS, CHANGING_TABLE, GENDER, WHEELCHAIR, type FactAttribute, type ToiletFacts } from '../rules/facts.js';
+import { formatFeeAmount, sourceVotes } from '../rules/votes.js';
 import { checkHours } from '../hours/index.js';
 
 export type Normalized = { ok: true; value: string } | { ok: false; reason: string };
