@@ -4,7 +4,7 @@
 import KDBush from 'kdbush';
 import type { Tags } from './pbf/index.js';
 import type { PlaceRecord } from '../src/places/record.js';
-import { PLACE_CLASS_OF, rateImportance, type PlaceClass, type PlaceKind } from '../src/rules/place-class.js';
+import { PLACE_CLASS_OF, rateImportance, type PlaceClass } from '../src/rules/place-class.js';
 import { distanceMeters } from '../src/geo/sphere.js';
 import { countryAt } from '../src/geo/where.js';
 

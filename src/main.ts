@@ -37,7 +37,14 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
   const stop = (signal: string) => {
     log.info('shutting down: finishing requests in flight', { signal });
-    app.close().then(() => process.exit(0));
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        // Without this the rejection would end the process with Node's own stack trace, not a log line.
+        log.error(`shutdown failed: ${(error as Error).message}`, { error: (error as Error).stack });
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

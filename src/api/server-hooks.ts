@@ -2,7 +2,7 @@
 // problem+json: the same on every server thread. A handler that failed because the storage refused a write
 // (full disk, locked database) is 503 with Retry-After, which the spec tells clients to wait out and resend.
 import type { Problems } from '../http/problem.js';
-import type { HttpRequestInfo, ServerHooks } from '../http/server.js';
+import type { ServerHooks } from '../http/server.js';
 import type { Logger } from '../log.js';
 import { storageTrouble } from '../storage/errors.js';
 

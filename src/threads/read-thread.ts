@@ -106,7 +106,10 @@ port.on('message', (message: ToReadThread) => {
         port.close();
       });
       break;
-    default:
+    case 'chunk':
+    case 'end':
+    case 'reply':
+    case 'response':
       forwarder.answer(message);
   }
 });

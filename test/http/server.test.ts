@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 import { BASE_URL, connectionError, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';

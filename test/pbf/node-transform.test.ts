@@ -65,7 +65,7 @@ async function echoScan(
   try {
     const result = await scanExtract(town, plan, { threads });
     await new Promise((resolve) => setTimeout(resolve, 50)); // the close messages cross threads
-    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort(), blocks };
+    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort((a, b) => a - b), blocks };
   } finally {
     for (const port of ports) port.close();
   }
