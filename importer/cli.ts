@@ -12,7 +12,7 @@ import { removeTemporariesOnInterrupt } from './temporaries.js';
 /** Exit codes, documented in README.md (with 130 and 143: interrupted, see temporaries.ts). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5 } as const;
 
-const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet]';
+const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--region NAME] [--threads N] [--quiet]';
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { db: { type: 'string' }, quiet: { type: 'boolean', default: false }, threads: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { db: { type: 'string' }, region: { type: 'string' }, quiet: { type: 'boolean', default: false }, threads: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     console.error(`import: ${(error as Error).message}\n${USAGE}`);
@@ -40,10 +40,15 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`import: --threads takes a whole number (0 decodes in the main thread)\n${USAGE}`);
     return EXIT.usage;
   }
+  const region = values.region?.trim();
+  if (region !== undefined && (region === '' || region.length > 100)) {
+    console.error(`import: --region takes the covered region's name, 1 to 100 characters\n${USAGE}`);
+    return EXIT.usage;
+  }
   const dbPath = resolve(values.db ?? process.env.TOILETS_DB ?? 'data/toilets.db');
   const quiet = values.quiet === true;
   try {
-    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads });
+    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, region });
     if (!quiet) console.log(describeSummary(summary, dbPath));
     return EXIT.ok;
   } catch (error) {
@@ -64,6 +69,7 @@ export function describeSummary(s: ImportSummary, dbPath: string): string {
     `  elements read: nodes ${s.elements.nodes}, ways ${s.elements.ways}, relations ${s.elements.relations}`,
     `  id moves carried: ${s.idMoves}`,
     `  data as of: ${s.replicationTimestamp ?? 'unknown (no replication timestamp in the extract)'}`,
+    `  covers: ${s.coverage ? `${s.coverage.name}, ${s.coverage.bounds.join(',')} (west,south,east,north; from the ${s.coverage.from === 'header' ? "extract's header" : 'extent of the data'})` : 'nothing (no header bbox, no toilets or places)'}`,
   ].join('\n');
 }
 

@@ -4,12 +4,17 @@ import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
+import { extractName } from './coverage.js';
 import { ProgressReporter } from './progress.js';
 import { discardTemporary, temporaryFile } from './temporaries.js';
 
 export interface ImportSourceOptions {
   quiet: boolean;
   threads?: number;
+  /** The covered region's name (default: from the extract's file name). */
+  region?: string;
+  /** The built-in demo extract (recorded in the meta). */
+  demo?: boolean;
 }
 
 export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<ImportSummary> {
@@ -29,6 +34,9 @@ export async function importFromSource(source: string, dbPath: string, options: 
     return await importExtract(extractPath, {
       db,
       sourceUrl: remote ? source : null,
+      extractName: extractName(source),
+      region: options.region,
+      demo: options.demo,
       threads: options.threads,
       onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
     });

@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   /** Origin (and optional path) every absolute URL the service emits starts with; no trailing slash. */
   baseUrl: string;
+  /** BASE_URL was not set: baseUrl is http://localhost:$PORT (main.ts warns when the server listens beyond loopback). */
+  baseUrlIsDefault: boolean;
   /** The source database written by `npm run import`. */
   toiletsDb: string;
   /** Extract (path or URL) imported at start when the source database is missing or empty. */
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl(env.BASE_URL || `http://localhost:${port}`),
+    baseUrlIsDefault: !env.BASE_URL,
     toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),

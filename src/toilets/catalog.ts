@@ -6,9 +6,9 @@
 // static spatial indexes), so approving one reloads.
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { openSourceDatabase, readMeta } from '../source/schema.js';
+import { coverageOf, openSourceDatabase, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
-import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
+import { NO_SOURCE, QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../memory.js';
@@ -21,7 +21,6 @@ export interface CatalogFollower {
   changed(overlays: OverlayChange): void;
 }
 
-const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null };
 
 export interface LoadReport {
   toilets: number;
@@ -94,7 +93,13 @@ export class ToiletCatalog {
       try {
         const meta = readMeta(db);
         loaded = loadToilets(db, community);
-        info = { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null };
+        info = {
+          dataAsOf: meta.replication_timestamp ?? null,
+          importedAt: meta.imported_at ?? null,
+          sourceFile: meta.source_file ?? null,
+          coverage: coverageOf(meta),
+          demo: meta.demo === 'true',
+        };
       } finally {
         db.close();
       }

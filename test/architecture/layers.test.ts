@@ -41,7 +41,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the moderation command opens the accounts database as well (recovery links, deletions)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
   'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
-  'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
+  'src/first-import': ['src/source'],
+  'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
   importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
 };
