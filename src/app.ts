@@ -15,6 +15,8 @@ import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
 import { claimPort } from './http/port.js';
+import { Heartbeats } from './api/health.js';
+import { registerStatusRoutes } from './status/status.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -55,6 +57,7 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
+  const heartbeats = Heartbeats.create(config.httpThreads);
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -65,11 +68,13 @@ export function createApp(options: AppOptions): App {
     places,
     log,
     now,
+    health: { heartbeats, thread: 0 },
   });
+  registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
-  const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
+  const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, log, failure: hooks.serverError }) : null;
 
   return {
     server,
@@ -82,11 +87,13 @@ export function createApp(options: AppOptions): App {
     threads,
     listen: async () => {
       community.start();
+      heartbeats.start(0, now);
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },
     close: async () => {
+      heartbeats.stop(0);
       catalog.close();
       await mcp.close();
       await threads?.close();

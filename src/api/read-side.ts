@@ -14,6 +14,7 @@ import { createLimits, type LimitTables, type Limits } from './limits.js';
 import { AreaCache } from './area-cache.js';
 import { registerReadRoutes } from './rest.js';
 import { serviceHooks } from './server-hooks.js';
+import { registerHealthRoute, type Heartbeats } from './health.js';
 
 export interface ReadSideOptions {
   config: Config;
@@ -26,6 +27,8 @@ export interface ReadSideOptions {
   now: () => number;
   /** The main thread's limit tables (shared memory), for a read thread; a new set on the main thread. */
   limitTables?: LimitTables;
+  /** The threads' heartbeats and this thread's number, for GET /healthz (health.ts). */
+  health: { heartbeats: Heartbeats; thread: number };
 }
 
 export interface ReadSide {
@@ -47,5 +50,6 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const hooks = serviceHooks(problems, log);
   const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };
 }

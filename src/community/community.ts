@@ -7,6 +7,7 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { OverlayStore } from './store.js';
+import { storageTrouble } from '../storage/errors.js';
 import { CommunityOverlay } from './overlay-source.js';
 import { Pseudonyms, serverKey } from './pseudonyms.js';
 import { Contributions } from './contributions.js';
@@ -53,6 +54,21 @@ export class Community {
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
+  }
+
+  /**
+   * Why the overlay database cannot take a write now (disk full, read-only, locked, failing), or null when a
+   * one-row write just committed. Throws a fault that is not storage trouble.
+   */
+  writeTrouble(): string | null {
+    try {
+      this.store.probeWrite(this.now());
+      return null;
+    } catch (error) {
+      const trouble = storageTrouble(error);
+      if (trouble === null) throw error;
+      return trouble;
+    }
   }
 
   /** The OSM note outbox, when OSM_NOTES_API is set. */

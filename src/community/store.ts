@@ -36,6 +36,7 @@ export class OverlayStore {
     const db = this.db;
     this.statements = {
       logChange: db.prepare('INSERT INTO changes (toilet_id, at) VALUES (?, ?)'),
+      probe: db.prepare('INSERT OR REPLACE INTO readiness_probe (id, probed_at) VALUES (1, ?)'),
       changesSince: db.prepare('SELECT seq, toilet_id FROM changes WHERE seq > ? ORDER BY seq').raw(true),
       lastChange: db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck(),
       tokenUsed: db.prepare('SELECT 1 FROM used_tokens WHERE token = ?').pluck(),
@@ -57,6 +58,11 @@ export class OverlayStore {
   /** Runs `fn` in one immediate transaction: all of it commits (durably) or none. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /** Writes and commits (durably) one row, to prove the file takes writes now; throws what SQLite says when it does not. */
+  probeWrite(nowMs: number): void {
+    this.transaction(() => this.statements.probe.run(nowMs));
   }
 
   /** Changes when another connection commits (SQLite's data_version): cheap to poll. */

@@ -93,6 +93,16 @@ export interface ImportMeta {
   demo: string;
 }
 
+/** How many places the import found (its summary in `counts`), 0 when not recorded. */
+export function placesOf(meta: Partial<ImportMeta>): number {
+  try {
+    const counts = JSON.parse(meta.counts ?? '{}') as { places?: Record<string, number> };
+    return Object.values(counts.places ?? {}).reduce((sum, n) => sum + n, 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** The coverage a meta table records, or null (none recorded, or not readable). */
 export function coverageOf(meta: Partial<ImportMeta>): Coverage | null {
   if (meta.coverage === undefined || meta.coverage === null) return null;

@@ -17,6 +17,8 @@ export interface ReadThreadSetup {
   limits: LimitTables;
   /** false: the service has no place lookup at all. */
   places: boolean;
+  /** Every thread's heartbeat (src/api/health.ts), in shared memory. */
+  heartbeats: SharedArrayBuffer;
 }
 
 /** Main thread → read thread. */

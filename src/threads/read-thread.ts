@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Forwarder } from '../http/forward.js';
 import { createReadSide } from '../api/read-side.js';
+import { Heartbeats } from '../api/health.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
 import type { Logger } from '../log.js';
@@ -44,6 +45,7 @@ class MainThreadPlaces implements PlaceLookup {
 }
 
 const replica = new SnapshotReplica();
+const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
 const { server } = createReadSide({
   config,
@@ -53,6 +55,7 @@ const { server } = createReadSide({
   log,
   now: Date.now,
   limitTables: setup.limits,
+  health: { heartbeats, thread: setup.thread },
 });
 // every route with a body is passed on, with the main thread's answer to an oversized one
 const forwarder = new Forwarder(port);
@@ -86,7 +89,10 @@ port.on('message', (message: ToReadThread) => {
       break;
     case 'listen':
       server.listen(message.host, message.port).then(
-        () => send({ kind: 'listening' }),
+        () => {
+          heartbeats.start(setup.thread, Date.now);
+          send({ kind: 'listening' });
+        },
         (error: Error) => send({ kind: 'listen-failed', message: error.message }), // the main thread then closes every read thread
       );
       break;
@@ -100,6 +106,7 @@ port.on('message', (message: ToReadThread) => {
       send({ kind: 'counted', counts: { thread: setup.thread, received: server.requestsReceived, forwarded: forwarder.forwarded } });
       break;
     case 'close':
+      heartbeats.stop(setup.thread);
       void server.close().then(() => {
         replica.close();
         send({ kind: 'closed' });

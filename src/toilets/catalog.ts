@@ -6,7 +6,7 @@
 // static spatial indexes), so approving one reloads.
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { coverageOf, openSourceDatabase, readMeta } from '../source/schema.js';
+import { coverageOf, openSourceDatabase, placesOf, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
 import { NO_SOURCE, QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
@@ -99,6 +99,7 @@ export class ToiletCatalog {
           sourceFile: meta.source_file ?? null,
           coverage: coverageOf(meta),
           demo: meta.demo === 'true',
+          places: placesOf(meta),
         };
       } finally {
         db.close();

@@ -59,10 +59,12 @@ export interface SourceInfo {
   coverage: Coverage | null;
   /** The built-in demo data (npm start with no data of its own). */
   demo: boolean;
+  /** Places the import found in the extract (streets, stations, settlements, landmarks). */
+  places: number;
 }
 
 /** What a snapshot without a source database knows of its source. */
-export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false };
+export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 };
 
 export class Snapshot implements SourceView {
   readonly overlayByRow = new Map<number, MergedOverlay>();

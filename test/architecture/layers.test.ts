@@ -40,7 +40,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/threads': ['src/api', 'src/http', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the moderation command opens the accounts database as well (recovery links, deletions)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
-  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  // the operational endpoints of the main thread: what the service serves, and whether it can write
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
