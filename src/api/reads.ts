@@ -109,12 +109,12 @@ export class Reads {
   noResultsReason(origin: { lat: number; lon: number; label: string }, filters: FilterFlags): string {
     const coverage = this.catalog.snapshot.info.coverage;
     if (coverage !== null && !covers(coverage, origin.lat, origin.lon)) return `No results for ${origin.label}. ${outsideCoverageText(coverage, 'position')}`;
-    const km = Math.round(this.maxDistanceM / 100) / 10;
+    const within = this.maxDistanceM < 1000 ? `${this.maxDistanceM} m` : `${Math.round(this.maxDistanceM / 100) / 10} km`;
     const sent = FILTER_NAMES.filter((name) => filters[name]);
     if (sent.length > 0) {
-      return `No toilet within ${km} km of ${origin.label} matched ${sent.length === 1 ? 'the filter' : 'all of the filters'} ${sent.join(', ')}. Ask the user whether to search without ${sent.length === 1 ? 'it' : 'some of them'}.`;
+      return `No toilet within ${within} of ${origin.label} matched ${sent.length === 1 ? 'the filter' : 'all of the filters'} ${sent.join(', ')}. Ask the user whether to search without ${sent.length === 1 ? 'it' : 'some of them'}.`;
     }
-    return `No public toilet is mapped within ${km} km of ${origin.label}.`;
+    return `No public toilet is mapped within ${within} of ${origin.label}.`;
   }
 
   /**
