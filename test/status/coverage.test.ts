@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { readMeta, coverageOf } from '../../src/source/schema.js';
+import { coverageOf as importCoverage, extractName, regionFromFileName } from '../../importer/coverage.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { BASE_URL, CLIENT_KINDS, FIXED_NOW, importMonaco, serve, SILENT, type Extract, type Served } from '../mcp/support.js';
@@ -50,6 +51,19 @@ test('the import records the coverage: the header bbox and the region named afte
   } finally {
     db.close();
   }
+});
+
+test('the region from the file name; bounds from a sane header bbox, else the extent of the toilets and places', () => {
+  assert.equal(regionFromFileName('monaco-2020-07-19.osm.pbf'), 'Monaco');
+  assert.equal(regionFromFileName('baden-wuerttemberg-latest.osm.pbf'), 'Baden Wuerttemberg');
+  assert.equal(regionFromFileName('ile-de-france-200101.osm.pbf'), 'Ile De France');
+  assert.equal(extractName('https://download.example.org/europe/monaco-latest.osm.pbf?key=secret'), 'monaco-latest.osm.pbf');
+  assert.equal(extractName('/srv/data/porto.osm.pbf'), 'porto.osm.pbf');
+  const data = [{ lat: [43.1, 43.3], lon: [7.5, 7.2] }, { lat: [43.0], lon: [7.4] }];
+  assert.deepEqual(importCoverage('X', { left: 7, right: 8, top: 44, bottom: 43 }, data), { name: 'X', bounds: [7, 43, 8, 44], from: 'header' });
+  assert.deepEqual(importCoverage('X', null, data), { name: 'X', bounds: [7.2, 43.0, 7.5, 43.3], from: 'data' });
+  assert.deepEqual(importCoverage('X', { left: 0, right: 0, top: 0, bottom: 0 }, data)?.from, 'data', 'an empty header box is no coverage');
+  assert.equal(importCoverage('X', null, [{ lat: [], lon: [] }]), null);
 });
 
 test('an origin 1 km outside the bounds with toilets in range answers ok with them, and the usual note', async () => {
