@@ -14,9 +14,10 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { importInto, SILENT } from '../api/support.js';
 import { operationById } from '../../src/schemas/operations.js';
 import { deviceId, importedData, SITE_ORIGIN, TEST_ENV, type Data } from '../community/support.js';
+import { importedCopy } from '../support/extracts.js';
+import { serve, SILENT } from '../support/server.js';
 
 interface Plain {
   status: number;
@@ -44,14 +45,14 @@ function fresh(port: number, path: string, init: { method?: string; headers?: Re
  */
 async function serving(env: Record<string, string>, use: (s: { app: App; port: number; data: Data }) => Promise<void>, prepared = false): Promise<void> {
   const data = await importedData('liechtenstein');
-  const config = loadConfig({ ...TEST_ENV, HTTP_THREADS: '2', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
-  const app = createApp({ config, log: SILENT });
   try {
-    if (prepared) app.threads!.prepare(config.httpThreads - 1);
-    app.catalog.load();
-    await use({ app, port: await app.listen(), data });
+    const { app, port, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, HTTP_THREADS: '2', ...env }, now: null, places: 'embedded', prepareThreads: prepared });
+    try {
+      await use({ app, port, data });
+    } finally {
+      await close();
+    }
   } finally {
-    await app.close();
     data.remove();
   }
 }
@@ -174,7 +175,7 @@ test('a rating and a reload reach the read thread', async () => {
 
     // Another extract renamed over the source database, then a reload (what SIGHUP does).
     const other = join(data.dir, 'monaco.db');
-    await importInto('monaco', other);
+    await importedCopy('monaco', other);
     renameSync(other, data.toiletsDb);
     app.catalog.reload('SIGHUP');
     await app.threads!.counts();
