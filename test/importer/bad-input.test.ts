@@ -8,8 +8,8 @@ import { copyFileSync, readdirSync, readFileSync, statSync, truncateSync, writeF
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { importExtract } from '../../importer/import.js';
 import { osmExtract, REPO_DIR } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 import { tempDir } from './support.js';
 
 const CLI = join(REPO_DIR, 'dist', 'importer', 'cli.js');
@@ -33,7 +33,7 @@ async function runImportAsync(...args: string[]): Promise<{ status: number | nul
 }
 
 test.before(async () => {
-  await importExtract(osmExtract('monaco'), { db: live, threads: 0 });
+  await importedCopy('monaco', live);
 });
 
 function assertRefused(result: { status: number | null; stderr: string }, code: number, message: RegExp, liveSha: string): void {
