@@ -6,10 +6,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { App } from '../../src/app.js';
+import { dump as dumpCommand } from '../../src/community/dump-cli.js';
+import { main as moderateCommand, type CommandIo } from '../../src/community/moderate-cli.js';
 import { readSourceToilets } from '../api/support.js';
 import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
 import { assertValid, BASE_URL, SERVER_ENV, serve } from '../support/server.js';
@@ -189,28 +192,56 @@ export interface CommandRun {
   json: any;
 }
 
-/**
- * Runs one of the operator's commands (`npm run moderate`, `npm run dump`) as the compiled script, in its own
- * process, on the test's databases; as the arguments of `launcher` when given (e.g. nsenter).
- */
-export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
-  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, `src/community/${script}.js`), ...args];
-  const result = spawnSync(command, commandArgs, {
-    env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
-    encoding: 'utf8',
-  });
+/** The environment an operator's command gets: the test service's, on the test's databases. */
+function commandEnv(data: Data, env: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env };
+}
+
+function commandRun(status: number, stdout: string, stderr: string): CommandRun {
   let json: any;
   try {
-    json = JSON.parse(result.stdout);
+    json = JSON.parse(stdout);
   } catch {
     json = undefined;
   }
-  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+  return { status, stdout, stderr, json };
 }
 
-/** `npm run moderate -- ...args` (see operatorCommand). */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
-  return operatorCommand('moderate-cli', data, args, env, launcher);
+/**
+ * Runs one of the operator's commands (`npm run moderate`, `npm run dump`) as the compiled script, in its own
+ * process, on the test's databases; as the arguments of `launcher` when given (e.g. nsenter). For what only
+ * a real process shows (its exit code, its streams, other namespaces); `moderate` and `dump` run the same
+ * code in this process.
+ */
+export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
+  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, `src/community/${script}.js`), ...args];
+  const result = spawnSync(command, commandArgs, { env: commandEnv(data, env), encoding: 'utf8' });
+  return commandRun(result.status ?? -1, result.stdout, result.stderr);
+}
+
+/** Output streams that keep what the command writes (written synchronously: read once it returns). */
+function capture(data: Data, env: Record<string, string>): { io: CommandIo; run(status: number): CommandRun } {
+  const written = { stdout: '', stderr: '' };
+  const stream = (name: keyof typeof written) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        written[name] += String(chunk);
+        done();
+      },
+    });
+  return { io: { env: commandEnv(data, env), stdout: stream('stdout'), stderr: stream('stderr') }, run: (status) => commandRun(status, written.stdout, written.stderr) };
+}
+
+/** `npm run moderate -- ...args` on the test's databases, in this process (the script's main()). */
+export function moderate(data: Data, args: string[], env: Record<string, string> = {}): CommandRun {
+  const { io, run } = capture(data, env);
+  return run(moderateCommand(args, io));
+}
+
+/** `npm run dump` on the test's databases, in this process (the script's dump()). */
+export async function dump(data: Data, env: Record<string, string> = {}): Promise<CommandRun> {
+  const { io, run } = capture(data, env);
+  return run(await dumpCommand(io));
 }
 
 /** The moment the community tests start at (a Monday, well inside every counting window). */
