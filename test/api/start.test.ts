@@ -171,10 +171,18 @@ test('the server takes signals once it says it is serving, and keeps serving and
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const exited = once(child, 'exit');
+  /** Resolves once stderr matches `pattern` (or the process has ended: the checks below then say what is missing). */
+  const said = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      const look = () => pattern.test(stderr) && resolve();
+      child.stderr!.on('data', look);
+      void exited.then(() => resolve());
+      look();
+    });
   const port = await servingPort(child);
   child.stdout!.destroy(); // the reader goes away: the server's next line on stdout fails with EPIPE
   child.kill('SIGHUP'); // a reload, logged on stdout; sent at once, as the signal handlers are in place before "serving"
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await said(/writing the log to stdout failed/); // the reload's line met the closed pipe
   const answer = await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`);
   assert.equal(answer.status, 200);
   child.kill('SIGTERM');
