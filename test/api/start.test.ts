@@ -31,8 +31,10 @@ interface Serving {
 async function start(db: string): Promise<{ messages: string[]; toilets: number; serving: Serving }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const messages: string[] = [];
   try {
     for await (const line of createInterface({ input: child.stdout! })) {
@@ -40,7 +42,7 @@ async function start(db: string): Promise<{ messages: string[]; toilets: number;
       messages.push(entry.message);
       if (entry.message === 'serving') return { messages, toilets: (entry as Serving).toilets, serving: entry as Serving };
     }
-    throw new Error(`main.js exited before serving: ${messages.join(' | ')}`);
+    throw new Error(`main.js exited before serving: ${messages.join(' | ')}; stderr: ${stderr}`);
   } finally {
     child.kill('SIGTERM');
   }
