@@ -2,7 +2,6 @@
 // test/support/extracts.ts), the real app on a loopback port with requests that check what every answer
 // must satisfy (test/support/server.ts), and independent spherical geometry for expectations.
 import Database from 'better-sqlite3';
-import { importExtract } from '../../importer/import.js';
 import { osmExtract } from '../support/paths.js';
 import type { ExtractName } from '../support/extracts.js';
 
@@ -14,6 +13,7 @@ export { importedCopy, tempDir, type ExtractName } from '../support/extracts.js'
  * tests of what an import does to a running server; the others take a copy of the cached import (importedCopy).
  */
 export async function importInto(extract: ExtractName, db: string): Promise<void> {
+  const { importExtract } = await import('../../importer/import.js'); // only the tests that import load the importer
   await importExtract(osmExtract(extract), { db });
 }
 

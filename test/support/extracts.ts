@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { importExtract } from '../../importer/import.js';
 import { osmExtract } from './paths.js';
 
 export type ExtractName = Parameters<typeof osmExtract>[0];
@@ -87,7 +86,10 @@ export async function importedExtract(name: ExtractName): Promise<string> {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       if (existsSync(path)) return path; // finished between our check and the mkdir
       const partial = join(lock, 'toilets.db');
-      await importExtract(osmExtract(name), { db: partial });
+      // loaded here: a test process that finds the file never loads the importer
+      const { importExtract } = await import('../../importer/import.js');
+      // decoded on this thread: the same database as with decoder threads (test/importer/pipeline), for less CPU
+      await importExtract(osmExtract(name), { db: partial, threads: 0 });
       // earlier builds' imports of this extract are of no more use
       for (const old of readdirSync(CACHE_DIR)) if (old.startsWith(`${name}-`) && old.endsWith('.db') && old !== file) rmSync(join(CACHE_DIR, old), { force: true });
       renameSync(partial, path);
