@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { App } from '../../src/app.js';
-import { dump as dumpCommand } from '../../src/community/dump-cli.js';
-import { main as moderateCommand, type CommandIo } from '../../src/community/moderate-cli.js';
+import { main as dumpCommand } from '../../src/community/dump-cli.js';
+import { main as moderateCommand } from '../../src/community/moderate-cli.js';
+import type { CommandIo } from '../../src/cli/command.js';
 import { readSourceToilets } from '../api/support.js';
 import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
 import { assertValid, BASE_URL, SERVER_ENV, serve } from '../support/server.js';
@@ -239,9 +240,9 @@ export function moderate(data: Data, args: string[], env: Record<string, string>
 }
 
 /** `npm run dump` on the test's databases, in this process (the script's dump()). */
-export async function dump(data: Data, env: Record<string, string> = {}): Promise<CommandRun> {
+export async function dump(data: Data, env: Record<string, string> = {}, args: string[] = []): Promise<CommandRun> {
   const { io, run } = capture(data, env);
-  return run(await dumpCommand(io));
+  return run(await dumpCommand(args, io));
 }
 
 /** The moment the community tests start at (a Monday, well inside every counting window). */
