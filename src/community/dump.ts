@@ -104,7 +104,8 @@ export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string
     yield CSV_COLUMNS.map(([name]) => name).join(',') + '\r\n';
     for (const item of items()) yield CSV_COLUMNS.map(([, read]) => csvField(read(item))).join(',') + '\r\n';
   };
-  const temporary = (name: string) => join(dir, `${name}.tmp`);
+  // one writer's own names: the server's first dump and an operator's `npm run dump` may run at once
+  const temporary = (name: string) => join(dir, `.${name}.${process.pid}.tmp`);
   try {
     await writeGzip(temporary(DUMP_FILES.geojson), geojson());
     await writeGzip(temporary(DUMP_FILES.csv), csv());
