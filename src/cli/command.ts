@@ -68,8 +68,9 @@ export function parseCommand<const O extends Options>(spec: CommandSpec<O>, argv
   const { min, max, what } = spec.positionals;
   const count = parsed.positionals.length;
   if (count < min || count > max) {
-    const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-    return usageFailure(spec, `${spec.name} takes ${wanted === '0' ? 'no arguments besides its options' : `${wanted}: ${what}`}; got ${count === 0 ? 'none' : parsed.positionals.map((word) => JSON.stringify(word)).join(' ')}`, console);
+    const wanted = min === max ? `${min}` : `${min} to ${max}`;
+    const takes = max === 0 ? 'no arguments besides its options' : `${wanted} argument${max === 1 ? '' : 's'} (${what})`;
+    return usageFailure(spec, `${spec.name} takes ${takes}; got ${count === 0 ? 'none' : parsed.positionals.map((word) => JSON.stringify(word)).join(' ')}`, console);
   }
   return parsed;
 }
