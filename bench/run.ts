@@ -16,6 +16,7 @@ import type { Reads } from '../src/api/reads.js';
 import type { MemoryKept } from './memory-kept.js';
 import type { FindParams, AreaParams } from '../src/schemas/params.js';
 import { benchPlaces } from './places.js';
+import { benchRateLimit } from './rate-limit.js';
 import { machineFigures, machineLine } from './machine.js';
 import { toolCallRequestLines } from './mcp.js';
 import Database from 'better-sqlite3';
@@ -327,6 +328,15 @@ async function placesSection(): Promise<void> {
   for (const [name, s] of Object.entries(r.stats)) row([name, fmt(s.meanUs), fmt(s.p50Us), fmt(s.p99Us), `p99 < ${TARGETS.placeLookupP99Us} µs`, atMost(s.p99Us, TARGETS.placeLookupP99Us)]);
 }
 
+async function rateLimitSection(): Promise<void> {
+  const r = await benchRateLimit(TASK_MS);
+  const reference = r.nsPerRequest[r.reference];
+  lines.push('', '## Per-IP rate limit, cost per request', '', '100,000 addresses in turn; the sketch row with the exact table already holding a million. The ratio is to a Map from address to count, the plainest exact counter (unbounded memory).', '');
+  row(['counted by', 'ns per request', 'ratio to the Map']);
+  row(['---', '---', '---']);
+  for (const [name, ns] of Object.entries(r.nsPerRequest)) row([name, fmt(ns, 0), fmt(ns / reference, 2)]);
+}
+
 async function scalingSection(): Promise<void> {
   lines.push('', '## How cost grows with data size', '', 'Same generator (5 other nodes per toilet), nearest k=5 unfiltered (answer assembled) and the area box search (limit 200, the densest boxes there are).', '');
   row(['toilets', 'start-up ms', 'RSS MB', 'nearest p99 µs', 'area search p99 µs']);
@@ -363,6 +373,8 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
+  log('rate limit …');
+  await rateLimitSection();
   log('places …');
   await placesSection();
   log('scaling …');

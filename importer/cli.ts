@@ -84,5 +84,5 @@ export function describeSummary(s: ImportSummary, dbPath: string): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   removeTemporariesOnInterrupt();
-  main(process.argv.slice(2)).then((code) => process.exit(code));
+  process.exit(await main(process.argv.slice(2)));
 }

@@ -125,7 +125,7 @@ function answer(request: WriterRequest): unknown {
 function reply(id: number, outcome: { value: unknown } | { error: unknown }): void {
   if ('error' in outcome) {
     const error = outcome.error as { message?: string; code?: unknown };
-    port!.postMessage({ id, error: { message: error.message ?? String(error), code: typeof error.code === 'string' ? error.code : undefined } } satisfies WriterReply);
+    port!.postMessage({ id, error: { message: error.message ?? String(outcome.error), code: typeof error.code === 'string' ? error.code : undefined } } satisfies WriterReply);
   } else {
     port!.postMessage({ id, value: outcome.value } satisfies WriterReply);
   }

@@ -2,7 +2,7 @@
 import { createWriteStream, rmSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isDiskFull } from '../src/storage-errors.js';
+import { isDiskFull } from '../src/storage/errors.js';
 
 export class DownloadError extends Error {
   constructor(message: string) {

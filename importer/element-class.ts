@@ -3,7 +3,8 @@
 // main thread neither classifies ~400,000 ways at a million toilets nor receives the ~100,000 that are
 // nothing (unnamed highways, mostly); relations, a few thousand, are classified where they are read.
 import { classify, CLASSIFICATIONS, lookupTags, type Classification } from './mapping/index.js';
-import { classifyPlace, PLACE_CLASSES, type PlaceClass } from './places.js';
+import { classifyPlace } from './places.js';
+import { PLACE_CLASSES, type PlaceClass } from '../src/rules/place-class.js';
 import type { Tags } from './pbf/index.js';
 
 export interface ElementClass {

@@ -5,7 +5,8 @@ import { closeSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { scanExtract, readHeader, type OsmRelation, type OsmWay, type PostWork, type ScanResult } from './pbf/index.js';
 import type { Classification, SkipReason } from './mapping/index.js';
-import { buildPlaces, placeCandidate, PLACE_SELECTOR, type PlaceCandidate, type PlaceKind, type PlaceRow } from './places.js';
+import { buildPlaces, placeCandidate, type PlaceCandidate, type PlaceRow } from './places.js';
+import { PLACE_SELECTOR, type PlaceKind } from '../src/rules/place-class.js';
 import { classOf, classOfNote, type ElementClass } from './element-class.js';
 import { assembleRings, interiorPoint, roundCoordinate, type Ring } from './geometry.js';
 import { duplicateHosts, type HostSpot } from './duplicate-hosts.js';
@@ -18,7 +19,7 @@ import { buildPlaceIndex } from '../src/places/build.js';
 import { placeIndexBlobs } from '../src/places/stored.js';
 import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
 import { worldTowns } from '../src/places/world-towns.js';
-import { errorCode, isDiskFull } from '../src/storage-errors.js';
+import { errorCode, isDiskFull } from '../src/storage/errors.js';
 
 export interface ImportOptions {
   /** The live source database to replace. */

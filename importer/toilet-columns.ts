@@ -10,7 +10,7 @@ import {
 } from '../src/source/columns.js';
 import Flatbush from 'flatbush';
 import { TupleNumbers } from './tuple-numbers.js';
-import { idKey } from '../src/toilets/ids.js';
+import { idKey } from '../src/rules/ids.js';
 import { NUMBERS, TEXTS, valueAt, type Column, type ToiletRows } from './toilet-rows.js';
 
 /** Where each stored number column comes from in a ToiletRows row (ids are parsed, see add). */

@@ -7,7 +7,7 @@ import { roundCoordinate } from './geometry.js';
 import type { ToiletRecord } from './toilet-rows.js';
 import { countryAt, timeZoneAt } from '../src/geo/where.js';
 import { checkHours } from '../src/hours/index.js';
-import { QualityFlag, type ToiletFacts } from '../src/toilets/facts.js';
+import { QualityFlag, type ToiletFacts } from '../src/rules/facts.js';
 
 /** Keys whose values depend on the country (currency symbols, bare amounts, holidays in hours). */
 const COUNTRY_DEPENDENT_KEYS = ['fee', 'charge', 'toilets:fee', 'toilets:charge', 'opening_hours', 'toilets:opening_hours'];

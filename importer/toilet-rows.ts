@@ -4,7 +4,7 @@
 // and each row's answer text for the column store, made here because the database thread is the busier.
 // Enum columns travel as codes and become text in SQL (CASE), because better-sqlite3 binds a short string
 // for ~100 ns and an integer for far less: that saves about a sixth of the insert time.
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type ToiletFacts } from '../src/toilets/facts.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type ToiletFacts } from '../src/rules/facts.js';
 import { ItemTextWriter, type ItemText } from '../src/source/columns.js';
 
 /** Columns of the toilets table, in insert order. */

@@ -1,17 +1,15 @@
-// Assembles the service from its parts: catalog (data), community overlay, reads, limits, HTTP routes.
+// Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
+// HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
-import { HttpServer } from './http/server.js';
-import { Problems, PROBLEM_KINDS } from './http/problem.js';
+import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
-import { Reads } from './api/reads.js';
-import { createLimits, type Limits } from './api/limits.js';
-import { AreaCache } from './api/area-cache.js';
-import { registerReadRoutes } from './api/rest.js';
-import { serviceHooks } from './api/server-hooks.js';
+import type { Reads } from './api/reads.js';
+import type { Limits } from './api/limits.js';
+import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
-import { COMMUNITY_PROBLEM_KINDS } from './community/problems.js';
+import { AccountsStore } from './accounts/store.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -37,6 +35,8 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
+  /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
+  accounts: AccountsStore;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -50,20 +50,22 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
+  const accounts = new AccountsStore(config.accountsDb);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
-  const reads = new Reads(catalog, config.baseUrl, places, config.nearestMaxDistanceM);
-  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute);
-  const problems = new Problems<string>(config.baseUrl, { ...PROBLEM_KINDS, ...COMMUNITY_PROBLEM_KINDS });
-  const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
-  catalog.onChange(() => areaCache.clear());
-  catalog.onOverlayChange(() => areaCache.clear());
-
-  const hooks = serviceHooks(problems, log, (request, maxBytes) => community.tooLarge(request, maxBytes));
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
-  registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  const { server, reads, limits, problems, hooks } = createReadSide({
+    config,
+    holder: catalog,
+    onAnswersChange: (listener) => {
+      catalog.onChange(listener);
+      catalog.onOverlayChange(listener);
+    },
+    places,
+    log,
+    now,
+  });
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
@@ -76,6 +78,7 @@ export function createApp(options: AppOptions): App {
     limits,
     placeIndex,
     community,
+    accounts,
     threads,
     listen: async () => {
       community.start();
@@ -89,6 +92,7 @@ export function createApp(options: AppOptions): App {
       await threads?.close();
       await server.close();
       community.close();
+      accounts.close();
     },
   };
 }

@@ -1,9 +1,8 @@
 // Every setting the service reads, from the environment, with its default. README.md lists them; keep
 // the two in step. A bad value stops the start with a message naming the variable.
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { OPERATIONS } from './schemas/operations.js';
-import { readGeocoderConfig, type GeocoderConfig } from './places/service.js';
 
 /** Key derivation algorithms of the ALTCHA proof of work this server can verify. */
 export const ALTCHA_ALGORITHMS = ['SHA-256', 'SHA-384', 'SHA-512', 'PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512'] as const;
@@ -51,6 +50,8 @@ export interface Config {
   deprecated: { operationId: string; deprecation: Date; sunset: Date }[];
   /** Community contributions and moderation; never touched by an import. */
   overlayDb: string;
+  /** Personal and secret data (src/accounts/): opened by the main thread only, never by the dump. */
+  accountsDb: string;
   /** false: the five contribution operations answer 503. */
   contributionsEnabled: boolean;
   humanCheck: HumanCheckConfig;
@@ -64,11 +65,13 @@ export interface Config {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
+  const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
+  const overlayDb = env.OVERLAY_DB || join(dirname(toiletsDb), 'overlay.db');
   return {
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl(env.BASE_URL || `http://localhost:${port}`),
-    toiletsDb: env.TOILETS_DB || 'data/toilets.db',
+    toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
@@ -78,7 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
-    overlayDb: env.OVERLAY_DB || join(dirname(env.TOILETS_DB || 'data/toilets.db'), 'overlay.db'),
+    overlayDb,
+    accountsDb: accountsDb(env, overlayDb, toiletsDb),
     contributionsEnabled: boolean(env, 'CONTRIBUTIONS_ENABLED', true),
     humanCheck: {
       provider: oneOf(env, 'HUMAN_CHECK', HUMAN_CHECK_PROVIDERS, 'altcha'),
@@ -87,13 +91,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCounter: integer(env, 'ALTCHA_MAX_COUNTER', 10_000, 2, 10_000_000),
       expiresSeconds: integer(env, 'ALTCHA_EXPIRES_SECONDS', 1200, 10, 86_400),
     },
-    dumpDir: env.DUMP_DIR || join(dirname(env.TOILETS_DB || 'data/toilets.db'), 'dumps'),
+    dumpDir: env.DUMP_DIR || join(dirname(toiletsDb), 'dumps'),
     osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
   };
 }
 
 export class ConfigError extends Error {}
+
+export const GEOCODER_MODES = ['fallback', 'first'] as const;
+export type GeocoderMode = (typeof GEOCODER_MODES)[number];
+
+export interface GeocoderConfig {
+  /** GEOCODER_URL: a Nominatim root or /search endpoint, or a Photon /api endpoint; null for none. */
+  url: string | null;
+  /** GEOCODER_MODE, default fallback. */
+  mode: GeocoderMode;
+  /** GEOCODER_TIMEOUT_MS, default 2000. */
+  timeoutMs: number;
+}
+
+export function readGeocoderConfig(env: NodeJS.ProcessEnv = process.env): GeocoderConfig {
+  const url = env.GEOCODER_URL || null;
+  if (url !== null && !/^https?:\/\//.test(url)) throw new ConfigError(`GEOCODER_URL=${url} must start with http:// or https://`);
+  return { url, mode: oneOf(env, 'GEOCODER_MODE', GEOCODER_MODES, 'fallback'), timeoutMs: integer(env, 'GEOCODER_TIMEOUT_MS', 2000, 1, 60_000) };
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -103,6 +125,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name}=${raw} is not valid: use a whole number from ${min} to ${max} (default ${fallback})`);
   }
   return value;
+}
+
+/** ACCOUNTS_DB, beside the overlay database by default; never the same file as another database. */
+function accountsDb(env: NodeJS.ProcessEnv, overlayDb: string, toiletsDb: string): string {
+  const fallback = join(dirname(overlayDb), 'accounts.db');
+  const path = env.ACCOUNTS_DB || fallback;
+  for (const [name, other] of [['OVERLAY_DB', overlayDb], ['TOILETS_DB', toiletsDb]]) {
+    if (resolve(path) === resolve(other)) throw new ConfigError(`ACCOUNTS_DB=${path} is the file ${name} names: personal data needs a database of its own (default ${fallback})`);
+  }
+  return path;
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

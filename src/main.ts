@@ -5,10 +5,9 @@ import Database from 'better-sqlite3';
 import { loadConfig, ConfigError } from './config.js';
 import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
-import { importFromSource } from '../importer/import-source.js';
-import { removeTemporariesOnInterrupt } from '../importer/temporaries.js';
+import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
-import { storageTrouble } from './storage-errors.js';
+import { storageTrouble } from './storage/errors.js';
 
 const log = jsonLogger();
 
@@ -38,7 +37,14 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
   const stop = (signal: string) => {
     log.info('shutting down: finishing requests in flight', { signal });
-    app.close().then(() => process.exit(0));
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        // Without this the rejection would end the process with Node's own stack trace, not a log line.
+        log.error(`shutdown failed: ${(error as Error).message}`, { error: (error as Error).stack });
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

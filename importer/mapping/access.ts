@@ -1,6 +1,6 @@
 // Doc §2.2: the effective access value of a toilet (plain `access` or `toilets:access`) as a code.
 
-import type { Access } from '../../src/toilets/facts.js';
+import type { Access } from '../../src/rules/facts.js';
 import { ABSENT, codeOf, codeTable, keyPair, readCode, type Tags } from './tags.js';
 
 /** Access codes, most cautious first, so a `;` list resolves to its most restrictive item. */

@@ -1,6 +1,6 @@
 // Doc §2.7–2.9: wheelchair, changing_table and gender.
 
-import type { ChangingTable, Gender, Wheelchair } from '../../src/toilets/facts.js';
+import type { ChangingTable, Gender, Wheelchair } from '../../src/rules/facts.js';
 import { ABSENT, NO, YES, YES_NO, codeOf, codeTable, keyPair, normaliseEnum, readCode, readValue, type KeyPair, type Tags } from './tags.js';
 
 const WHEELCHAIR_VALUES = codeTable({ no: 0, limited: 1, yes: 2, designated: 2, only: 2, unknown: ABSENT });

@@ -1,6 +1,6 @@
 // Doc §2.5: amount and currency from a `charge` (or an amount misplaced in `fee`).
 
-import { currencyOfCountry, currencyToken, minorDigits, resolveToken, tokenDivisor } from './currency.js';
+import { currencyOfCountry, currencyToken, minorDigits, resolveToken, tokenDivisor } from '../../src/rules/currency.js';
 import { normaliseEnum } from './tags.js';
 
 export interface Charge {

@@ -1,6 +1,6 @@
 // Doc §2.5: the fee object (required, amount, currency) from fee/charge or toilets:fee/toilets:charge.
 
-import type { Fee } from '../../src/toilets/facts.js';
+import type { Fee } from '../../src/rules/facts.js';
 import { parseCharge, isConditionOnly, type Charge } from './charge.js';
 import { ABSENT, codeOf, codeTable, keyPair, normaliseEnum, type Tags } from './tags.js';
 

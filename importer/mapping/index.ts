@@ -5,6 +5,4 @@ export { classify, CLASSIFICATIONS, LIFECYCLE_PREFIXES, WALK_IN_HOSTS, type Clas
 export { mapToiletTags, type MappingContext } from './map-toilet.js';
 export { parseCharge, type Charge } from './charge.js';
 export { checkedMonth } from './check-date.js';
-export { sourceVotes, formatFeeAmount, type VotableAttribute } from './votes.js';
 export { detectScheme, SCHEME_PHRASES, type Scheme, type SchemePhrase } from './scheme.js';
-export { currencyOfCountry, minorDigits } from './currency.js';

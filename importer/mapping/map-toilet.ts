@@ -1,6 +1,6 @@
 // Doc §2–4: one toilet's tags → ToiletFacts. Pure and allocation-light: the importer calls it per toilet.
 
-import { QualityFlag, type Access, type AccessRule, type ToiletFacts } from '../../src/toilets/facts.js';
+import { QualityFlag, type Access, type AccessRule, type ToiletFacts } from '../../src/rules/facts.js';
 import { ACCESS_OF_CODE, AccessCode, accessCode } from './access.js';
 import { isSegregated, readChangingTable, readGender, readWheelchair } from './attributes.js';
 import { checkedMonth } from './check-date.js';

@@ -1,4 +1,4 @@
-import { asciiJson } from '../toilets/ascii-json.js';
+import { asciiJson } from '../rules/ascii-json.js';
 
 // The credit every answer with toilet data carries (spec: Attribution object), and the note telling
 // clients what to show.

@@ -5,13 +5,13 @@ import type { Snapshot, SnapshotHolder } from '../toilets/snapshot.js';
 import { Trait, type ToiletTable } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
-import { fragment, JsonBytes } from '../toilets/json-bytes.js';
+import { fragment, JsonBytes } from '../rules/json-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../places/lookup.js';
 import { attributionJson, DISPLAY_NOTE } from './attribution.js';
-import { asciiJson } from '../toilets/ascii-json.js';
+import { asciiJson } from '../rules/ascii-json.js';
 
 /** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
 const WALK_METERS_PER_MINUTE = 80;

@@ -1,17 +1,20 @@
 // REST routes of the public reads (spec: Endpoints), plus the documents around them: the OpenAPI
-// description, problem type pages and the protected-resource discovery document. Each read route:
-// rate limit, parse and validate the query (one schema), run the read, answer with the spec's headers.
+// description, problem type pages and the protected-resource discovery document. Each read route runs
+// behind the guard chain (guards.ts: the rate limit, then the query parsed and validated against its one
+// schema), then the read, and answers with the spec's headers.
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
-import type { Problems } from '../http/problem.js';
+import type { InvalidParam, Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { parseQuery } from '../schemas/query.js';
+import type { AreaParams, FindParams } from '../schemas/params.js';
 import { operationById, API_PREFIX } from '../schemas/operations.js';
 import { buildOpenApi } from '../schemas/openapi.js';
 import { TOILET_ID } from '../schemas/resources.js';
 import { isCountryCode } from '../geo/where.js';
 import { PlaceLookupUnavailable, type Reads } from './reads.js';
-import { takeBudget, type Limits } from './limits.js';
+import type { Limits } from './limits.js';
+import { GuardChain, type Refusal } from './guards.js';
 import type { AreaCache } from './area-cache.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { Config } from '../config.js';
@@ -20,7 +23,7 @@ export interface RestDeps {
   config: Config;
   reads: Reads;
   limits: Limits;
-  problems: Problems<string>;
+  problems: Problems;
   areaCache: AreaCache;
   now: () => number;
 }
@@ -29,7 +32,8 @@ export const PUBLIC_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUB
 const TOILET_ID_PATTERN = new RegExp(TOILET_ID.pattern);
 
 export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
-  const { config, reads, limits, problems, areaCache, now } = deps;
+  const { config, reads, problems, areaCache } = deps;
+  const guards = new GuardChain(deps);
   const deprecations = deprecationHeaders(config);
   const successHeaders = (operationId: string, contentType = 'application/json'): string[] => {
     const operation = operationById(operationId);
@@ -38,33 +42,35 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const nearestHeaders = successHeaders('findToiletsNear');
   const areaHeaders = successHeaders('listToiletsInArea');
   const toiletHeaders = successHeaders('getToilet');
-  const invalid = (invalidParams: { name: string; reason: string }[], headers: string[]): HttpReply =>
-    problems.reply('invalid-parameters', `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`, { invalidParams, headers });
+  const invalid = (invalidParams: readonly InvalidParam[]): Refusal => ({
+    slug: 'invalid-parameters',
+    detail: `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`,
+    invalidParams,
+  });
 
-  server.route({
-    method: 'GET',
-    pattern: `${API_PREFIX}/toilets/nearest`,
+  guards.operation<FindParams>(server, operationById('findToiletsNear'), {
     cors: PUBLIC_CORS,
-    handler: (request: HttpRequestInfo) => {
-      const nowMs = now();
-      const budget = takeBudget(limits.perIp, request, nowMs, problems);
-      if (budget.refused) return budget.refused;
+    validate: (request) => {
       const parsed = parseQuery('findToiletsNear', request.query);
-      if (!parsed.ok) return invalid(parsed.invalid, budget.headers);
+      if (!parsed.ok) return invalid(parsed.invalid);
       const { country } = parsed.params;
       if (country !== undefined && !isCountryCode(country)) {
-        return invalid([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }], budget.headers);
+        return invalid([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]);
       }
-      const ok = (body: Buffer): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...budget.headers], body });
+      return { input: parsed.params };
+    },
+    handle: (_request, context) => {
+      const ok = (body: Buffer): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...context.headers], body });
       const unavailable = (error: unknown): HttpReply => {
         if (!(error instanceof PlaceLookupUnavailable)) throw error;
-        return problems.reply('unavailable', `The place lookup cannot answer right now (${error.message}). Send lat and lon instead, or retry the place after ${error.retryAfterSeconds} seconds.`, {
+        return guards.refuse({
+          slug: 'unavailable',
+          detail: `The place lookup cannot answer right now (${error.message}). Send lat and lon instead, or retry the place after ${error.retryAfterSeconds} seconds.`,
           retryAfterSeconds: error.retryAfterSeconds,
-          headers: budget.headers,
-        });
+        }, context);
       };
       try {
-        const body = reads.findNear(parsed.params, nowMs);
+        const body = reads.findNear(context.input, context.nowMs);
         return body instanceof Promise ? body.then(ok, unavailable) : ok(body);
       } catch (error) {
         return unavailable(error);
@@ -72,40 +78,32 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     },
   });
 
-  server.route({
-    method: 'GET',
-    pattern: `${API_PREFIX}/toilets`,
+  guards.operation<AreaParams>(server, operationById('listToiletsInArea'), {
     cors: PUBLIC_CORS,
-    handler: (request: HttpRequestInfo) => {
-      const nowMs = now();
-      const budget = takeBudget(limits.areaPerIp, request, nowMs, problems);
-      if (budget.refused) return budget.refused;
+    validate: (request) => {
       const parsed = parseQuery('listToiletsInArea', request.query);
-      if (!parsed.ok) return invalid(parsed.invalid, budget.headers);
+      return parsed.ok ? { input: parsed.params } : invalid(parsed.invalid);
+    },
+    handle: (request, { input, nowMs, headers }) => {
       let body = areaCache.get(request.query, nowMs);
       if (body === null) {
-        body = reads.inArea(parsed.params, nowMs);
+        body = reads.inArea(input, nowMs);
         areaCache.set(request.query, body, nowMs);
       }
-      return { status: 200, headers: [...areaHeaders, ...budget.headers], body };
+      return { status: 200, headers: [...areaHeaders, ...headers], body };
     },
   });
 
-  server.route({
-    method: 'GET',
-    pattern: `${API_PREFIX}/toilets/:id`,
+  guards.operation(server, operationById('getToilet'), {
     cors: PUBLIC_CORS,
-    handler: (request: HttpRequestInfo) => {
-      const nowMs = now();
-      const budget = takeBudget(limits.perIp, request, nowMs, problems);
-      if (budget.refused) return budget.refused;
+    handle: (request, context) => {
       // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
       const id = request.params.id;
-      const body = TOILET_ID_PATTERN.test(id) ? reads.toilet(id, nowMs) : null;
+      const body = TOILET_ID_PATTERN.test(id) ? reads.toilet(id, context.nowMs) : null;
       if (body === null) {
-        return problems.reply('not-found', `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Ids look like n123456 (OpenStreetMap node), w123 (way) or r12 (relation); find them with findToiletsNear or listToiletsInArea.`, { headers: budget.headers });
+        return guards.refuse({ slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Ids look like n123456 (OpenStreetMap node), w123 (way) or r12 (relation); find them with findToiletsNear or listToiletsInArea.` }, context);
       }
-      return { status: 200, headers: [...toiletHeaders, ...budget.headers], body };
+      return { status: 200, headers: [...toiletHeaders, ...context.headers], body };
     },
   });
 

@@ -2,20 +2,19 @@
 // problem+json: the same on every server thread. A handler that failed because the storage refused a write
 // (full disk, locked database) is 503 with Retry-After, which the spec tells clients to wait out and resend.
 import type { Problems } from '../http/problem.js';
-import type { HttpReply } from '../http/reply.js';
-import type { HttpRequestInfo, ServerHooks } from '../http/server.js';
+import type { ServerHooks } from '../http/server.js';
 import type { Logger } from '../log.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
 
 /** How long a client waits before sending again a request the storage refused (a full disk needs an operator). */
 export const STORAGE_RETRY_SECONDS = 60;
 
-/** `tooLarge`: a route's own answer to an oversized body (community pages), or null for the generic one. */
-export function serviceHooks(problems: Problems<string>, log: Logger, tooLarge: (request: HttpRequestInfo, maxBytes: number) => HttpReply | null): ServerHooks {
+export function serviceHooks(problems: Problems, log: Logger): ServerHooks {
   return {
     notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
     methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
-    payloadTooLarge: (request, maxBytes) => tooLarge(request, maxBytes) ?? problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
+    payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
+    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
     serverError: (error, request) => {
       const trouble = storageTrouble(error);
       if (trouble !== null) {

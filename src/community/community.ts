@@ -1,7 +1,6 @@
 // Assembles contributions, moderation support and open data for the server (app.ts): the overlay
 // database and its OverlaySource, the routes, the watcher of other processes' changes, the OSM note outbox.
-import type { HttpRequestInfo, HttpServer } from '../http/server.js';
-import type { HttpReply } from '../http/reply.js';
+import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
@@ -20,7 +19,7 @@ import { OsmNoteSender } from './osm-notes.js';
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
   limits: Limits;
-  problems: Problems<string>;
+  problems: Problems;
 }
 
 export class Community {
@@ -29,7 +28,6 @@ export class Community {
   readonly overlay: CommunityOverlay;
   private watcher: OverlayWatcher | null = null;
   private notes: OsmNoteSender | null = null;
-  private tooLargeHook: ((request: HttpRequestInfo, maxBytes: number) => HttpReply | null) | null = null;
 
   constructor(
     private readonly config: Config,
@@ -51,15 +49,10 @@ export class Community {
     const pseudonyms = new Pseudonyms(store, key);
     const contributions = new Contributions(store, pseudonyms, deps.catalog, now);
     const humanCheck = createHumanCheck(config.humanCheck, key);
-    this.tooLargeHook = registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now }).tooLarge;
-    registerDumpRoutes(server, { dumpDir: config.dumpDir, limits: deps.limits, problems: deps.problems, now });
+    registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now });
+    registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
-  }
-
-  /** The answer to an oversized contribution body (400 after the earlier guards); null for other routes. */
-  tooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply | null {
-    return this.tooLargeHook?.(request, maxBytes) ?? null;
   }
 
   /** The OSM note outbox, when OSM_NOTES_API is set. */

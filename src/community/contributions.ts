@@ -2,13 +2,13 @@
 // correctToilet). Each runs in one transaction that also marks the human-check token used, so a request
 // refused here (a replayed token, a per-address limit) writes nothing and burns nothing. After the commit
 // the toilet's overlay is re-read into the snapshot in use, so the answer and the very next read show it.
-import type { FactAttribute } from '../toilets/facts.js';
+import type { FactAttribute } from '../rules/facts.js';
 import type { ReportKind } from '../schemas/resources.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Decision } from '../toilets/overlay.js';
 import type { AddressRule, OverlayStore } from './store.js';
 import type { Pseudonyms } from './pseudonyms.js';
-import type { HumanCheckPass } from './human-check.js';
+import type { HumanCheckPass } from '../api/guards.js';
 import { secondsUntilNextUtcDay, utcDay } from './days.js';
 import { sourceVotesOf } from './normal-form.js';
 

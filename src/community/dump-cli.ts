@@ -10,7 +10,8 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { writeDump } from './dump.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
+import { NewerDatabaseError } from '../storage/migrations.js';
 import type { CommandIo } from './moderate-cli.js';
 
 async function main(io: CommandIo, console: Console): Promise<void> {
@@ -40,7 +41,8 @@ export function dump(io: CommandIo = { env: process.env, stdout: process.stdout,
   return main(io, console).then(
     () => 0,
     (error) => {
-      console.error(error instanceof ConfigError || error instanceof DumpNotWritten ? error.message : ((error as Error).stack ?? String(error)));
+      const said = error instanceof ConfigError || error instanceof DumpNotWritten || error instanceof NewerDatabaseError;
+      console.error(said ? error.message : ((error as Error).stack ?? String(error)));
       return 1;
     },
   );

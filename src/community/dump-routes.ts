@@ -3,7 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
-import { takeBudget, type Limits } from '../api/limits.js';
+import type { Config } from '../config.js';
+import type { Limits } from '../api/limits.js';
+import { GuardChain } from '../api/guards.js';
+import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import { DUMP_FILES } from './dump.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -12,29 +15,28 @@ const CONTENT_TYPES: Record<string, string> = {
   [DUMP_FILES.notice]: 'text/plain; charset=utf-8',
 };
 
-export function registerDumpRoutes(server: HttpServer, deps: { dumpDir: string; limits: Limits; problems: Problems<string>; now: () => number }): void {
-  const { dumpDir, limits, problems, now } = deps;
-  server.route({
+export function registerDumpRoutes(server: HttpServer, deps: { config: Config; limits: Limits; problems: Problems; now: () => number }): void {
+  const { config, problems } = deps;
+  new GuardChain(deps).route(server, {
     method: 'GET',
     pattern: '/dumps/:file',
-    handler: async (request) => {
-      const budget = takeBudget(limits.perIp, request, now(), problems);
-      if (budget.refused) return budget.refused;
+    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp },
+    handle: async (request, { headers }) => {
       const file = request.params.file;
       const type = CONTENT_TYPES[file];
       const missing = () =>
-        problems.reply('not-found', `There is no dump file ${JSON.stringify(file)}. The dump files are ${Object.values(DUMP_FILES).join(', ')}, once the operator has run \`npm run dump\`.`, { headers: budget.headers });
+        problems.reply('not-found', `There is no dump file ${JSON.stringify(file)}. The dump files are ${Object.values(DUMP_FILES).join(', ')}, once the operator has run \`npm run dump\`.`, { headers });
       if (type === undefined) return missing();
       let body: Buffer;
       try {
-        body = await readFile(join(dumpDir, file));
+        body = await readFile(join(config.dumpDir, file));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing();
         throw error;
       }
       return {
         status: 200,
-        headers: ['Content-Type', type, 'Cache-Control', 'public, max-age=3600', 'Content-Disposition', `attachment; filename="${file}"`, ...budget.headers],
+        headers: ['Content-Type', type, 'Cache-Control', 'public, max-age=3600', 'Content-Disposition', `attachment; filename="${file}"`, ...headers],
         body,
       };
     },

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Snapshot } from '../toilets/snapshot.js';
 import { ITEM_END, ToiletRenderer } from '../toilets/render.js';
-import { JsonBytes } from '../toilets/json-bytes.js';
+import { JsonBytes } from '../rules/json-bytes.js';
 import { Trait } from '../toilets/table.js';
 
 /** The latest dump's files in DUMP_DIR, served under /dumps/. */
@@ -20,9 +20,11 @@ export const DUMP_FILES = { geojson: 'toilets.geojson.gz', csv: 'toilets.csv.gz'
 const LEFT_OUT = new Set(['lat', 'lon', 'open_now', 'closes_at', 'partner', 'directions', 'geo']);
 
 type Item = Record<string, any>;
+/** What a CSV field can show; an object would come out as "[object Object]". */
+type CsvValue = string | number | boolean | null | undefined;
 
 /** CSV columns: name and how to read it from an item. */
-const CSV_COLUMNS: [string, (item: Item) => unknown][] = [
+const CSV_COLUMNS: [string, (item: Item) => CsvValue][] = [
   ['id', (i) => i.id],
   ['lat', (i) => i.lat],
   ['lon', (i) => i.lon],
@@ -118,7 +120,7 @@ function writeGzip(path: string, chunks: Iterable<string>): Promise<void> {
   return pipeline(Readable.from(chunks), createGzip(), createWriteStream(path));
 }
 
-function csvField(value: unknown): string {
+function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

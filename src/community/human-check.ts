@@ -5,26 +5,12 @@ import { createChallenge, randomInt, verifySolution, type Challenge, type Derive
 import { deriveKey as deriveSha } from 'altcha-lib/algorithms/sha';
 import { deriveKey as derivePbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
 import type { HumanCheckConfig } from '../config.js';
+import type { HumanCheckFailure, HumanCheckPass, HumanCheckVerifier } from '../api/guards.js';
 import { derivedSecret } from './pseudonyms.js';
 
-/** A verified token: `key` names it for the single-use record until `expiresAtMs`. */
-export interface HumanCheckPass {
-  ok: true;
-  key: string;
-  expiresAtMs: number;
-}
-
-export interface HumanCheckFailure {
-  ok: false;
-  /** What went wrong, for the 403 detail. */
-  reason: string;
-}
-
-export interface HumanCheck {
+export interface HumanCheck extends HumanCheckVerifier {
   /** A new challenge for the site's widget, as JSON text. */
   challenge(nowMs: number): Promise<string>;
-  /** Checks a token (signature, solution, expiry); single use is the caller's part (in the write's transaction). */
-  verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
 }
 
 export function createHumanCheck(config: HumanCheckConfig, serverKey: Buffer): HumanCheck {

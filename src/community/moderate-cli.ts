@@ -1,7 +1,8 @@
 // npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
-// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB); a running server shows each
-// action within about a second. main() takes the arguments, environment and output streams, so the tests
-// run the command in their own process; run as a script, it is given the process's own.
+// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB), opened and migrated
+// as the server does; a running server shows each action within about a second. main() takes the
+// arguments, environment and output streams, so the tests run the command in their own process; run as a
+// script, it is given the process's own.
 import { Console } from 'node:console';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,9 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
 import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
-import { storageTrouble } from '../storage-errors.js';
+import { storageTrouble } from '../storage/errors.js';
+import { NewerDatabaseError } from '../storage/migrations.js';
+import { AccountsStore } from '../accounts/store.js';
 
 const USAGE = `usage: npm run moderate -- <command> [--json]
   list [submissions|reports|gone-votes]           the queues, with context
@@ -48,9 +51,11 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
   }
   const log = jsonLogger(io.stderr, io.stderr);
   let community: Community | null = null;
+  let accounts: AccountsStore | null = null;
   try {
     const config = loadConfig(io.env);
     community = new Community(config, log, Date.now);
+    accounts = new AccountsStore(config.accountsDb);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
@@ -112,6 +117,7 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
     return fail(error, console);
   } finally {
     community?.close();
+    accounts?.close();
   }
 }
 
@@ -120,7 +126,7 @@ function fail(error: unknown, console: Console): number {
     console.error(`${error.message}\n${USAGE}`);
     return 2;
   }
-  if (error instanceof ModerationError || error instanceof ConfigError) {
+  if (error instanceof ModerationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
     console.error(error.message);
     return 1;
   }

@@ -2,7 +2,7 @@
 // review the queues with context, approve or reject submissions and reports, lock or unlock a fact's
 // value, mark a toilet gone. Every action is one transaction with its entry in the moderation log (time,
 // action, target, reason) and in the change log, by which a running server notices it (live.ts).
-import { FACT_ATTRIBUTES, type FactAttribute } from '../toilets/facts.js';
+import { FACT_ATTRIBUTES, type FactAttribute } from '../rules/facts.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import { SOURCE_OF_ID_TYPE, toiletId, Trait } from '../toilets/table.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';

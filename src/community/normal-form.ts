@@ -6,13 +6,13 @@
 //   opening_hours   spacing only: one space after ';', none around ',' and '-', ' || ', no trailing ';'
 //                   (quoted comments untouched); the value must be valid opening_hours syntax
 //   name, operator  Unicode NFC, surrounding white space trimmed, inner runs of white space made one space
-import { ACCESS, CHANGING_TABLE, GENDER, WHEELCHAIR, type FactAttribute, type ToiletFacts } from '../toilets/facts.js';
-import { formatFeeAmount, sourceVotes } from '../../importer/mapping/index.js';
+import { ACCESS, CHANGING_TABLE, GENDER, WHEELCHAIR, type FactAttribute, type ToiletFacts } from '../rules/facts.js';
+import { formatFeeAmount, sourceVotes } from '../rules/votes.js';
 import { checkHours } from '../hours/index.js';
 
 export type Normalized = { ok: true; value: string } | { ok: false; reason: string };
 
-const ENUMS: Partial<Record<FactAttribute, readonly string[]>> = {
+const ENUMS: Record<'access' | 'fee' | 'wheelchair' | 'changing_table' | 'existence', readonly string[]> = {
   access: ACCESS.filter((value) => value !== 'unknown'),
   fee: ['free', 'paid'],
   wheelchair: WHEELCHAIR.filter((value) => value !== 'unknown'),
@@ -26,12 +26,17 @@ const AMOUNT = /^\s*(0|[1-9][0-9]*)(?:[.,]([0-9]+))?\s*([A-Za-z]{3})\s*$/;
 const ANYWHERE = { lat: 0, lon: 0, country: null, timeZone: 'UTC' };
 
 export function normalizeVote(attribute: FactAttribute, raw: string): Normalized {
-  const allowed = ENUMS[attribute];
-  if (allowed) {
-    const value = raw.trim().toLowerCase();
-    return allowed.includes(value) ? { ok: true, value } : { ok: false, reason: `must be one of ${allowed.join(', ')}` };
-  }
+  // Every fact named, no default: a new fact does not compile until it has a normal form here.
   switch (attribute) {
+    case 'access':
+    case 'fee':
+    case 'wheelchair':
+    case 'changing_table':
+    case 'existence': {
+      const allowed = ENUMS[attribute];
+      const value = raw.trim().toLowerCase();
+      return allowed.includes(value) ? { ok: true, value } : { ok: false, reason: `must be one of ${allowed.join(', ')}` };
+    }
     case 'fee_amount': {
       const match = AMOUNT.exec(raw);
       const currency = match?.[3].toUpperCase();
@@ -48,7 +53,8 @@ export function normalizeVote(attribute: FactAttribute, raw: string): Normalized
       const check = checkHours(value, ANYWHERE);
       return check.ok ? { ok: true, value } : { ok: false, reason: `is not opening_hours syntax (${check.reason})` };
     }
-    default: {
+    case 'name':
+    case 'operator': {
       const value = raw.normalize('NFC').trim().replace(/\s+/g, ' ');
       return value === '' ? { ok: false, reason: 'must not be empty' } : { ok: true, value };
     }

@@ -1,7 +1,7 @@
 // The overlay database as the read path sees it (OverlaySource): per toilet, the counts and decisions
 // the counting rules make of the stored rows. Rows stored under an id the toilet had before a redraw
 // (source id_moves) count for the toilet under its current id.
-import { FACT_ATTRIBUTES, type FactAttribute } from '../toilets/facts.js';
+import { FACT_ATTRIBUTES, type FactAttribute } from '../rules/facts.js';
 import type { CommunityToilet, Decision, OverlaySource, SourceView, ToiletOverlay } from '../toilets/overlay.js';
 import type { OverlayStore } from './store.js';
 import { windowStart } from './days.js';

@@ -2,7 +2,7 @@
 // SDK's `handler.fetch(request) → Promise<Response>`. A route using it captures every header
 // (`headers: 'all'`) and its body (`maxBodyBytes`), and returns the Response as its result.
 import { endResponse, headerNames, isBodiless, statusLine, writeHeaders, type HeaderList } from './reply.js';
-import type { HttpRequestInfo } from './server.js';
+import type { HttpRequestInfo } from './request-info.js';
 import type { HttpResponse } from './uws.js';
 
 /**

@@ -4,7 +4,7 @@
 // SO_REUSEPORT, fails then; and port 0 ("any free one") becomes a number the threads can share.
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { errorCode } from '../storage-errors.js';
+import { errorCode } from '../storage/errors.js';
 
 export async function claimPort(host: string, port: number): Promise<number> {
   const probe = createServer();

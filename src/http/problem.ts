@@ -1,57 +1,8 @@
 // RFC 9457 problem details (application/problem+json) with types `${baseUrl}/problems/<slug>`, and
-// the short HTML page each type URL resolves to.
+// the short HTML page each type URL resolves to. The types themselves are listed in problem-types.ts.
 import { compileHeaders, type HeaderList, type HttpReply } from './reply.js';
 import type { HttpRequestInfo, ServerHooks } from './server.js';
-
-export interface ProblemKind {
-  /** Fixed title, the same for every occurrence of the type. */
-  readonly title: string;
-  readonly status: number;
-  /** What the problem means and what a client should do, shown on the type's HTML page. */
-  readonly description: string;
-}
-
-/** The kinds the HTTP layer itself answers with; the API adds its own by spreading this into a bigger catalog. */
-export const PROBLEM_KINDS = {
-  'invalid-parameters': {
-    title: 'Invalid parameters',
-    status: 400,
-    description: 'One or more parameters of the request are invalid. The invalid_params member lists each one with the reason; correct them and send the request again.',
-  },
-  'not-found': {
-    title: 'Not found',
-    status: 404,
-    description: 'Nothing exists at this address, or the resource is gone. Check the path and the identifier.',
-  },
-  'method-not-allowed': {
-    title: 'Method not allowed',
-    status: 405,
-    description: 'The resource exists but does not support this HTTP method. The Allow header lists the methods it supports.',
-  },
-  'payload-too-large': {
-    title: 'Payload too large',
-    status: 413,
-    description: 'The request body is larger than this operation accepts. Send a smaller body.',
-  },
-  'rate-limited': {
-    title: 'Too many requests',
-    status: 429,
-    description: 'The client sent more requests than its rate limit allows. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
-  },
-  'server-error': {
-    title: 'Internal server error',
-    status: 500,
-    description: 'The server failed to answer because of a fault on its side. The request may succeed if sent again later.',
-  },
-  unavailable: {
-    title: 'Service unavailable',
-    status: 503,
-    description: 'The service cannot answer right now. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
-  },
-} as const satisfies Record<string, ProblemKind>;
-
-/** Slugs the server's own hooks answer with. */
-export type CoreProblemSlug = keyof typeof PROBLEM_KINDS;
+import type { ProblemSlug, ProblemType } from './problem-types.js';
 
 export interface InvalidParam {
   readonly name: string;
@@ -76,15 +27,16 @@ interface PreparedKind {
   readonly page: HttpReply;
 }
 
-export class Problems<Slug extends string> {
+/** The service's problems are those of problem-types.ts; a test may make others. */
+export class Problems<Slug extends string = ProblemSlug> {
   private readonly kinds = new Map<string, PreparedKind>();
 
   readonly baseUrl: string;
 
   /** `baseUrl` e.g. "https://toilets.example" (a trailing slash is dropped). */
-  constructor(baseUrl: string, catalog: Readonly<Record<Slug, ProblemKind>>) {
+  constructor(baseUrl: string, catalog: Readonly<Record<Slug, ProblemType>>) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
-    for (const [slug, kind] of Object.entries<ProblemKind>(catalog)) {
+    for (const [slug, kind] of Object.entries<ProblemType>(catalog)) {
       if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new RangeError(`problem slug must be lower-case words joined by '-', got ${slug}`);
       const type = this.typeUri(slug as Slug);
       this.kinds.set(slug, {
@@ -124,7 +76,7 @@ export class Problems<Slug extends string> {
   }
 }
 
-function renderPage(type: string, kind: ProblemKind): string {
+function renderPage(type: string, kind: ProblemType): string {
   const title = escapeHtml(kind.title);
   return `<!doctype html>
 <html lang="en">
@@ -146,7 +98,7 @@ function escapeHtml(text: string): string {
  * error; the 500 body says nothing about it.
  */
 export function problemHooks(
-  problems: Problems<CoreProblemSlug>,
+  problems: Problems,
   logError: (error: unknown, request: HttpRequestInfo) => void,
 ): ServerHooks {
   return {
@@ -154,6 +106,7 @@ export function problemHooks(
     methodNotAllowed: (request, allow) =>
       problems.reply('method-not-allowed', `${request.path} does not support ${request.method}; use ${allow.join(', ')}.`),
     payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `Send a request body of at most ${maxBytes} bytes.`),
+    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
     serverError: (error, request) => {
       logError(error, request);
       return problems.reply('server-error', 'The server could not answer this request; try again later.');

@@ -1,13 +1,22 @@
-// Fixed-window request counting per key (client IP), with the draft-ietf-httpapi-ratelimit-headers
-// fields the API sends (protocol-notes §6).
+// Fixed-window request counting per client address, with the draft-ietf-httpapi-ratelimit-headers
+// fields the API sends (protocol-notes §6). IPv6 clients are counted by their /64 (ipv6Prefix64).
 //
 // Windows are aligned to the clock (window n covers [n·w, (n+1)·w)), so one window change drops every
 // counter at once: each slot of the table records the window it was counted in, and a slot of an older
 // window counts as empty. O(1) per call, no timers, nothing to evict key by key.
 //
+// Up to `maxKeys` addresses per window are counted exactly. Addresses first seen after that (a flood
+// from a botnet or an IPv6 range) are counted in a count-min sketch: each address has one counter in
+// each of four rows, and its count is the smallest of them, so it may be counted high (when every one
+// of its counters is shared with busy addresses) but never low. No cliff, no shared overflow budget:
+// a new address is refused only if all four of its counters are full, which at the service's own
+// throughput (a few million requests a minute over 2 million counters a row) practically never happens
+// (docs/SECURITY.md has the figures and the test that measures them).
+//
 // The counters live in shared memory (SharedArrayBuffer), so every server thread counts into the same
 // table (limiters made over one `table`): an address's budget is one budget whichever thread its
 // connections land on. A lock word guards each call; its critical section is a few dozen instructions.
+import { ipv6Prefix64 } from './client-ip.js';
 
 export interface RateLimitPolicy {
   /** Policy name in RateLimit-Policy / RateLimit, e.g. "per-ip". */
@@ -28,24 +37,28 @@ export interface RateLimitResult {
 
 export interface RateLimiterOptions {
   /**
-   * Most keys counted in one window (default 100 000: a 4 MiB table, touched only as keys arrive). When
-   * the table is full, keys first seen later in that window share one overflow counter with the same
-   * limit until the window ends: memory stays bounded, and a flood of new addresses gets one shared
-   * quota rather than none.
+   * Most addresses counted exactly in one window (default 1 000 000: a 32 MiB table, its pages touched
+   * only as addresses arrive). Later ones are counted in the sketch (16 MiB, touched only then).
    */
   readonly maxKeys?: number;
+  /** Counters in each of the sketch's four rows (a power of two; default 2^21). */
+  readonly sketchWidth?: number;
   /** The table of another limiter of the same policy and maxKeys (its `table`), to count together with it. */
   readonly table?: SharedArrayBuffer;
 }
 
 // Table layout, in 32-bit words: a header, then per slot the window it was counted in, the key's two
-// hashes and the count.
+// hashes and the count; then the sketch, SKETCH_ROWS rows of 16-bit counters.
 const LOCK = 0;
 const WINDOW = 1;
 const USED = 2;
-const OVERFLOW = 3;
+/** The window the sketch's counters were counted in (they are cleared when it is used in a new one). */
+const SKETCH_WINDOW = 3;
 const HEADER_WORDS = 4;
 const SLOT_WORDS = 4;
+const SKETCH_ROWS = 4;
+/** Sketch counters stop here; a higher limit is enforced exactly only (a benchmark setting). */
+const SKETCH_MAX = 0xffff;
 
 const UNLIMITED: RateLimitResult = Object.freeze({ allowed: true, limit: Infinity, remaining: Infinity, resetSeconds: 0 });
 
@@ -61,6 +74,8 @@ export class FixedWindowRateLimiter {
   readonly table: SharedArrayBuffer;
   private readonly words: Int32Array;
   private readonly slotMask: number;
+  private readonly sketch: Uint16Array;
+  private readonly sketchMask: number;
 
   constructor(policy: RateLimitPolicy, options: RateLimiterOptions = {}) {
     if (!(policy.windowSeconds > 0) || !Number.isInteger(policy.windowSeconds)) {
@@ -72,25 +87,30 @@ export class FixedWindowRateLimiter {
     this.enabled = policy.limit > 0 && Number.isFinite(policy.limit);
     this.limit = Math.floor(policy.limit);
     this.windowMs = policy.windowSeconds * 1000;
-    this.maxKeys = options.maxKeys ?? 100_000;
+    this.maxKeys = options.maxKeys ?? 1_000_000;
+    const sketchWidth = options.sketchWidth ?? 1 << 21;
+    if (!(sketchWidth > 0) || (sketchWidth & (sketchWidth - 1)) !== 0) throw new RangeError(`sketchWidth must be a power of two, got ${sketchWidth}`);
     this.policyHeader = `"${policy.name}";q=${this.limit};w=${policy.windowSeconds}`;
     // at most half full, so probes stay short
     let slots = 1;
     while (slots < 2 * this.maxKeys) slots *= 2;
-    const bytes = this.enabled ? (HEADER_WORDS + slots * SLOT_WORDS) * 4 : 0;
+    const tableBytes = (HEADER_WORDS + slots * SLOT_WORDS) * 4;
+    const bytes = this.enabled ? tableBytes + SKETCH_ROWS * sketchWidth * 2 : 0;
     this.table = options.table ?? new SharedArrayBuffer(bytes);
     if (this.table.byteLength !== bytes) throw new RangeError(`a shared rate limit table must have ${bytes} bytes for ${this.maxKeys} keys, got ${this.table.byteLength}`);
-    this.words = new Int32Array(this.table);
+    this.words = new Int32Array(this.table, 0, this.enabled ? tableBytes / 4 : 0);
     this.slotMask = slots - 1;
+    this.sketch = new Uint16Array(this.table, this.enabled ? tableBytes : 0, this.enabled ? SKETCH_ROWS * sketchWidth : 0);
+    this.sketchMask = sketchWidth - 1;
   }
 
-  /** Counts one request for `key` at `nowMs` (epoch milliseconds) and says whether it may proceed. */
-  take(key: string, nowMs: number): RateLimitResult {
+  /** Counts one request from address `ip` at `nowMs` (epoch milliseconds) and says whether it may proceed. */
+  take(ip: string, nowMs: number): RateLimitResult {
     if (!this.enabled) return UNLIMITED;
     const window = Math.floor(nowMs / this.windowMs);
     const resetSeconds = Math.ceil(((window + 1) * this.windowMs - nowMs) / 1000);
     const limit = this.limit;
-    const [hashA, hashB] = hashes(key);
+    const [hashA, hashB] = ip.includes(':') && ipv6Prefix64(ip, prefix) ? prefixHashes(prefix) : hashes(ip);
     const stamp = window | 0;
     const words = this.words;
     while (Atomics.compareExchange(words, LOCK, 0, 1) !== 0); // another thread is counting: a few dozen instructions
@@ -99,7 +119,6 @@ export class FixedWindowRateLimiter {
       if (words[WINDOW] !== stamp) {
         words[WINDOW] = stamp;
         words[USED] = 0;
-        words[OVERFLOW] = 0;
       }
       used = this.count(stamp, hashA, hashB);
     } finally {
@@ -117,11 +136,7 @@ export class FixedWindowRateLimiter {
     for (let slot = hashA & this.slotMask; ; slot = (slot + 1) & this.slotMask) {
       const at = HEADER_WORDS + slot * SLOT_WORDS;
       if (words[at] !== stamp) {
-        if (words[USED] >= this.maxKeys) {
-          const used = words[OVERFLOW];
-          if (used < limit) words[OVERFLOW] = used + 1;
-          return used;
-        }
+        if (words[USED] >= this.maxKeys) return this.countInSketch(stamp, hashA, hashB);
         words[USED]++;
         words[at] = stamp;
         words[at + 1] = hashA;
@@ -137,7 +152,30 @@ export class FixedWindowRateLimiter {
     }
   }
 
-  /** Keys counted in the current window (at most maxKeys). */
+  /**
+   * Counts one request of a key the table has no room for (the lock held); returns its estimated count
+   * before it: the smallest of its counters. Conservative update: only the counters at that smallest
+   * value grow, so busy keys raise the counters they share with others as little as possible.
+   */
+  private countInSketch(stamp: number, hashA: number, hashB: number): number {
+    const sketch = this.sketch;
+    const width = this.sketchMask + 1;
+    if (this.words[SKETCH_WINDOW] !== stamp) {
+      sketch.fill(0);
+      this.words[SKETCH_WINDOW] = stamp;
+    }
+    let smallest = SKETCH_MAX;
+    const at: number[] = [];
+    for (let row = 0; row < SKETCH_ROWS; row++) {
+      const index = row * width + ((hashA + Math.imul(row, hashB | 1)) & this.sketchMask);
+      at.push(index);
+      if (sketch[index] < smallest) smallest = sketch[index];
+    }
+    if (smallest < this.limit && smallest < SKETCH_MAX) for (const index of at) if (sketch[index] === smallest) sketch[index] = smallest + 1;
+    return smallest;
+  }
+
+  /** Keys counted exactly in the current window (at most maxKeys). */
   get trackedKeys(): number {
     return this.enabled ? Atomics.load(this.words, USED) : 0;
   }
@@ -160,9 +198,13 @@ export class FixedWindowRateLimiter {
   }
 }
 
+/** The /64 of the IPv6 client being counted (one call at a time: take() runs to its end). */
+const prefix = new Uint16Array(4);
+
 /**
- * Two independent 32-bit hashes of a key (FNV-1a and a multiply-xorshift): together 64 bits, so two of a
- * window's addresses share a counter with a chance of about 1 in 10^14.
+ * Two independent 32-bit hashes of a key (FNV-1a and a multiply-xorshift, each finished with MurmurHash3's
+ * avalanche so that the low bits, which pick the slot and the sketch counters, depend on every character):
+ * together 64 bits, so two of a window's addresses share a counter with a chance of about 1 in 10^14.
  */
 function hashes(key: string): [number, number] {
   let a = 0x811c9dc5;
@@ -173,5 +215,23 @@ function hashes(key: string): [number, number] {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return [a, b];
+  return [avalanche(a), avalanche(b)];
+}
+
+/** The same hashes over an IPv6 /64's four groups, started apart from every text key. */
+function prefixHashes(groups: Uint16Array): [number, number] {
+  let a = 0x6a09e667;
+  let b = 0xbb67ae85;
+  for (let i = 0; i < 4; i++) {
+    a = Math.imul(a ^ groups[i], 0x01000193);
+    b = Math.imul(b ^ groups[i], 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return [avalanche(a), avalanche(b)];
+}
+
+function avalanche(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }

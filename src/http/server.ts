@@ -1,12 +1,15 @@
 // The HTTP server every endpoint stands on: uWS routing plus the few things each request needs
 // (declared headers, params, client IP, an optional body), kept off the hot path unless asked for.
 //
-// A handler that answers synchronously has its answer written with the others of the same event-loop
-// turn (ReplyBatch), without a promise. Async answers, bodies and web Responses go through an Exchange,
-// which registers onAborted and writes inside res.cork() when the answer is ready.
+// A handler that answers synchronously has its answer written before its uWS callback returns (uWS has
+// corked the socket, so the answers to requests read together leave in one write). It must be: uWS closes
+// a connection whose next pipelined request arrives while an answer is still pending. Async answers,
+// bodies and web Responses go through an Exchange, which registers onAborted and writes inside res.cork()
+// when the answer is ready.
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
+import { framingFault, type FramingFault } from './framing.js';
 import { writeReply, type HeaderList, type HttpReply } from './reply.js';
 import {
   closeListenSocket,
@@ -21,27 +24,8 @@ import {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a handler gets: plain values read while the uWS request was still valid. */
-export interface HttpRequestInfo {
-  /** Upper-case; 'HEAD' when a GET route answers a HEAD request. */
-  readonly method: string;
-  /** The path as sent (still percent-encoded), without the query. */
-  readonly path: string;
-  /** The raw query string without '?'; '' when there is none. */
-  readonly query: string;
-  /** The route's :params by name, percent-decoded. */
-  readonly params: Readonly<Record<string, string>>;
-  /** The headers the route declared, by lower-case name ('' when absent); every header for 'all'. */
-  readonly headers: Readonly<Record<string, string>>;
-  /**
-   * Canonical client address (see client-ip.ts). Read on first use (asking uWS for the socket address
-   * costs as much as the rest of a small request), so read it before the answer is written.
-   */
-  readonly ip: string;
-  /** The request body for routes that take one (possibly empty); null otherwise. */
-  readonly body: Buffer | null;
-  /** Aborted when the client goes away before the answer is written. */
-  readonly signal: AbortSignal;
-}
+import type { HttpRequestInfo } from './request-info.js';
+export type { HttpRequestInfo };
 
 /** A plain reply, or a web Response (streamed when it is text/event-stream, see fetch-bridge.ts). */
 export type RouteResult = HttpReply | Response;
@@ -78,6 +62,8 @@ export interface ServerHooks {
   /** The server adds the Allow header. */
   methodNotAllowed(request: HttpRequestInfo, allow: readonly string[]): HttpReply;
   payloadTooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply;
+  /** A request whose body framing is ambiguous or unsupported (framing.ts); its connection is closed after. */
+  badFraming(request: HttpRequestInfo, fault: FramingFault): HttpReply;
   /**
    * Called with every error a handler throws or rejects with (log it here) and answers it; must not
    * leak internals. When the error struck after the answer had started, its reply is dropped and the
@@ -155,7 +141,6 @@ export class HttpServer {
   private readonly app: UwsApp = createApp();
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
-  private readonly batch: ReplyBatch;
   private readonly trustedProxyHops: number;
   private readonly patterns = new Map<string, PatternEntry>();
   /** In the order registered: a route's number is its position (routeSpecs, dispatch). */
@@ -168,7 +153,6 @@ export class HttpServer {
   constructor(options: HttpServerOptions) {
     this.hooks = options.hooks;
     this.state = new ServerState(options.hooks);
-    this.batch = new ReplyBatch(this.state);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
     this.app.any('/*', (res, req) => this.unrouted(res, req));
   }
@@ -289,8 +273,21 @@ export class HttpServer {
       route.headerNames === null ? readAllHeaders(req) : route.headerNames.length === 0 ? EMPTY : readHeaders(req, route.headerNames),
       this.forwardedIp(req),
     );
-    if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
+    const fault = framingFault(req);
+    if (fault !== null) this.refuseFraming(res, request, fault);
+    else if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
     else this.answer(route, res, request, null);
+  }
+
+  /** Answers a request whose framing the parser may have read otherwise than a proxy did, and closes. */
+  private refuseFraming(res: HttpResponse, request: ServerRequest, fault: FramingFault): void {
+    let reply: HttpReply;
+    try {
+      reply = this.hooks.badFraming(request, fault);
+    } catch (error) {
+      reply = this.state.failure(error, request);
+    }
+    this.writeNow(res, reply, request, null, true);
   }
 
   private answer(route: CompiledRoute, res: HttpResponse, request: ServerRequest, exchange: Exchange | null): void {
@@ -301,7 +298,7 @@ export class HttpServer {
       result = this.state.failure(error, request);
     }
     if (exchange === null && !(result instanceof Response) && typeof (result as Partial<Promise<unknown>>).then !== 'function') {
-      this.batch.add(res, result as HttpReply, request, route.extraHeaders);
+      this.writeNow(res, result as HttpReply, request, route.extraHeaders, false);
     } else {
       (exchange ?? new Exchange(this.state, res, request, route.extraHeaders)).settle(result);
     }
@@ -357,6 +354,11 @@ export class HttpServer {
   private unrouted(res: HttpResponse, req: HttpRequest): void {
     this.requestsReceived++;
     const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
+    const fault = framingFault(req);
+    if (fault !== null) {
+      this.refuseFraming(res, request, fault);
+      return;
+    }
     const allow = this.allowedMethods(request.path);
     let reply: HttpReply;
     try {
@@ -398,83 +400,6 @@ export class HttpServer {
   /** The header must be read now, while uWS's request is valid; the socket address can wait. */
   private forwardedIp(req: HttpRequest): string | null {
     return this.trustedProxyHops > 0 ? forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops) : null;
-  }
-}
-
-/** A synchronous answer waiting for its batch. */
-interface BatchedReply {
-  readonly res: HttpResponse;
-  readonly reply: HttpReply;
-  readonly request: ServerRequest;
-  readonly extraHeaders: HeaderList | null;
-  aborted: boolean;
-}
-
-/** Bodies copied for one batch share this much memory; a larger body gets its own copy. */
-const BATCH_ARENA_BYTES = 1 << 20;
-
-/**
- * Synchronous answers wait until uWS has been handed every request that is ready, and are written
- * together (setImmediate runs after libuv's I/O phase, in which uWS reads all ready sockets). A client
- * on the same machine (a reverse proxy, a load generator) is then woken once per batch rather than once
- * per answer: on loopback those wake-ups were about half of the server's kernel time (~5 µs an answer).
- * An answer waits at most for the others of its batch. Buffer bodies are copied, since the reads reuse
- * one answer buffer; uWS copies what it cannot send at once, so the copies are reused after writing.
- */
-class ReplyBatch {
-  private readonly waiting: BatchedReply[] = [];
-  private arena = Buffer.allocUnsafeSlow(BATCH_ARENA_BYTES);
-  private used = 0;
-  private readonly flush = () => this.writeAll();
-
-  constructor(private readonly server: ServerState) {}
-
-  add(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null): void {
-    const entry: BatchedReply = { res, reply: this.owned(reply), request, extraHeaders, aborted: false };
-    res.onAborted(() => {
-      entry.aborted = true;
-      request.abort();
-    });
-    this.server.begin();
-    if (this.waiting.push(entry) === 1) setImmediate(this.flush);
-  }
-
-  /** The reply with a body of its own. */
-  private owned(reply: HttpReply): HttpReply {
-    const body = reply.body;
-    if (body === undefined || typeof body === 'string') return reply;
-    let copy: Buffer;
-    if (body.length > BATCH_ARENA_BYTES / 4) {
-      copy = Buffer.from(body);
-    } else {
-      if (this.used + body.length > this.arena.length) {
-        // The full arena stays with the answers that point into it until they are written.
-        this.arena = Buffer.allocUnsafeSlow(BATCH_ARENA_BYTES);
-        this.used = 0;
-      }
-      copy = this.arena.subarray(this.used, this.used + body.length);
-      copy.set(body);
-      this.used += body.length;
-    }
-    return { status: reply.status, headers: reply.headers, body: copy };
-  }
-
-  private writeAll(): void {
-    const waiting = this.waiting;
-    for (let i = 0; i < waiting.length; i++) {
-      const { res, reply, request, extraHeaders, aborted } = waiting[i];
-      if (!aborted) {
-        try {
-          res.cork(() => writeReply(res, reply, request.method === 'HEAD', extraHeaders, this.server.closing));
-        } catch (error) {
-          this.server.failure(error, request);
-          res.close();
-        }
-      }
-      this.server.end();
-    }
-    waiting.length = 0;
-    this.used = 0;
   }
 }
 

@@ -1,7 +1,7 @@
 // Great-circle arithmetic in "haversine" units (h = sin²(θ/2)), which order like distances and avoid
 // asin/sqrt until a result is reported. Lower bounds to boxes follow geokdbush (ISC, Vladimir Agafonkin).
 import { EARTH_RADIUS_M } from '../geo/sphere.js';
-import { sharedArray } from './shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 
 export const RAD = Math.PI / 180;
 

@@ -12,7 +12,7 @@ import KDBush from 'kdbush';
 import { TripleQueue } from './queue.js';
 import { haverSinChord, haverSinToBox, QueryPoint, RAD, unitVectors } from './great-circle.js';
 import { keeps, PositionTags, positionsOf, type PointFilter } from './point-filter.js';
-import { sharedArray } from './shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 import { nodeBoxes } from './node-boxes.js';
 
 const POINT = -1;

@@ -2,7 +2,7 @@
 // of node h are 2h and 2h + 1). The region a node's splits leave it can be far larger than its points: in
 // a sparse place, a half reaching into an empty sea or desert. A search that bounds a node by its points
 // rather than by its region skips such nodes instead of opening them.
-import { sharedArray } from './shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 
 /** Heap numbers of a tree over `count` points with leaves of at most `nodeSize + 1`: one past the largest. */
 export function heapSize(count: number, nodeSize: number): number {

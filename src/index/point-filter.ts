@@ -2,7 +2,7 @@
 // copy of the tags in their own point order, so the points of a leaf are tested with one sequential read
 // instead of one random read of the row's traits each (at a million toilets that was most of a search's
 // time). A callback is asked only about points the tags cannot decide (open_now for toilets with hours).
-import { sharedArray } from './shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 
 /** Decides a point by its row. */
 export type Accept = (row: number) => boolean;

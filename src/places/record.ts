@@ -1,12 +1,6 @@
 // What the place index is built from: one row of the source database's `places` table (see
 // src/source/schema.ts), or a town from another source shaped the same way.
-
-export const PLACE_KINDS = ['settlement', 'station', 'street', 'landmark'] as const;
-export type PlaceKind = (typeof PLACE_KINDS)[number];
-
-/** Kinds as the index stores them (one byte per place). */
-export const KIND_CODE = { settlement: 0, station: 1, street: 2, landmark: 3 } as const satisfies Record<PlaceKind, number>;
-export type PlaceKindCode = (typeof KIND_CODE)[PlaceKind];
+import type { PlaceKind } from '../rules/place-class.js';
 
 export interface PlaceRecord {
   kind: PlaceKind;

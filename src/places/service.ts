@@ -1,37 +1,12 @@
 // The place lookup the read path uses: the embedded index, and a remote geocoder when GEOCODER_URL is set,
 // asked after the index finds nothing (fallback, the default) or before it (first).
-import { ConfigError } from '../config.js';
+import type { GeocoderConfig, GeocoderMode } from '../config.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from './lookup.js';
 import { RemoteGeocoder } from './remote.js';
-
-export const GEOCODER_MODES = ['fallback', 'first'] as const;
-export type GeocoderMode = (typeof GEOCODER_MODES)[number];
-
-export interface GeocoderConfig {
-  /** GEOCODER_URL: a Nominatim root or /search endpoint, or a Photon /api endpoint; null for none. */
-  url: string | null;
-  /** GEOCODER_MODE, default fallback. */
-  mode: GeocoderMode;
-  /** GEOCODER_TIMEOUT_MS, default 2000. */
-  timeoutMs: number;
-}
 
 /** A lookup that answers at once: the embedded index. */
 export interface ImmediatePlaceLookup {
   find(query: PlaceQuery): PlaceMatch | null;
-}
-
-export function readGeocoderConfig(env: NodeJS.ProcessEnv = process.env): GeocoderConfig {
-  const url = env.GEOCODER_URL || null;
-  if (url !== null && !/^https?:\/\//.test(url)) throw new ConfigError(`GEOCODER_URL=${url} must start with http:// or https://`);
-  const mode = (env.GEOCODER_MODE || 'fallback') as GeocoderMode;
-  if (!GEOCODER_MODES.includes(mode)) throw new ConfigError(`GEOCODER_MODE=${env.GEOCODER_MODE} is not valid: use ${GEOCODER_MODES.join(' or ')} (default fallback)`);
-  const rawTimeout = env.GEOCODER_TIMEOUT_MS;
-  const timeoutMs = rawTimeout === undefined || rawTimeout === '' ? 2000 : Number(rawTimeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
-    throw new ConfigError(`GEOCODER_TIMEOUT_MS=${rawTimeout} is not valid: use a whole number of milliseconds from 1 to 60000 (default 2000)`);
-  }
-  return { url, mode, timeoutMs };
 }
 
 /** The embedded index alone, or layered with the configured remote geocoder. */

@@ -1,6 +1,6 @@
 // Words of a query that mean something besides a name: abbreviations with more than one reading, words
 // that ask for a kind of place ("station Monaco"), and filler people type around a name. All in folded form.
-import { KIND_CODE, type PlaceKindCode } from './record.js';
+import { KIND_CODE, type PlaceKindCode } from '../rules/place-class.js';
 
 /**
  * Each group lists spellings that may stand for one another. A word in several groups ("st": street,

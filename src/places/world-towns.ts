@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PbfReader } from 'pbf';
-import { placeClassOf, rateImportance, type PlaceClass } from '../../importer/places.js';
+import { placeClassOf, rateImportance, type PlaceClass } from '../rules/place-class.js';
 import type { PlaceRecord } from './record.js';
 
 /** The package's data: length-delimited messages, one per town (see its build.js and index.js). */

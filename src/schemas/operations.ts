@@ -1,5 +1,5 @@
-// The operations the service serves, one entry each: the router, the rate limiter and the OpenAPI document
-// read them from here. Serving another operation of the spec (submitToilet, claimToilet, ...) is one more
+// The operations the service serves, one entry each: the router, the guards (src/api/guards.ts) and the
+// OpenAPI document read them from here. Serving another operation of the spec (submitToilet, claimToilet, ...) is one more
 // entry; its body schemas are already in resources.ts.
 
 import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation } from './params.js';
@@ -30,6 +30,22 @@ export function rateLimitPolicyHeader(policy: RateLimitPolicy): string {
   return `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
 }
 
+/** An operator's switch that can turn a group of operations off (503 with Retry-After); see Config. */
+export type FeatureSwitch = 'contributions';
+
+/**
+ * What an operation needs checked besides its rate limit (`rateLimit`), body limit (`requestBody.maxBytes`)
+ * and security scheme (`security`). src/api/guards.ts runs every check in its one order.
+ */
+export interface OperationGuards {
+  /** The switch that must be on, else 503. */
+  readonly featureSwitch?: FeatureSwitch;
+  /** `site`: only this site's pages may send it (Origin, or without one Sec-Fetch-Site: same-origin), else 403. */
+  readonly origin?: 'site';
+  /** A solved human-check `challenge_token` in the body unless an account is signed in, else 403. */
+  readonly humanCheck?: true;
+}
+
 export interface OperationSpec {
   /** Exactly the spec's operationId. */
   readonly operationId: string;
@@ -46,6 +62,7 @@ export interface OperationSpec {
   readonly security?: 'session';
   /** null for operations exempt from rate limiting (the payment provider's webhook). */
   readonly rateLimit: RateLimitPolicy | null;
+  readonly guards?: OperationGuards;
   /** Cache-Control value of success answers, where the spec asks for one. */
   readonly cacheControl?: string;
   readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: SchemaName };
@@ -63,6 +80,8 @@ const INVALID_BODY = 'The body is not JSON, larger than 16 KiB, or has invalid f
 const FORBIDDEN = 'The request came from another origin, or the human check failed (missing, wrong, expired or reused challenge_token).';
 const NO_TOILET = 'No toilet has the id, or a moderator marked it gone.';
 const CONTRIBUTIONS_OFF = 'Contributions are switched off; wait Retry-After seconds.';
+/** The guards of the five contribution operations (spec, Authentication 5 and 6). */
+const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: 'contributions', origin: 'site', humanCheck: true };
 
 /** Listed so that fixed paths come before templated ones (`/toilets/nearest` before `/toilets/{id}`). */
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -125,6 +144,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     description: `${SITE_PAGE} A moderator reviews the proposal before it goes live; once approved it is toilet \`c_<n>\` with source \`community\`.`,
     requestBody: { schema: 'SubmitToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SITE_PAGE_GUARDS,
     success: { status: 201, description: 'Saved; waits for a moderator: `{"id": "sub_<n>", "status": "pending"}`.', schema: 'CreatedAnswer' },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
   },
@@ -137,6 +157,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'ConfirmToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SITE_PAGE_GUARDS,
     success: { status: 201, description: 'Counted; `confirmations` counts the last 12 months.', schema: 'ConfirmToiletAnswer' },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
   },
@@ -149,6 +170,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'RateToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SITE_PAGE_GUARDS,
     success: { status: 201, description: 'Counted.', schema: 'RateToiletAnswer' },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new rater to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
@@ -161,6 +183,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'ReportToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SITE_PAGE_GUARDS,
     success: { status: 201, description: 'Saved; waits for a moderator: `{"id": "rep_<n>", "status": "pending"}`.', schema: 'CreatedAnswer' },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: RATE_LIMITED, 503: CONTRIBUTIONS_OFF },
   },
@@ -174,6 +197,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'CorrectToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SITE_PAGE_GUARDS,
     success: {
       status: 201,
       description: 'Counted: `{"id": "<toilet id>", "attributes": {"<fact>": {"value": "<value now shown or null>", "decided": <provenance.decided entry>}}}`.',

@@ -1,8 +1,8 @@
 // The spec's resources and request/response bodies as JSON Schema 2020-12 literals: the one definition
 // that ajv validates with, the OpenAPI document publishes under components.schemas and MCP tools embed.
-// Enum values of toilet facts come from src/toilets/facts.ts; the other enums are the spec's and live here.
+// Enum values of toilet facts come from src/rules/facts.ts; the other enums are the spec's and live here.
 
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type FactAttribute } from '../toilets/facts.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type FactAttribute } from '../rules/facts.js';
 import { bundleSchema, ref, schemaId, type JsonSchema } from './refs.js';
 
 export const PARTNER_TIER = ['basic', 'plus'] as const;

@@ -4,11 +4,11 @@
 // million toilets with a few hundred reads straight into typed arrays instead of a million row steps.
 // The toilets table stays the readable form (and keeps the raw tags); both hold the same toilets.
 import type Database from 'better-sqlite3';
-import { asciiJson } from '../toilets/ascii-json.js';
-import { sharedArray, type SharedArrayType } from '../index/shared-array.js';
-import { codesFor, type Codes } from '../toilets/text-column.js';
+import { asciiJson } from '../rules/ascii-json.js';
+import { sharedArray, type SharedArrayType } from '../rules/shared-array.js';
+import { codesFor, type Codes } from './text-column.js';
 
-/** Number columns and their element types. Enum columns hold positions in the enums of src/toilets/facts.ts. */
+/** Number columns and their element types. Enum columns hold positions in the enums of src/rules/facts.ts. */
 export const NUMBER_COLUMNS = {
   /** Position in ID_TYPES (src/toilets/table.ts). */
   idType: Uint8Array,

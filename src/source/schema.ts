@@ -33,7 +33,7 @@ CREATE TABLE toilets (
   changing_table TEXT NOT NULL,
   gender         TEXT NOT NULL,
   checked        TEXT,                   -- YYYY-MM of the latest check date on the object
-  quality        INTEGER NOT NULL,       -- QualityFlag bits (src/toilets/facts.ts)
+  quality        INTEGER NOT NULL,       -- QualityFlag bits (src/rules/facts.ts)
   last_edited    INTEGER,                -- epoch seconds of the object's last edit, when the extract has it
   time_zone      TEXT NOT NULL,          -- IANA zone of the position, resolved at import
   country        TEXT,                   -- ISO 3166-1 alpha-2, resolved at import where the mapping needed it

@@ -2,15 +2,8 @@
 // answering the public REST reads from a replica of the main thread's snapshot, and passing every other
 // route to the main thread (src/http/forward.ts). Place names are looked up by the main thread too.
 import { parentPort, workerData } from 'node:worker_threads';
-import { HttpServer } from '../http/server.js';
-import { Problems, PROBLEM_KINDS } from '../http/problem.js';
 import { Forwarder } from '../http/forward.js';
-import { registerReadRoutes } from '../api/rest.js';
-import { serviceHooks } from '../api/server-hooks.js';
-import { Reads } from '../api/reads.js';
-import { createLimits } from '../api/limits.js';
-import { AreaCache } from '../api/area-cache.js';
-import { COMMUNITY_PROBLEM_KINDS } from '../community/problems.js';
+import { createReadSide } from '../api/read-side.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
 import type { Logger } from '../log.js';
@@ -52,14 +45,16 @@ class MainThreadPlaces implements PlaceLookup {
 
 const replica = new SnapshotReplica();
 const places = setup.places ? new MainThreadPlaces() : null;
-const reads = new Reads(replica, config.baseUrl, places, config.nearestMaxDistanceM);
-const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, setup.limits);
-const problems = new Problems<string>(config.baseUrl, { ...PROBLEM_KINDS, ...COMMUNITY_PROBLEM_KINDS });
-const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
-replica.onChange(() => areaCache.clear());
+const { server } = createReadSide({
+  config,
+  holder: replica,
+  onAnswersChange: (listener) => replica.onChange(listener),
+  places,
+  log,
+  now: Date.now,
+  limitTables: setup.limits,
+});
 // every route with a body is passed on, with the main thread's answer to an oversized one
-const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks: serviceHooks(problems, log, () => null) });
-registerReadRoutes(server, { config, reads, limits, problems, areaCache, now: Date.now });
 const forwarder = new Forwarder(port);
 forwarder.register(server, setup.routes);
 
@@ -111,7 +106,10 @@ port.on('message', (message: ToReadThread) => {
         port.close();
       });
       break;
-    default:
+    case 'chunk':
+    case 'end':
+    case 'reply':
+    case 'response':
       forwarder.answer(message);
   }
 });

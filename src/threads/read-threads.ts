@@ -123,6 +123,9 @@ export class ReadThreads implements CatalogFollower {
       this.sendCurrent(next);
       const failed = await this.listen(next).catch((error: Error) => error.message);
       if (failed !== null) this.deps.log.error('a new read thread cannot listen', { thread: thread.number, error: failed });
+    }).catch((error: unknown) => {
+      // e.g. the Worker cannot start: serve on with one thread fewer; unhandled, the finally below would end the process
+      this.deps.log.error('a new read thread cannot start', { thread: thread.number, error: (error as Error)?.stack ?? String(error) });
     });
     this.replacing.add(replaced);
     void replaced.finally(() => this.replacing.delete(replaced));
@@ -182,7 +185,10 @@ export class ReadThreads implements CatalogFollower {
       case 'log':
         this.deps.log[message.level](message.message, { thread: thread.number, ...message.fields });
         return;
-      default:
+      case 'closed':
+      case 'counted':
+      case 'listen-failed':
+      case 'listening':
         thread.waiting.get(message.kind)?.[0]?.(message);
     }
   }

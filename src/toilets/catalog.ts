@@ -8,16 +8,13 @@ import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { openSourceDatabase, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
-import { Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
+import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../memory.js';
 
 /** An import renames once, but editors and copies write in bursts: wait for quiet before reloading. */
 const RELOAD_SETTLE_MS = 250;
-/** verification_state and confidence depend on today's date. */
-export const QUALITY_REFRESH_MS = 3600_000;
-
 /** Told of every new snapshot and overlay change, to build the same snapshot elsewhere (another server thread). */
 export interface CatalogFollower {
   loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void;

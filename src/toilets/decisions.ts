@@ -3,7 +3,7 @@
 // columns are shared by every server thread and never written: a decided column is this thread's own
 // copy (writable()).
 import { code, genderBits, refreshTraits, writable, type ToiletTable } from './table.js';
-import { ACCESS_RULE } from './facts.js';
+import { ACCESS_RULE } from '../rules/facts.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
 
 const RULE = (name: (typeof ACCESS_RULE)[number]) => ACCESS_RULE.indexOf(name);

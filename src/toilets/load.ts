@@ -3,7 +3,7 @@
 // (tableOver), and the spatial indexes over them.
 import type Database from 'better-sqlite3';
 import { code, createSourceTable, genderBits, idKey, type SourceTable } from './table.js';
-import { TextColumn } from './text-column.js';
+import { TextColumn } from '../source/text-column.js';
 import { startSpatialIndexes, type SpatialIndexes } from './spatial.js';
 import type { CommunityToilet } from './overlay.js';
 import { ItemTextWriter, joinItemTexts, readToiletColumns, TEXT_COLUMNS, type ItemText } from '../source/columns.js';

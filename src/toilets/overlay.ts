@@ -1,7 +1,7 @@
 // What overlay data (community contributions, moderation, partner listings) adds to a toilet's source
 // facts. The overlay database owns these; the read path only sees this shape, merged in from memory.
 
-import type { Access, AccessRule, ChangingTable, FactAttribute, ToiletFacts, Wheelchair } from './facts.js';
+import type { Access, AccessRule, ChangingTable, FactAttribute, ToiletFacts, Wheelchair } from '../rules/facts.js';
 
 /** A fact settled by votes or a moderator, as `provenance.decided` shows it. */
 export interface Decision {

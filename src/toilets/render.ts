@@ -4,14 +4,13 @@
 // request only the hours state, the partner and the nearest-search numbers are written. Nothing is
 // rendered per toilet ahead of time, so the first answer showing a toilet costs what any later one does.
 // Members are grouped by how they are made, not in the spec table's order (JSON objects are unordered).
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from './facts.js';
-import { hoursOf, SOURCE_OF_ID_TYPE, Trait, type ToiletTable } from './table.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from '../rules/facts.js';
+import { hoursOf, Trait, type ToiletTable } from './table.js';
 import type { MergedPartner, Snapshot } from './snapshot.js';
-import { asciiJson } from './ascii-json.js';
-import { fragment, type JsonBytes } from './json-bytes.js';
+import { asciiJson } from '../rules/ascii-json.js';
+import { fragment, type JsonBytes } from '../rules/json-bytes.js';
 import { ID_OPEN, ITEM_TEXT_PARTS } from '../source/columns.js';
-
-const quoteOrNull = (s: string | null) => (s === null ? 'null' : asciiJson(s));
+import { combinationOf, QUALITY_BITS } from './fragment-keys.js';
 
 export interface HoursAnswer {
   open_now: boolean | 'unknown';
@@ -33,86 +32,6 @@ const GEO = fragment('&dirflg=w"},"geo":"geo:');
 /** What closes an item: the quote of its last value and its brace; with the comma before the next item. */
 export const ITEM_END = fragment('"}');
 export const ITEM_END_NEXT = fragment('"},');
-
-/** fee.required by feeRequired + 1. */
-const FEE_REQUIRED = ['null', 'false', 'true'];
-const QUALITY_BITS = 4;
-
-/**
- * Which enum and quality fragments a row's item uses (`quality`: its qualityCode), as one number the
- * snapshot keeps per row (set when the row's facts or quality change): one read per item instead of one
- * per enum column. Numbers are given out in order of first use, per thread, so the renderer indexes a
- * short array: of the ~1.2M combinations of values an answer meets a few hundred.
- */
-export function fragmentKey(t: ToiletTable, row: number, quality: number): number {
-  const enums = (((t.access[row] * ACCESS_RULE.length + t.accessRule[row]) * WHEELCHAIR.length + t.wheelchair[row]) * CHANGING_TABLE.length + t.changingTable[row]) * (1 << GENDER.length) + t.gender[row];
-  const combination = (enums << QUALITY_BITS) | quality;
-  let key = keyOfCombination.get(combination);
-  if (key === undefined) keyOfCombination.set(combination, (key = combinationOfKey.push(combination) - 1));
-  return key;
-}
-
-/** The fragment keys given out on this thread, both ways. */
-const keyOfCombination = new Map<number, number>();
-const combinationOfKey: number[] = [];
-
-/**
- * Each row's text facts as one fragment: source, scheme_name, fee, opening_hours, operator and provenance up
- * to its "checked" value. Rows share them (the combinations are far fewer than the toilets): the importer
- * numbers each combination (the column store's textFacts), and a fragment is made when a row of its
- * number is first rendered, so an answer reads one number per toilet for all of these instead of seven
- * columns. A row with overlay data (a decision may have changed its facts; forget when it changes) or
- * that the store does not cover (community toilets) is numbered here by its values instead, so the
- * stored numbers are read where they lie, in shared memory, and no thread copies them.
- */
-export class TextFactsCache {
-  /** Numbers of the rows numbered here. */
-  private readonly idOfRowHere = new Map<number, number>();
-  private readonly fragments: (Uint8Array | undefined)[];
-  private readonly idOfKey = new Map<string, number>();
-
-  /** `stored`: the importer's numbers (1-based) of the source rows. */
-  constructor(private readonly stored: Uint32Array) {
-    let largest = 0;
-    for (let i = 0; i < stored.length; i++) if (stored[i] > largest) largest = stored[i];
-    this.fragments = new Array(largest + 1);
-  }
-
-  /** `traits`: the row's (t.traits[row], which the caller has read already). */
-  of(t: ToiletTable, row: number, traits: number): Uint8Array {
-    const id = row < this.stored.length && !(traits & Trait.HasOverlay) ? this.stored[row] : this.idHere(t, row);
-    return (this.fragments[id] ??= this.fragmentOf(t, row));
-  }
-
-  forget(row: number): void {
-    this.idOfRowHere.delete(row);
-  }
-
-  private idHere(t: ToiletTable, row: number): number {
-    let id = this.idOfRowHere.get(row);
-    if (id === undefined) this.idOfRowHere.set(row, (id = this.idOf(t, row)));
-    return id;
-  }
-
-  private idOf(t: ToiletTable, row: number): number {
-    const key = [t.idType[row], t.schemeName.get(row), t.feeRequired[row], t.feeAmount[row], t.feeCurrency.get(row), t.openingHours.get(row), t.operator.get(row), t.checked.get(row)]
-      .map((value) => (value === null ? '\u0001' : value))
-      .join('\u0000');
-    let id = this.idOfKey.get(key);
-    if (id === undefined) this.idOfKey.set(key, (id = this.fragments.push(undefined) - 1));
-    return id;
-  }
-
-  private fragmentOf(t: ToiletTable, row: number): Uint8Array {
-    const source = SOURCE_OF_ID_TYPE[t.idType[row]];
-    const amount = t.feeAmount[row];
-    const fee = `{"required":${FEE_REQUIRED[t.feeRequired[row] + 1]},"amount":${Number.isNaN(amount) ? 'null' : amount},"currency":${quoteOrNull(t.feeCurrency.get(row))}}`;
-    return fragment(
-      `,"source":"${source}","scheme_name":${quoteOrNull(t.schemeName.get(row))},"fee":${fee},"opening_hours":${quoteOrNull(t.openingHours.get(row))}` +
-        `,"operator":${quoteOrNull(t.operator.get(row))},"provenance":{"source":"${source}","checked":${quoteOrNull(t.checked.get(row))}`,
-    );
-  }
-}
 
 export class ToiletRenderer {
   private readonly url: Uint8Array;
@@ -183,7 +102,7 @@ export class ToiletRenderer {
 
   /** The enum and quality members of a fragmentKey, made on first use. */
   private enumMembers(key: number): Uint8Array {
-    const combination = combinationOfKey[key];
+    const combination = combinationOf(key);
     const quality = combination & ((1 << QUALITY_BITS) - 1);
     let rest = combination >>> QUALITY_BITS;
     const gender = rest % (1 << GENDER.length);
@@ -228,7 +147,7 @@ function partnerJson(p: MergedPartner, nowMs: number): string {
   if (p.closed_until > nowMs) state = { open_now: false, closes_at: null };
   else if (p.hours !== null) state = p.hours.stateAt(nowMs);
   return (
-    `{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${quoteOrNull(p.conditions)},"opening_hours":${quoteOrNull(p.opening_hours)}` +
-    `,"open_now":${state.open_now === 'unknown' ? '"unknown"' : state.open_now},"closes_at":${quoteOrNull(state.closes_at)}}`
+    `{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}` +
+    `,"open_now":${state.open_now === 'unknown' ? '"unknown"' : state.open_now},"closes_at":${asciiJson(state.closes_at)}}`
   );
 }

@@ -2,8 +2,8 @@
 // with this thread's own filter tags, decided columns, compiled hours and answer fragments, and kept in
 // step by the messages the main thread's catalog sends its followers (see src/threads/).
 import { loadToilets, reviveLoaded, type LoadedToilets } from './load.js';
-import { Snapshot, type OverlayChange, type SnapshotHolder, type SourceInfo } from './snapshot.js';
-import { QUALITY_REFRESH_MS, type CatalogFollower } from './catalog.js';
+import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SnapshotHolder, type SourceInfo } from './snapshot.js';
+import type { CatalogFollower } from './catalog.js';
 import { collectGarbage } from '../memory.js';
 
 export class SnapshotReplica implements CatalogFollower, SnapshotHolder {

@@ -6,13 +6,14 @@
 // changes (decided columns, filter tags, fragments, compiled hours) is its own.
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
-import { qualityCode, SourceQuality } from './quality.js';
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, FACT_ATTRIBUTES, GENDER, WHEELCHAIR, type ToiletFacts } from './facts.js';
+import { qualityCode, SourceQuality } from '../rules/quality.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, FACT_ATTRIBUTES, GENDER, WHEELCHAIR, type ToiletFacts } from '../rules/facts.js';
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from './overlay.js';
 import { applyDecision } from './decisions.js';
-import { fragment } from './json-bytes.js';
-import { fragmentKey, TextFactsCache } from './render.js';
-import { asciiJson } from './ascii-json.js';
+import { fragment } from '../rules/json-bytes.js';
+import { fragmentKey } from './fragment-keys.js';
+import { TextFactsCache } from './text-facts.js';
+import { asciiJson } from '../rules/ascii-json.js';
 import { NearestSearch } from '../index/nearest.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { BoxSearch } from '../index/in-box.js';
@@ -39,6 +40,9 @@ export interface OverlayChange {
   all: boolean;
   entries: [string, ToiletOverlay | null][];
 }
+
+/** verification_state and confidence depend on today's date: holders refresh them this often. */
+export const QUALITY_REFRESH_MS = 3600_000;
 
 /** Where the read path finds the snapshot in use (the catalog, or a replica of it on another thread). */
 export interface SnapshotHolder {

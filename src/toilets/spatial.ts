@@ -7,7 +7,7 @@ import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import { nearestIndex, type NearestIndex } from '../index/nearest.js';
 import { boxIndex, type BoxIndex } from '../index/in-box.js';
-import { sharedArray } from '../index/shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 
 /** Small leaves: a k=5 search pushes every point of each leaf it opens. */
 const KD_NODE_SIZE = 16;

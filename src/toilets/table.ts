@@ -2,14 +2,14 @@
 // toilet may have (TextColumn). One row per toilet; row numbers are what the spatial indexes store. A
 // million toilets fit in well under 200 MB this way, where a million record objects would take over 500
 // MB, and the loaded columns sit in shared memory, read by every server thread.
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from './facts.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from '../rules/facts.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
 import type { ItemText } from '../source/columns.js';
-import { codesFor, TextColumn } from './text-column.js';
-import { sharedArray } from '../index/shared-array.js';
-import { ID_TYPES } from './ids.js';
+import { codesFor, TextColumn } from '../source/text-column.js';
+import { sharedArray } from '../rules/shared-array.js';
+import { ID_TYPES } from '../rules/ids.js';
 
-export { ID_TYPES, idKey } from './ids.js';
+export { ID_TYPES, idKey } from '../rules/ids.js';
 
 /** The `source` of a record by id type code. */
 export const SOURCE_OF_ID_TYPE = ['openstreetmap', 'openstreetmap', 'openstreetmap', 'community'] as const;

@@ -90,6 +90,14 @@ describe('rate limits', () => {
     assert.equal(spent.status, 429, 'the first address is still refused');
   });
 
+  test('IPv6 clients are counted by their /64: new addresses of one /64 share its budget', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 4; i++) statuses.push((await limited.call(NEAREST, { headers: { 'X-Forwarded-For': `2001:db8:7:8::${i}` } })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const next = await limited.call(NEAREST, { headers: { 'X-Forwarded-For': '2001:db8:7:9::1' } });
+    assert.equal(next.status, 200, 'the next /64 has its own budget');
+  });
+
   test('the next clock minute refills every budget', async () => {
     nowMs = Date.parse('2024-06-05T08:01:00Z');
     const nearest = await limited.call(NEAREST);

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { secondsUntilNextUtcDay, utcDay, windowStart } from '../../src/community/days.js';
 import { cleanliness, decideByModerator, decideByVotes } from '../../src/community/tally.js';
 import { normalizeVote, sourceVotesOf } from '../../src/community/normal-form.js';
-import { QualityFlag, type ToiletFacts } from '../../src/toilets/facts.js';
+import { QualityFlag, type ToiletFacts } from '../../src/rules/facts.js';
 
 const at = (iso: string) => Date.parse(iso);
 const NOW = at('2026-06-15T12:00:00Z');

@@ -1,5 +1,5 @@
 // Every status the spec lists for the five contribution operations, and the order of the guards: rate
-// limit, origin, contributions switch, body size and JSON, validation, unknown toilet, human check, write.
+// limit, contributions switch, origin, body size and JSON, validation, unknown toilet, human check, write.
 // A request refused by a later guard never burns the user's token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -206,9 +206,9 @@ describe('contribution statuses and guards', () => {
         assert.equal(answer.headers.get('retry-after'), '3600');
         assert.equal(answer.json.type, `${SITE_ORIGIN}/problems/contributions-off`);
       }
-      // the switch comes after the origin check and before the body
+      // the switch comes before the origin check and the body (src/api/guards.ts GUARD_ORDER)
       assert.equal((await off.post(VALID.rateToilet[0], '{', { ip: freshIp() })).status, 503);
-      assert.equal((await off.post(VALID.rateToilet[0], '{', { ip: freshIp(), origin: 'https://evil.example' })).status, 403);
+      assert.equal((await off.post(VALID.rateToilet[0], '{', { ip: freshIp(), origin: 'https://evil.example' })).status, 503);
       assert.equal((await off.get('/api/v1/challenge')).status, 503);
       assert.equal((await off.get(`/api/v1/toilets/${TOILET}`)).status, 200);
     } finally {

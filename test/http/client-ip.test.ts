@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createConnection } from 'node:net';
 import { describe, test } from 'node:test';
-import { clientIp, formatIpBytes, normalizeIp, rateLimitKey } from '../../src/http/client-ip.js';
+import { clientIp, formatIpBytes, ipv6Prefix64, normalizeIp } from '../../src/http/client-ip.js';
 import { startServer } from './harness.js';
 
 describe('formatIpBytes', () => {
@@ -60,12 +60,41 @@ describe('clientIp', () => {
   });
 });
 
-describe('rateLimitKey', () => {
-  test('keys IPv4 by address and IPv6 by its /64', () => {
-    assert.equal(rateLimitKey('203.0.113.9'), '203.0.113.9');
-    assert.equal(rateLimitKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
-    assert.equal(rateLimitKey('2001:db8:1:2::1'), rateLimitKey('2001:db8:1:2:ffff::9'));
-    assert.equal(rateLimitKey('::1'), '::/64');
+describe('ipv6Prefix64', () => {
+  const prefixOf = (text: string) => {
+    const out = new Uint16Array(4);
+    return ipv6Prefix64(text, out) ? [...out] : null;
+  };
+
+  test('reads the first four groups of every way to write an address', () => {
+    assert.deepEqual(prefixOf('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), [0x2001, 0xdb8, 1, 2]);
+    assert.deepEqual(prefixOf('2001:db8:1:2::1'), [0x2001, 0xdb8, 1, 2]);
+    assert.deepEqual(prefixOf('2001:DB8::2:0:0:1'), [0x2001, 0xdb8, 0, 0]);
+    assert.deepEqual(prefixOf('2001:db8::1:2:3:4'), [0x2001, 0xdb8, 0, 0]);
+    assert.deepEqual(prefixOf('::1'), [0, 0, 0, 0]);
+    assert.deepEqual(prefixOf('::'), [0, 0, 0, 0]);
+    assert.deepEqual(prefixOf('1:2:3::'), [1, 2, 3, 0]);
+    assert.deepEqual(prefixOf('::ffff:192.0.2.1'), [0, 0, 0, 0]);
+    assert.deepEqual(prefixOf('1:2:3:4:5:6:192.0.2.1'), [1, 2, 3, 4]);
+    assert.deepEqual(prefixOf('1::4:5:6:7:8'), [1, 0, 0, 4]);
+  });
+
+  test('refuses what is no IPv6 address', () => {
+    for (const text of ['', '1:2:3', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', 'g::1', '1:2:3:4:5:6:7:8::', ':1:2:3:4:5:6:7', '1:2:3:4:5:6:7:192.0.2.1']) {
+      assert.equal(prefixOf(text), null, text);
+    }
+  });
+
+  test('agrees with the bytes for 10,000 random addresses in canonical form', () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) & 255;
+    for (let n = 0; n < 10_000; n++) {
+      const bytes = Uint8Array.from({ length: 16 }, () => (random() < 128 ? 0 : random()));
+      bytes[0] |= 0x20; // not IPv4-mapped, which formats as IPv4
+      const text = formatIpBytes(bytes);
+      const expected = [0, 2, 4, 6].map((i) => (bytes[i] << 8) | bytes[i + 1]);
+      assert.deepEqual(prefixOf(text), expected, text);
+    }
   });
 });
 

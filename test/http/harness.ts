@@ -1,6 +1,7 @@
 // Starts a real HttpServer on an ephemeral loopback port for a test, with problem+json hooks.
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { PROBLEM_KINDS, Problems, problemHooks } from '../../src/http/problem.js';
+import { Problems, problemHooks } from '../../src/http/problem.js';
+import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
 export const BASE_URL = 'http://toilets.test';
@@ -10,16 +11,16 @@ export interface TestServer {
   /** e.g. "http://127.0.0.1:41234" */
   readonly origin: string;
   readonly port: number;
-  readonly problems: Problems<keyof typeof PROBLEM_KINDS>;
+  readonly problems: Problems;
   /** Errors the serverError hook saw, with their requests. */
   readonly errors: { error: unknown; request: HttpRequestInfo }[];
 }
 
 export async function startServer(
-  register: (server: HttpServer, problems: Problems<keyof typeof PROBLEM_KINDS>) => void,
+  register: (server: HttpServer, problems: Problems) => void,
   options: { trustedProxyHops?: number; host?: string } = {},
 ): Promise<TestServer> {
-  const problems = new Problems(BASE_URL, PROBLEM_KINDS);
+  const problems = new Problems(BASE_URL, PROBLEM_TYPES);
   const errors: TestServer['errors'] = [];
   const server = new HttpServer({
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PROBLEM_KINDS, Problems } from '../../src/http/problem.js';
+import { Problems } from '../../src/http/problem.js';
+import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
 import { BASE_URL, startServer } from './harness.js';
 
-const problems = new Problems(BASE_URL, PROBLEM_KINDS);
+const problems = new Problems(BASE_URL, PROBLEM_TYPES);
 
 function headerMap(headers: readonly string[] | undefined): Map<string, string> {
   // Expands joined header lines the way they go on the wire.
@@ -52,7 +53,7 @@ describe('Problems.reply', () => {
   });
 
   test('type URIs hang off the base URL, with or without its trailing slash', () => {
-    assert.equal(new Problems('https://toilets.example/', PROBLEM_KINDS).typeUri('not-found'), 'https://toilets.example/problems/not-found');
+    assert.equal(new Problems('https://toilets.example/', PROBLEM_TYPES).typeUri('not-found'), 'https://toilets.example/problems/not-found');
     assert.equal(problems.typeUri('rate-limited'), `${BASE_URL}/problems/rate-limited`);
   });
 
@@ -63,7 +64,7 @@ describe('Problems.reply', () => {
 
   test('the catalog extends with the API’s own kinds; slugs must be URL-safe', () => {
     const extended = new Problems(BASE_URL, {
-      ...PROBLEM_KINDS,
+      ...PROBLEM_TYPES,
       'contributions-off': { title: 'Contributions are off', status: 503, description: 'Try later.' },
     });
     assert.equal(JSON.parse(String(extended.reply('contributions-off', 'x', { retryAfterSeconds: 60 }).body)).title, 'Contributions are off');
@@ -73,18 +74,18 @@ describe('Problems.reply', () => {
 
 describe('problem type pages', () => {
   test('every type URL resolves to a short HTML page naming its title', async () => {
-    let pages: Problems<keyof typeof PROBLEM_KINDS> | undefined;
+    let pages: Problems | undefined;
     const t = await startServer((server, hookProblems) => {
       server.route({ method: 'GET', pattern: '/problems/:slug', handler: (request) =>
         pages!.page(request.params.slug) ?? hookProblems.reply('not-found', `There is no problem type ${request.params.slug}.`),
       });
     });
     // Types named after the server's own origin, so that they resolve against it.
-    pages = new Problems(t.origin, PROBLEM_KINDS);
+    pages = new Problems(t.origin, PROBLEM_TYPES);
     try {
-      for (const [slug, kind] of Object.entries(PROBLEM_KINDS)) {
+      for (const [slug, kind] of Object.entries(PROBLEM_TYPES)) {
         const extra = kind.status === 429 || kind.status === 503 ? { retryAfterSeconds: 1 } : {};
-        const type: string = JSON.parse(String(pages.reply(slug as keyof typeof PROBLEM_KINDS, 'x', extra).body)).type;
+        const type: string = JSON.parse(String(pages.reply(slug as keyof typeof PROBLEM_TYPES, 'x', extra).body)).type;
         const page = await fetch(type);
         assert.equal(page.status, 200, type);
         assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { FixedWindowRateLimiter } from '../../src/http/rate-limit.js';
+import { collectGarbage } from '../../src/memory.js';
 import { startServer } from './harness.js';
 
 const MINUTE = 60_000;
@@ -39,20 +40,52 @@ describe('FixedWindowRateLimiter', () => {
     }
   });
 
-  test('memory stays bounded under a million distinct keys; newcomers past the cap share one quota', () => {
-    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 5, windowSeconds: 60 }, { maxKeys: 10_000 });
-    let allowedPastCap = 0;
-    for (let i = 0; i < 1_000_000; i++) {
-      const result = limiter.take(`key-${i}`, T0 + (i % 1000));
-      if (i >= 10_000 && result.allowed) allowedPastCap++;
-    }
-    assert.equal(limiter.trackedKeys, 10_000);
-    assert.equal(allowedPastCap, 5);
-    // Keys counted before the cap keep their own quota.
-    assert.equal(limiter.take('key-1', T0 + 1000).remaining, 3);
-    // A new window drops the table.
-    limiter.take('fresh', T0 + MINUTE);
+  test('a flood of new addresses locks out nobody: past the exact table each address keeps its own limit', () => {
+    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 5, windowSeconds: 60 }, { maxKeys: 1000, sketchWidth: 1 << 12 });
+    for (let i = 0; i < 5000; i++) assert.equal(limiter.take(`flood-${i}`, T0).allowed, true, `flood-${i}`);
+    assert.equal(limiter.trackedKeys, 1000);
+    // An address first seen past the cap gets its five requests and is refused on the sixth.
+    for (let n = 0; n < 5; n++) assert.equal(limiter.take('late', T0 + 1).allowed, true);
+    assert.deepEqual(limiter.take('late', T0 + 2), { allowed: false, limit: 5, remaining: 0, resetSeconds: 60 });
+    // Addresses counted before the cap keep theirs, and a new window forgets the flood.
+    assert.equal(limiter.take('flood-1', T0 + 3).remaining, 3);
+    assert.equal(limiter.take('late', T0 + MINUTE).remaining, 4);
     assert.equal(limiter.trackedKeys, 1);
+  });
+
+  test('after a million addresses in one window, new ones are served, limits hold, memory grows at most 64 MB', () => {
+    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 60, windowSeconds: 60 });
+    assert.ok(limiter.table.byteLength <= 64 * 2 ** 20, `the table reserves ${limiter.table.byteLength} bytes`);
+    const address = (n: number) => `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+    collectGarbage();
+    const rssBefore = process.memoryUsage().rss;
+    let refusedInFlood = 0;
+    for (let i = 0; i < 2_000_000; i++) if (!limiter.take(i < 1_000_000 ? address(i) : `2001:db8:${(i >>> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`, T0 + (i % 50_000)).allowed) refusedInFlood++;
+    assert.equal(refusedInFlood, 0, 'no address of the flood sent more than its limit');
+    assert.equal(limiter.trackedKeys, 1_000_000);
+    // 1,000 fresh addresses past the million, 60 requests each: every one allowed (the spec's limit), the 61st refused.
+    let falseRefusals = 0;
+    let refusedAt61 = 0;
+    for (let k = 0; k < 1000; k++) {
+      const ip = `192.0.${k >>> 8}.${k & 255}`;
+      for (let n = 0; n < 60; n++) if (!limiter.take(ip, T0 + 50_000).allowed) falseRefusals++;
+      if (!limiter.take(ip, T0 + 50_001).allowed) refusedAt61++;
+    }
+    assert.ok(falseRefusals <= 60, `${falseRefusals} of 60,000 requests within the limit refused (at most 0.1%)`);
+    assert.equal(refusedAt61, 1000, 'every 61st request is refused');
+    // An address counted exactly before the flood ended still holds its own budget.
+    assert.equal(limiter.take(address(7), T0 + 50_002).remaining, 58);
+    collectGarbage();
+    const grownMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+    assert.ok(grownMb <= 64, `memory grew by ${grownMb.toFixed(1)} MB`);
+  });
+
+  test('IPv6 addresses are counted by their /64', () => {
+    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 60, windowSeconds: 60 });
+    for (let i = 1; i <= 60; i++) assert.equal(limiter.take(`2001:db8:1:2::${i.toString(16)}`, T0).allowed, true);
+    assert.equal(limiter.take('2001:db8:1:2:ffff:ffff:ffff:ffff', T0).allowed, false, 'the 61st address of one /64 is refused');
+    assert.equal(limiter.take('2001:db8:1:3::1', T0).allowed, true, 'the next /64 has its own budget');
+    assert.equal(limiter.take('192.0.2.1', T0).allowed, true, 'IPv4 addresses are counted one by one');
   });
 
   test('limiters over one table count together, also from two threads at once, without losing a count', async () => {

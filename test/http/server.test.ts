@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 import { BASE_URL, connectionError, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';
@@ -139,6 +139,7 @@ describe('HttpServer with a failing serverError hook', () => {
         notFound: () => ({ status: 404 }),
         methodNotAllowed: () => ({ status: 405 }),
         payloadTooLarge: () => ({ status: 413 }),
+        badFraming: () => ({ status: 400 }),
         serverError: () => {
           throw new Error('the hook broke too');
         },
@@ -214,6 +215,82 @@ describe('HttpServer aborted requests', () => {
   });
 });
 
+describe('HttpServer request framing (RFC 9112 §6)', () => {
+  let t: TestServer;
+  let bodies = 0;
+  before(async () => {
+    t = await startServer((server) => {
+      server.route({ method: 'POST', pattern: '/echo', maxBodyBytes: 1000, handler: (request) => {
+        bodies++;
+        return echo(request);
+      } });
+      server.route({ method: 'GET', pattern: '/read', handler: () => ({ status: 200, body: 'read' }) });
+    });
+  });
+  after(() => t.server.close());
+
+  /** What the server writes before it closes the connection (or '' after 5 s of silence, failing the test). */
+  const exchange = (bytes: string) =>
+    new Promise<{ text: string; closed: boolean }>((resolve, reject) => {
+      const socket = connect(t.port, '127.0.0.1', () => socket.write(bytes));
+      let text = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve({ text, closed: false });
+      }, 5000);
+      socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ text, closed: true });
+      });
+    });
+
+  const cases: [string, string, number, RegExp][] = [
+    ['two different Content-Length headers', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}x', 400, /several different Content-Length headers \(2, 3\)/],
+    ['two different Content-Length headers on an unrouted path', 'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 2\r\n\r\n{}x', 400, /several different Content-Length/],
+    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /Transfer-Encoding gzip is not read here/],
+    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /identity/],
+    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 501, /xchunked/],
+  ];
+  for (const [what, bytes, status, detail] of cases) {
+    test(`${what}: ${status} problem, and the connection closes`, async () => {
+      const before = bodies;
+      const { text, closed } = await exchange(bytes);
+      assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `));
+      assert.match(text, /application\/problem\+json/);
+      assert.match(text, detail);
+      assert.ok(closed, 'the connection is closed after the answer');
+      assert.equal(bodies, before, 'the handler never sees the request');
+    });
+  }
+
+  test('the parser itself closes the connection on the other ambiguous framings, before any handler', async () => {
+    const before = bodies;
+    for (const bytes of [
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 3\r\n\r\n{}x',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: +2\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    ]) {
+      const { text, closed } = await exchange(bytes);
+      assert.ok(closed && !/ 200 /.test(text), `${JSON.stringify(bytes)} got ${JSON.stringify(text)}`);
+    }
+    assert.equal(bodies, before);
+  });
+
+  test('one Content-Length (also sent twice), or chunked alone, is read as usual', async () => {
+    for (const bytes of [
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    ]) {
+      const { text } = await exchange(bytes);
+      assert.match(text, /^HTTP\/1\.1 200 /, bytes);
+      assert.match(text, /"body":"e30="/, 'the body {} reached the handler');
+    }
+  });
+});
+
 describe('HttpServer request bodies', () => {
   let t: TestServer;
   before(async () => {
@@ -269,45 +346,44 @@ describe('HttpServer request bodies', () => {
   });
 });
 
-describe('HttpServer batched answers', () => {
-  test('synchronous answers of one event-loop turn are written together, each with its own body', async () => {
+describe('HttpServer synchronous answers', () => {
+  test('pipelined requests on one connection are each answered, in order, with their own body', async () => {
     // Like the reads: every answer is a view of one reused buffer, valid only until the next request.
     const shared = Buffer.alloc(64);
-    let waitingSeen = 0;
     const t: TestServer = await startServer((server) => {
       server.route({ method: 'GET', pattern: '/n/:n', handler: (request) => {
-        waitingSeen = Math.max(waitingSeen, t.server.inFlightRequests);
         const text = JSON.stringify({ n: request.params.n });
         shared.write(text, 'latin1');
         return { status: 200, headers: JSON_TYPE, body: shared.subarray(0, text.length) };
       } });
     });
-    const sockets: Socket[] = [];
+    const socket = connect(t.port, '127.0.0.1');
     try {
-      for (let i = 0; i < 20; i++) {
-        const socket = connect(t.port, '127.0.0.1');
-        sockets.push(socket);
-        await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-      }
-      const bodies = sockets.map((socket) => new Promise<string>((resolve) => {
+      await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      const count = 20;
+      const answers = new Promise<string[]>((resolve, reject) => {
         let text = '';
         socket.on('data', (data: Buffer) => {
           text += data.toString('latin1');
-          const headEnd = text.indexOf('\r\n\r\n');
-          const length = /content-length: (\d+)/i.exec(text);
-          if (headEnd >= 0 && length && text.length >= headEnd + 4 + Number(length[1])) resolve(text.slice(headEnd + 4));
+          const bodies: string[] = [];
+          for (let at = 0, end; (end = text.indexOf('\r\n\r\n', at)) >= 0; ) {
+            const length = Number(/content-length: (\d+)/i.exec(text.slice(at, end))?.[1]);
+            bodies.push(text.substr(end + 4, length));
+            at = end + 4 + length;
+          }
+          if (bodies.length === count && bodies[count - 1].length > 0) resolve(bodies);
         });
-      }));
-      sockets.forEach((socket, i) => socket.write(`GET /n/${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
-      (await Promise.all(bodies)).forEach((body, i) => assert.equal(body, `{"n":"${i}"}`, `answer ${i}`));
-      assert.ok(waitingSeen > 1, `answers of the same turn wait to be written together (at most ${waitingSeen} seen waiting)`);
+        socket.on('close', () => reject(new Error(`the connection was closed after ${JSON.stringify(text)}`)));
+      });
+      socket.write(Array.from({ length: count }, (_, i) => `GET /n/${i} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+      assert.deepEqual(await answers, Array.from({ length: count }, (_, i) => `{"n":"${i}"}`));
     } finally {
-      for (const socket of sockets) socket.destroy();
+      socket.destroy();
       await t.server.close();
     }
   });
 
-  test('a HEAD answer and a client gone before its batch is written are handled in the batch', async () => {
+  test('a HEAD answer, and a client gone before its answer is written', async () => {
     const t = await startServer((server) => {
       server.route({ method: 'GET', pattern: '/x', handler: () => ({ status: 200, headers: JSON_TYPE, body: '{"x":1}' }) });
     });

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { importExtract } from '../../importer/import.js';
-import { QualityFlag } from '../../src/toilets/facts.js';
+import { QualityFlag } from '../../src/rules/facts.js';
 import { distanceMeters } from '../../src/geo/sphere.js';
 import { pointInRing } from '../../importer/geometry.js';
 import { rows, square, tempDir, writeExtract, type FixtureElements } from './support.js';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { BulkInsert } from '../../importer/bulk-insert.js';
 import { fillToiletParams, NUMBERS, TEXTS, TOILET_COLUMNS, TOILET_PLACEHOLDERS, ToiletRowsBuilder, type ToiletRecord, type ToiletRows } from '../../importer/toilet-rows.js';
 import { SOURCE_DDL } from '../../src/source/schema.js';
-import { ACCESS, ACCESS_RULE, CHANGING_TABLE, QualityFlag, WHEELCHAIR, type Gender, type ToiletFacts } from '../../src/toilets/facts.js';
+import { ACCESS, ACCESS_RULE, CHANGING_TABLE, QualityFlag, WHEELCHAIR, type Gender, type ToiletFacts } from '../../src/rules/facts.js';
 
 const FACTS: ToiletFacts = {
   name: 'Sanitários',

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { QualityFlag, type ToiletFacts } from '../../src/toilets/facts.js';
+import { QualityFlag, type ToiletFacts } from '../../src/rules/facts.js';
 import { mapToiletTags, type Tags } from '../../importer/mapping/index.js';
 
 export type FlagName = keyof typeof QualityFlag;

@@ -2,7 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatFeeAmount, sourceVotes, type Tags } from '../../importer/mapping/index.js';
+import type { Tags } from '../../importer/mapping/index.js';
+import { formatFeeAmount, sourceVotes } from '../../src/rules/votes.js';
 import { mapRow, tagText } from './rows.js';
 
 type Votes = ReturnType<typeof sourceVotes>;

@@ -69,7 +69,7 @@ async function echoScan(
   try {
     const result = await scanExtract(town, plan, { threads });
     if (options.awaitClose) await Promise.all(portsClosed);
-    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort(), blocks };
+    return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort((a, b) => a - b), blocks };
   } finally {
     for (const port of ports) port.close();
   }

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RemoteGeocoder } from '../../src/places/remote.js';
-import { LayeredPlaceLookup, createPlaceLookup, readGeocoderConfig } from '../../src/places/service.js';
+import { LayeredPlaceLookup, createPlaceLookup } from '../../src/places/service.js';
 import { PlaceLookupUnavailable, type PlaceQuery } from '../../src/places/lookup.js';
 import { buildPlaceIndex } from '../../src/places/build.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError, readGeocoderConfig } from '../../src/config.js';
 
 let respond: (request: IncomingMessage, response: ServerResponse) => void = () => {};
 const requests: { url: URL; userAgent: string | undefined }[] = [];

@@ -82,7 +82,7 @@ describe('buildOpenApi', () => {
   });
 
   it('has unique operationIds, exactly the operations served, at the spec’s methods and paths', () => {
-    const ids = operations(document).map((operation) => operation.operationId);
+    const ids: string[] = operations(document).map((operation) => operation.operationId);
     assert.equal(new Set(ids).size, ids.length);
     assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS].sort());
     const spec = specEndpoints();

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { ToiletRowsBuilder } from '../../importer/toilet-rows.js';
 import { ToiletColumnsBuilder } from '../../importer/toilet-columns.js';
 import { writeToiletColumns } from '../../src/source/columns.js';
-import type { ToiletFacts } from '../../src/toilets/facts.js';
+import type { ToiletFacts } from '../../src/rules/facts.js';
 
 /** A row of a source database's toilets table. */
 export interface SourceRow {

@@ -7,8 +7,8 @@ import { loadToilets } from '../../src/toilets/load.js';
 import { Snapshot, type OverlayChange } from '../../src/toilets/snapshot.js';
 import { Trait } from '../../src/toilets/table.js';
 import { hoursAt } from '../../src/toilets/render.js';
-import { WHEELCHAIR } from '../../src/toilets/facts.js';
-import { codesFor, TextColumn } from '../../src/toilets/text-column.js';
+import { WHEELCHAIR } from '../../src/rules/facts.js';
+import { codesFor, TextColumn } from '../../src/source/text-column.js';
 import type { CommunityToilet, Decision, ToiletOverlay } from '../../src/toilets/overlay.js';
 
 const INFO = { dataAsOf: null, importedAt: null, sourceFile: null };

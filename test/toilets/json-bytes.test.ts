@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { JsonBytes } from '../../src/toilets/json-bytes.js';
+import { JsonBytes } from '../../src/rules/json-bytes.js';
 import { seededRandom } from '../support/random.js';
 
 function written(write: (out: JsonBytes) => void): string {

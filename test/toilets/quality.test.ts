@@ -10,8 +10,8 @@ import { generateExtract } from '../../bench/generate/generate.js';
 import { openSourceDatabase } from '../../src/source/schema.js';
 import { loadToilets } from '../../src/toilets/load.js';
 import { Snapshot } from '../../src/toilets/snapshot.js';
-import { qualityCode } from '../../src/toilets/quality.js';
-import { fragmentKey } from '../../src/toilets/render.js';
+import { qualityCode } from '../../src/rules/quality.js';
+import { fragmentKey } from '../../src/toilets/fragment-keys.js';
 import { tempDir } from '../importer/support.js';
 
 test('toilets refreshed in bulk get the quality each gets computed alone, at any date', async () => {

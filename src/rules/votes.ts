@@ -1,6 +1,6 @@
 // Doc §3.3: the source value that counts as one vote per votable attribute.
 
-import { QualityFlag, type ToiletFacts } from '../../src/toilets/facts.js';
+import { QualityFlag, type ToiletFacts } from './facts.js';
 import { minorDigits } from './currency.js';
 
 export type VotableAttribute =

@@ -3,7 +3,7 @@
 // memory, so every server thread reads the same million codes. Codes are as narrow as the values allow
 // (a byte for the few currencies, months or hours values; two for names): at a million toilets that is
 // ~20 MB less than four bytes each.
-import { sharedArray } from '../index/shared-array.js';
+import { sharedArray } from '../rules/shared-array.js';
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
 

@@ -1,0 +1,281 @@
+// The guard chain. Every route says what it needs checked (the spec's operations in the operations
+// registry, src/schemas/operations.ts: `rateLimit`, `guards`, `requestBody.maxBytes`), and this module runs
+// those checks in one order, the same on every route of every server thread, so two faults in one request
+// always get the same answer. A route adds only what is its own: validation, existence, the handler.
+// Every answer of a rate-limited route, refusals included, carries the RateLimit headers.
+import type { Config } from '../config.js';
+import type { HttpMethod, HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
+import type { CorsPolicy } from '../http/cors.js';
+import type { InvalidParam, Problems } from '../http/problem.js';
+import type { ProblemSlug } from '../http/problem-types.js';
+import type { HeaderList, HttpReply } from '../http/reply.js';
+import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
+import { limiterOf, type Limits } from './limits.js';
+
+/**
+ * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
+ * this is our decision (issue 27; test/community/guard-order.test.ts asserts it pair by pair):
+ *
+ *   rateLimit      429  first: every answer then carries the RateLimit headers
+ *   featureSwitch  503  an operation switched off refuses everyone alike
+ *   origin         403
+ *                       (session or bearer token, 401: the accounts and OAuth issues add them here)
+ *   bodySize       413  where the operation lists 413, else 400; answered before the body is read
+ *   validation     400  the route's own
+ *   existence      404  the route's own (ownership too, once there are accounts)
+ *                       (state, 409: the partner issues add it here)
+ *   humanCheck     403  last, so a request refused for anything else keeps its solved challenge usable
+ *
+ * then the route's handler (the write).
+ */
+export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'bodySize', 'validation', 'existence', 'humanCheck'] as const;
+
+/** Why a request is not served: a problem type of the catalogue and what to change. */
+export interface Refusal {
+  readonly slug: ProblemSlug;
+  readonly detail: string;
+  readonly invalidParams?: readonly InvalidParam[];
+  /** Required for 429 and 503 types. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** What the checks learn about one request, for the later checks and the handler. */
+export interface GuardContext<I = unknown> {
+  readonly nowMs: number;
+  /** Headers every answer carries: the RateLimit headers once the budget is counted (none when the limit is lifted). */
+  headers: HeaderList;
+  /** The request's input in checked form, set by the validation step. */
+  input: I;
+  /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its challenge_token. */
+  body: { readonly challenge_token?: unknown } | null;
+  /** The signed-in account, which needs no human check. Nobody signs in until the accounts issue adds the session guard. */
+  account: string | null;
+  /** The token the human check passed; the write spends it once. Null when none was needed. */
+  humanCheck: HumanCheckPass | null;
+}
+
+/** A verified human-check token: `key` names it for the single-use record until `expiresAtMs`. */
+export interface HumanCheckPass {
+  ok: true;
+  key: string;
+  expiresAtMs: number;
+}
+
+export interface HumanCheckFailure {
+  ok: false;
+  /** What went wrong, for the 403 detail. */
+  reason: string;
+}
+
+/** Checks a human-check token (src/community/human-check.ts); single use is the write's part. */
+export interface HumanCheckVerifier {
+  verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
+}
+
+type Check<I> = (request: HttpRequestInfo, context: GuardContext<I>) => Refusal | null | Promise<Refusal | null>;
+
+export interface GuardDeps {
+  config: Config;
+  limits: Limits;
+  problems: Problems;
+  now: () => number;
+  /** Only the thread that serves the contributions (the main thread) verifies human checks. */
+  humanCheck?: HumanCheckVerifier;
+}
+
+/** What a route declares; a registry operation declares it in its entry. */
+export type GuardNeeds = Pick<OperationSpec, 'rateLimit' | 'guards'>;
+
+/**
+ * One kind of guard: given what a route declares, its check (with the request headers the check reads),
+ * or null when the route needs none. A new kind is one such function, listed in GUARD_ORDER and KINDS.
+ */
+type GuardKind = (needs: GuardNeeds, deps: GuardDeps) => { check: Check<unknown>; headers?: readonly string[] } | null;
+
+/** Retry-After while a feature is switched off: the operator decides when it comes back. */
+const SWITCHED_OFF_RETRY_SECONDS = 3600;
+
+const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: Refusal }> = {
+  contributions: {
+    isOn: (config) => config.contributionsEnabled,
+    refusal: { slug: 'contributions-off', detail: 'Contributions are switched off for now; reads still work. Try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
+  },
+};
+
+const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validation' | 'existence'>, GuardKind> = {
+  rateLimit: ({ rateLimit }, { limits }) => {
+    if (rateLimit === null) return null;
+    const limiter = limiterOf(limits, rateLimit);
+    if (!limiter.enabled) return null;
+    return {
+      check: (request, context) => {
+        const result = limiter.take(request.ip, context.nowMs);
+        context.headers = limiter.headers(result);
+        if (result.allowed) return null;
+        return {
+          slug: 'rate-limited',
+          detail: `This address sent more than ${result.limit} requests in ${limiter.policy.windowSeconds} seconds. Wait ${result.resetSeconds} seconds, then send the request again.`,
+          retryAfterSeconds: result.resetSeconds,
+        };
+      },
+    };
+  },
+
+  featureSwitch: ({ guards }, { config }) => {
+    if (guards?.featureSwitch === undefined) return null;
+    const { isOn, refusal } = SWITCHES[guards.featureSwitch];
+    return isOn(config) ? null : { check: () => refusal };
+  },
+
+  origin: ({ guards }, { config }) => {
+    if (guards?.origin !== 'site') return null;
+    const siteOrigin = new URL(config.baseUrl).origin;
+    const refusal: Refusal = { slug: 'other-origin', detail: `Send contributions from this site's pages: the Origin header must be ${siteOrigin}.` };
+    return {
+      headers: ['origin', 'sec-fetch-site'],
+      check: ({ headers: { origin, 'sec-fetch-site': fetchSite } }) => ((origin ? origin === siteOrigin : fetchSite === 'same-origin') ? null : refusal),
+    };
+  },
+
+  humanCheck: ({ guards }, { humanCheck }) => {
+    if (guards?.humanCheck !== true) return null;
+    if (humanCheck === undefined) throw new Error('a route needs the human check, but this guard chain has no verifier: give GuardDeps.humanCheck');
+    return {
+      check: async (_request, context) => {
+        if (context.account !== null) return null;
+        const token = context.body?.challenge_token;
+        const verdict = typeof token === 'string' ? await humanCheck.verify(token, context.nowMs) : { ok: false as const, reason: 'challenge_token is missing: solve a challenge from GET /api/v1/challenge' };
+        if (!verdict.ok) return { slug: 'human-check-failed', detail: `The human check failed: ${verdict.reason}.` };
+        context.humanCheck = verdict;
+        return null;
+      },
+    };
+  },
+};
+
+/** A route served behind the chain. */
+export interface GuardedRoute<I> {
+  readonly method: HttpMethod;
+  /** uWS pattern, `:name` for parameters. */
+  readonly pattern: string;
+  readonly needs: GuardNeeds;
+  /** Request headers the route's own steps read (the guards add theirs). */
+  readonly headers?: readonly string[];
+  readonly cors?: CorsPolicy;
+  /** Takes a body of at most `maxBytes`; a larger one is refused at the bodySize step with `tooLargeStatus`. */
+  readonly body?: { readonly maxBytes: number; readonly tooLargeStatus: 400 | 413 };
+  /** Validation (400): the input in checked form, or the refusal saying what to correct. */
+  validate?(request: HttpRequestInfo, context: GuardContext<I>): { input: I } | Refusal;
+  /** Existence and ownership (404). */
+  exists?(request: HttpRequestInfo, context: GuardContext<I>): Refusal | null;
+  /** Answers once every check passed; its answers add `context.headers`. */
+  handle(request: HttpRequestInfo, context: GuardContext<I>): RouteResult | Promise<RouteResult>;
+}
+
+/** The parts of a registry operation's route that are the route's own. */
+export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'>;
+
+const NO_HEADERS: HeaderList = [];
+
+export class GuardChain {
+  constructor(private readonly deps: GuardDeps) {}
+
+  /** Registers a registry operation: method, path, rate limit, guards and body limit come from its entry. */
+  operation<I>(server: HttpServer, spec: OperationSpec, route: OperationRoute<I>): void {
+    const maxBytes = spec.requestBody?.maxBytes;
+    if (spec.requestBody !== undefined && maxBytes === undefined) throw new Error(`${spec.operationId} takes a body: give it requestBody.maxBytes in the registry`);
+    this.route(server, {
+      method: spec.method.toUpperCase() as HttpMethod,
+      pattern: fullPath(spec).replace(/\{(\w+)\}/g, ':$1'),
+      needs: spec,
+      body: maxBytes === undefined ? undefined : { maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 },
+      ...route,
+    });
+  }
+
+  route<I>(server: HttpServer, route: GuardedRoute<I>): void {
+    const checks: Check<I>[] = [];
+    const headers = new Set(route.headers);
+    /** The checks that come before the body size: all a too-large body meets. */
+    let beforeBody = 0;
+    for (const step of GUARD_ORDER) {
+      switch (step) {
+        case 'bodySize':
+          beforeBody = checks.length;
+          break;
+        case 'validation': {
+          const validate = route.validate;
+          if (validate === undefined) break;
+          checks.push((request, context) => {
+            const outcome = validate(request, context);
+            if ('slug' in outcome) return outcome;
+            context.input = outcome.input;
+            return null;
+          });
+          break;
+        }
+        case 'existence':
+          if (route.exists !== undefined) checks.push(route.exists);
+          break;
+        default: {
+          const guard = KINDS[step](route.needs, this.deps);
+          if (guard === null) break;
+          checks.push(guard.check);
+          for (const name of guard.headers ?? []) headers.add(name);
+        }
+      }
+    }
+    const { body, handle } = route;
+    const beforeBodyChecks = checks.slice(0, beforeBody);
+    server.route({
+      method: route.method,
+      pattern: route.pattern,
+      headers: [...headers],
+      ...(route.cors ? { cors: route.cors } : {}),
+      handler: (request) => this.serve(checks, request, handle),
+      ...(body
+        ? {
+            maxBodyBytes: body.maxBytes,
+            tooLarge: (request: HttpRequestInfo, maxBytes: number) => this.serve(beforeBodyChecks, request, (_request, context) => this.refuse(tooLarge(maxBytes, body.tooLargeStatus), context)),
+          }
+        : {}),
+    });
+  }
+
+  /** The problem answer to a refusal, with the context's headers. */
+  refuse(refusal: Refusal, context: GuardContext<unknown>): HttpReply {
+    const { slug, detail, invalidParams, retryAfterSeconds } = refusal;
+    return this.deps.problems.reply(slug, detail, { invalidParams, retryAfterSeconds, headers: context.headers });
+  }
+
+  /** Runs the checks in order; synchronous until a check answers with a promise (the human check). */
+  private serve<I>(checks: readonly Check<I>[], request: HttpRequestInfo, then: GuardedRoute<I>['handle']): RouteResult | Promise<RouteResult> {
+    // `input` is set by the validation step before any route code reads it
+    const context: GuardContext<I> = { nowMs: this.deps.now(), headers: NO_HEADERS, input: undefined as I, body: null, account: null, humanCheck: null };
+    const refusal = runChecks(checks, 0, request, context);
+    if (refusal === null) return then(request, context);
+    if (refusal instanceof Promise) return refusal.then((late) => (late === null ? then(request, context) : this.refuse(late, context)));
+    return this.refuse(refusal, context);
+  }
+}
+
+function runChecks<I>(checks: readonly Check<I>[], from: number, request: HttpRequestInfo, context: GuardContext<I>): Refusal | null | Promise<Refusal | null> {
+  for (let i = from; i < checks.length; i++) {
+    const outcome = checks[i](request, context);
+    if (outcome === null) continue;
+    if (outcome instanceof Promise) return outcome.then((refusal) => refusal ?? runChecks(checks, i + 1, request, context));
+    return outcome;
+  }
+  return null;
+}
+
+/** A 400 for a body that is not what the operation takes, listing each fault. */
+export function invalidBody(invalidParams: readonly InvalidParam[]): Refusal {
+  return { slug: 'invalid-parameters', detail: `Correct the body and send it again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`, invalidParams };
+}
+
+function tooLarge(maxBytes: number, status: 400 | 413): Refusal {
+  return status === 413
+    ? { slug: 'payload-too-large', detail: `The body is larger than ${maxBytes} bytes; send a smaller one.` }
+    : invalidBody([{ name: 'body', reason: `is larger than ${maxBytes} bytes; send a smaller one` }]);
+}

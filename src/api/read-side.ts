@@ -1,0 +1,51 @@
+// The read side of one server thread, built the same way on the main thread (app.ts) and on every read
+// thread (threads/read-thread.ts): the reads over a snapshot holder, the per-IP limits (in shared memory,
+// so one budget whichever thread counts it), the problem catalogue, the area cache dropped whenever the
+// answers change, and an HTTP server that answers the public REST reads behind the guard chain.
+import { HttpServer, type ServerHooks } from '../http/server.js';
+import { Problems } from '../http/problem.js';
+import { PROBLEM_TYPES } from '../http/problem-types.js';
+import type { PlaceLookup } from '../places/lookup.js';
+import type { SnapshotHolder } from '../toilets/snapshot.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { Reads } from './reads.js';
+import { createLimits, type LimitTables, type Limits } from './limits.js';
+import { AreaCache } from './area-cache.js';
+import { registerReadRoutes } from './rest.js';
+import { serviceHooks } from './server-hooks.js';
+
+export interface ReadSideOptions {
+  config: Config;
+  /** The snapshot in use: the catalog on the main thread, a replica on a read thread. */
+  holder: SnapshotHolder;
+  /** Registers a listener called after every change of answers (new data or an overlay change). */
+  onAnswersChange(listener: () => void): void;
+  places: PlaceLookup | null;
+  log: Logger;
+  now: () => number;
+  /** The main thread's limit tables (shared memory), for a read thread; a new set on the main thread. */
+  limitTables?: LimitTables;
+}
+
+export interface ReadSide {
+  server: HttpServer;
+  reads: Reads;
+  limits: Limits;
+  problems: Problems;
+  /** The server's own answers (no route, failures), also used for requests passed on by read threads. */
+  hooks: ServerHooks;
+}
+
+export function createReadSide(options: ReadSideOptions): ReadSide {
+  const { config, holder, places, log, now } = options;
+  const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
+  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, options.limitTables);
+  const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
+  const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
+  options.onAnswersChange(() => areaCache.clear());
+  const hooks = serviceHooks(problems, log);
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
+  registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  return { server, reads, limits, problems, hooks };
+}

@@ -1,0 +1,82 @@
+// The catalogue of every problem type the service answers with (RFC 9457): one entry per slug, whose `type`
+// URI is `${BASE_URL}/problems/<slug>` (a short HTML page, see problem.ts). Keyed by slug, so a reply names
+// its type as a checked literal (`problems.reply('other-origin', …)`), not a free string. It lives here,
+// beside the HTTP layer, so the read threads take it without any contribution code.
+
+export interface ProblemType {
+  /** Fixed title, the same for every occurrence of the type. */
+  readonly title: string;
+  readonly status: number;
+  /** What the problem means and what a client should do, shown on the type's HTML page. */
+  readonly description: string;
+}
+
+export const PROBLEM_TYPES = {
+  'invalid-parameters': {
+    title: 'Invalid parameters',
+    status: 400,
+    description: 'One or more parameters of the request are invalid. The invalid_params member lists each one with the reason; correct them and send the request again.',
+  },
+  'not-found': {
+    title: 'Not found',
+    status: 404,
+    description: 'Nothing exists at this address, or the resource is gone. Check the path and the identifier.',
+  },
+  'method-not-allowed': {
+    title: 'Method not allowed',
+    status: 405,
+    description: 'The resource exists but does not support this HTTP method. The Allow header lists the methods it supports.',
+  },
+  'bad-framing': {
+    title: 'Ambiguous request framing',
+    status: 400,
+    description: 'The request says in two ways, or in a way that does not agree, where its body ends: several different Content-Length headers, a Content-Length that is not a number, or Content-Length together with Transfer-Encoding. A proxy and this server could read it differently, so it is refused and the connection closed. Send one Content-Length, or Transfer-Encoding: chunked alone.',
+  },
+  'transfer-coding-not-implemented': {
+    title: 'Transfer coding not implemented',
+    status: 501,
+    description: 'The request body uses a transfer coding this server does not read; only chunked is. The connection is closed. Send the body with a Content-Length, or with Transfer-Encoding: chunked.',
+  },
+  'payload-too-large': {
+    title: 'Payload too large',
+    status: 413,
+    description: 'The request body is larger than this operation accepts. Send a smaller body.',
+  },
+  'rate-limited': {
+    title: 'Too many requests',
+    status: 429,
+    description: 'The client sent more requests than its rate limit allows. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
+  },
+  'server-error': {
+    title: 'Internal server error',
+    status: 500,
+    description: 'The server failed to answer because of a fault on its side. The request may succeed if sent again later.',
+  },
+  unavailable: {
+    title: 'Service unavailable',
+    status: 503,
+    description: 'The service cannot answer right now. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
+  },
+  'other-origin': {
+    title: 'Request from another origin',
+    status: 403,
+    description: "Contributions are accepted only from this site's own pages: the Origin header (or, without it, Sec-Fetch-Site: same-origin) must name this service's origin.",
+  },
+  'human-check-failed': {
+    title: 'Human check failed',
+    status: 403,
+    description: 'The challenge_token is missing, wrong, expired or was used before. Solve a new challenge from GET /api/v1/challenge and send its solution once.',
+  },
+  'contributions-off': {
+    title: 'Contributions are off',
+    status: 503,
+    description: 'The operator has switched contributions off for now; reads still work. Wait the number of seconds in the Retry-After header, then try again.',
+  },
+  'daily-limit': {
+    title: 'One new contributor per address and day',
+    status: 429,
+    description: 'Each network address may add one new rater or voter per toilet per day (UTC). People who rated or voted before may change their rating or vote at any time. Wait the number of seconds in the Retry-After header (until the next UTC day).',
+  },
+} as const satisfies Record<string, ProblemType>;
+
+export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -1,0 +1,18 @@
+// ACCOUNTS_DB: where personal and secret data live, beside the overlay database unless set, and never in
+// the file of another database.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('by default the accounts database sits beside the overlay database', () => {
+  assert.equal(loadConfig({}).accountsDb, 'data/accounts.db');
+  assert.equal(loadConfig({ TOILETS_DB: '/srv/t/toilets.db' }).accountsDb, '/srv/t/accounts.db');
+  assert.equal(loadConfig({ OVERLAY_DB: '/var/lib/toilets/overlay.db' }).accountsDb, '/var/lib/toilets/accounts.db');
+  assert.equal(loadConfig({ ACCOUNTS_DB: '/secret/accounts.db' }).accountsDb, '/secret/accounts.db');
+});
+
+test('the file of another database is refused with a message naming both variables', () => {
+  for (const env of [{ OVERLAY_DB: '/srv/overlay.db', ACCOUNTS_DB: '/srv/../srv/overlay.db' }, { ACCOUNTS_DB: 'data/toilets.db' }]) {
+    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && /^ACCOUNTS_DB=\S+ is the file (OVERLAY_DB|TOILETS_DB) names: personal data needs a database of its own/.test(error.message));
+  }
+});

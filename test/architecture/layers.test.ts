@@ -1,0 +1,105 @@
+// The layers of the code base, stated as data and checked over the import graph of the sources
+// (docs/ARCHITECTURE.md, "Layers"). A folder imports only the folders listed for it; the shared rules import
+// nothing of the project; the importer and the server meet only through src/rules, the importer's entry
+// file and the few src folders the import needs; a read thread loads no SQLite, community, account or
+// billing code; nothing imports in a circle.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { importCycles, importGraph, runtimeClosure, runtimePath } from './import-graph.js';
+import { REPO_DIR } from '../support/paths.js';
+
+const graph = importGraph(REPO_DIR, ['src', 'importer']);
+
+/** A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. */
+function layerOf(module: string): string {
+  const parts = module.split('/');
+  if (parts[0] === 'importer') return 'importer';
+  return parts.length > 2 ? `src/${parts[1]}` : module.replace(/\.ts$/, '');
+}
+
+const BASE = ['src/rules', 'src/geo'];
+/** What each layer may import besides itself (type imports included); read top to bottom, lower layers first. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'src/rules': [],
+  'src/geo': ['src/rules'],
+  'src/log': [],
+  'src/memory': [],
+  'src/storage': [],
+  'src/accounts': ['src/storage'],
+  'src/hours': [...BASE],
+  'src/index': [...BASE],
+  'src/schemas': ['src/rules'],
+  'src/config': ['src/schemas'],
+  'src/places': [...BASE, 'src/config'],
+  'src/source': ['src/rules', 'src/places'],
+  'src/http': ['src/storage'],
+  'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory'],
+  'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
+  'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
+  'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
+  'src/threads': ['src/api', 'src/http', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  // the moderation command opens the accounts database as well (recovery links, deletions)
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
+  // the import needs the rules, where a point is, hours, the source layout and the place index format
+  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
+};
+
+/** Place modules that answer lookups at run time: the server's, not the importer's. */
+const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
+/** What a read thread must never load: it answers public reads from shared memory only. */
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth)\//];
+
+const projectEdges = () =>
+  [...graph].flatMap(([from, edges]) => edges.filter((edge) => graph.has(edge.to)).map((edge) => ({ from, to: edge.to })));
+
+test('every layer imports only the layers listed for it', () => {
+  const unlisted = [...new Set([...graph.keys()].map(layerOf))].filter((layer) => !(layer in MAY_IMPORT));
+  assert.deepEqual(unlisted, [], 'a new folder needs its line in MAY_IMPORT (and in docs/ARCHITECTURE.md)');
+  const wrong = projectEdges()
+    .filter(({ from, to }) => layerOf(from) !== layerOf(to) && !MAY_IMPORT[layerOf(from)].includes(layerOf(to)))
+    .map(({ from, to }) => `${from} imports ${to}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('the shared rules import no package and nothing else of the project', () => {
+  const outside = [...graph]
+    .filter(([from]) => layerOf(from) === 'src/rules')
+    .flatMap(([from, edges]) => edges.filter((edge) => layerOf(edge.to) !== 'src/rules' && !edge.to.startsWith('node:')).map((edge) => `${from} imports ${edge.to}`));
+  assert.deepEqual(outside, []);
+});
+
+test('the server reaches the importer only through importer/index.ts, and the importer no place lookup', () => {
+  const wrong = projectEdges()
+    .filter(({ from, to }) => (from.startsWith('src/') && to.startsWith('importer/') && to !== 'importer/index.ts') || (from.startsWith('importer/') && PLACE_LOOKUP.includes(to)))
+    .map(({ from, to }) => `${from} imports ${to}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('a read thread loads no SQLite, community, account or billing code', () => {
+  const start = 'src/threads/read-thread.ts';
+  const loaded = [...runtimeClosure(graph, start)].filter((module) => NOT_IN_READ_THREADS.some((pattern) => pattern.test(module)));
+  assert.deepEqual(
+    loaded.map((module) => runtimePath(graph, start, module)!.join(' -> ')),
+    [],
+  );
+});
+
+test('the open data dump never loads the accounts database', () => {
+  for (const start of ['src/community/dump-cli.ts', 'src/community/dump.ts']) {
+    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/'));
+    assert.deepEqual(loaded, [], `${start} loads account code`);
+  }
+});
+
+test('no module imports itself through others', () => {
+  assert.deepEqual(importCycles(graph).map((cycle) => cycle.join(' -> ')), []);
+});
+
+test('the checks see real imports (a check over nothing passes anything)', () => {
+  assert.ok(graph.size > 150, `only ${graph.size} modules found under src/ and importer/`);
+  assert.ok(runtimeClosure(graph, 'src/main.ts').has('better-sqlite3'), 'the main thread loads better-sqlite3');
+  assert.ok(runtimePath(graph, 'src/main.ts', 'src/toilets/snapshot.ts'));
+  assert.deepEqual(importCycles(new Map([['a.ts', [{ to: 'b.ts', typeOnly: true }]], ['b.ts', [{ to: 'a.ts', typeOnly: false }]]])), [['a.ts', 'b.ts', 'a.ts']]);
+});

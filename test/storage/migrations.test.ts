@@ -1,0 +1,160 @@
+// The migration runner and the opening of the service's own databases (src/storage), on real SQLite files
+// in a temporary folder: steps applied in order, one transaction each, a failing step leaving the file at
+// the version before it, a file from a newer release refused with a message that says what to do, the
+// pragmas every such database gets, and owner-only files for personal data.
+import assert from 'node:assert/strict';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openDatabase } from '../../src/storage/database.js';
+import { NewerDatabaseError, userVersion, type Migration } from '../../src/storage/migrations.js';
+import { errorCode } from '../../src/storage/errors.js';
+import { tempDir } from '../api/support.js';
+
+const dir = tempDir();
+after(() => dir.remove());
+let files = 0;
+const newFile = () => join(dir.path, `test-${++files}.db`);
+
+/** Three steps that note when they run; step 3 fails while `failing` is set, after it changed something. */
+function steps(ran: number[], failing = { now: false }): Migration[] {
+  return [
+    { version: 1, name: 'places', up: (db) => (ran.push(1), db.exec('CREATE TABLE places (id INTEGER PRIMARY KEY, name TEXT NOT NULL)')) },
+    { version: 2, name: 'first place', up: (db) => (ran.push(2), db.exec("INSERT INTO places (name) VALUES ('Vaduz')")) },
+    {
+      version: 3,
+      name: 'place kinds',
+      up: (db) => {
+        ran.push(3);
+        db.exec("ALTER TABLE places ADD COLUMN kind TEXT NOT NULL DEFAULT 'town'");
+        if (failing.now) db.exec('INSERT INTO no_such_table VALUES (1)');
+      },
+    },
+  ];
+}
+
+const open = (path: string, migrations: readonly Migration[], ownerOnly = false) => openDatabase(path, { name: 'test database', migrations, ownerOnly });
+
+test('a new database gets every step in order, and its version; opened again, none runs twice', () => {
+  const path = newFile();
+  const ran: number[] = [];
+  const db = open(path, steps(ran));
+  assert.deepEqual(ran, [1, 2, 3]);
+  assert.equal(userVersion(db), 3);
+  assert.deepEqual(db.prepare('SELECT name, kind FROM places').all(), [{ name: 'Vaduz', kind: 'town' }]);
+  db.close();
+  open(path, steps(ran)).close();
+  assert.deepEqual(ran, [1, 2, 3]);
+});
+
+test('a database at an older version gets only the steps it lacks', () => {
+  const path = newFile();
+  const ran: number[] = [];
+  open(path, steps(ran).slice(0, 2)).close();
+  const db = open(path, steps(ran));
+  assert.deepEqual(ran, [1, 2, 3]);
+  assert.equal(userVersion(db), 3);
+  db.close();
+});
+
+test('a failing step leaves the file at the version before it, with its data, and says which step; mended, it runs', () => {
+  const path = newFile();
+  const ran: number[] = [];
+  const failing = { now: true };
+  assert.throws(
+    () => open(path, steps(ran, failing)),
+    (error: Error) => {
+      assert.equal(error.message, `cannot open the test database ${path}: migration 3 (place kinds) failed, the file stays at layout version 2: no such table: no_such_table`);
+      return true;
+    },
+  );
+  assert.deepEqual(ran, [1, 2, 3]);
+  const left = new Database(path, { readonly: true });
+  assert.equal(userVersion(left), 2, 'steps 1 and 2 committed, each in its own transaction');
+  assert.deepEqual(left.prepare('SELECT * FROM places').all(), [{ id: 1, name: 'Vaduz' }], 'step 3 rolled back whole (its new column too)');
+  left.close();
+
+  failing.now = false;
+  const db = open(path, steps(ran, failing));
+  assert.deepEqual(ran, [1, 2, 3, 3]);
+  assert.equal(userVersion(db), 3);
+  db.close();
+});
+
+test('a database from a newer release is refused, named with both versions and what to do, and left as it was', () => {
+  const path = newFile();
+  open(path, steps([])).close();
+  const ran: number[] = [];
+  assert.throws(
+    () => open(path, steps(ran).slice(0, 1)),
+    (error: Error) => {
+      assert.ok(error instanceof NewerDatabaseError);
+      assert.equal(
+        error.message,
+        `cannot open the test database ${path}: it has layout version 3, newer than this release of the service knows (1): a newer release wrote it. ` +
+          'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
+      );
+      return true;
+    },
+  );
+  assert.deepEqual(ran, []);
+  const db = new Database(path, { readonly: true });
+  assert.equal(userVersion(db), 3);
+  db.close();
+});
+
+test('an empty list of steps leaves a database at version 0; one step more would be refused by it', () => {
+  const path = newFile();
+  const db = open(path, []);
+  assert.equal(userVersion(db), 0);
+  db.pragma('user_version = 1');
+  db.close();
+  assert.throws(() => open(path, []), NewerDatabaseError);
+});
+
+test('a list of steps with a gap is a mistake in the code, said before any step runs', () => {
+  const ran: number[] = [];
+  const [first, , third] = steps(ran);
+  assert.throws(() => open(newFile(), [first, third]), /migration "place kinds" has version 3, expected 2/);
+  assert.deepEqual(ran, []);
+});
+
+test('every database is opened durable (WAL, synchronous=FULL), waits for other writers and enforces foreign keys', () => {
+  const db = open(newFile(), []);
+  assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+  assert.equal(db.pragma('synchronous', { simple: true }), 2); // FULL
+  assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
+  assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+  db.close();
+});
+
+test('an owner-only database, its -wal and -shm are made readable by the owner only; a wider file is narrowed', () => {
+  const mode = (file: string) => statSync(file).mode & 0o777;
+  const path = newFile();
+  const db = open(path, steps([]), true);
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(file), 0o600, file);
+  db.close();
+
+  const copied = newFile();
+  writeFileSync(copied, '');
+  chmodSync(copied, 0o644);
+  open(copied, [], true).close();
+  assert.equal(mode(copied), 0o600);
+  assert.equal(mode(open(newFile(), []).name), 0o644 & ~process.umask(), 'other databases keep the usual mode');
+});
+
+test('a file that cannot be opened is named, with the error code of the cause kept (errors.ts reads it)', () => {
+  const path = join(dir.path, 'not-a-folder');
+  writeFileSync(path, '');
+  const inside = join(path, 'test.db');
+  assert.throws(
+    () => open(inside, []),
+    (error: Error) => {
+      assert.match(error.message, new RegExp(`^cannot open the test database ${inside}: `));
+      assert.equal(errorCode(error), errorCode(error.cause));
+      assert.notEqual(errorCode(error), null);
+      return true;
+    },
+  );
+});
