@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
-import { ProgressReporter } from './progress.js';
+import { ProgressReporter, type ProgressOutput } from './progress.js';
 import { discardTemporary, temporaryFile } from './temporaries.js';
 import { buildTiles, type TilesOutcome } from './tiles.js';
 
@@ -14,6 +14,9 @@ export interface ImportSourceOptions {
   threads?: number;
   /** Also build the basemap's vector tiles into this MBTiles file once the toilets are imported. */
   tiles?: string;
+  /** Where the progress goes (default process.stderr), and its clock (default Date.now). */
+  progress?: ProgressOutput;
+  now?: () => number;
 }
 
 export interface SourceImport extends ImportSummary {
@@ -23,7 +26,7 @@ export interface SourceImport extends ImportSummary {
 
 export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<SourceImport> {
   const db = resolve(dbPath);
-  const progress = new ProgressReporter(process.stderr, options.quiet);
+  const progress = new ProgressReporter(options.progress ?? process.stderr, options.quiet, options.now);
   mkdirSync(dirname(db), { recursive: true });
   const remote = /^https?:\/\//i.test(source);
   const extractPath = remote ? temporaryFile(dirname(db), '.download-', '.osm.pbf') : source;

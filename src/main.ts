@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });
+  app.community.writeFirstDump(app.catalog);
 }
 
 /** Why the source database needs an import before serving (missing, unreadable, empty, from another version), or null. */

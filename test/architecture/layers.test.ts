@@ -25,6 +25,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/log': [],
   'src/memory': [],
   'src/storage': [],
+  // the operator commands' shared argument parsing, exit codes and streams (node: modules only)
+  'src/cli': [],
   'src/accounts': ['src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
@@ -41,11 +43,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // the moderation command opens the accounts database as well (recovery links, deletions)
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
+  'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
-  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
+  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage', 'src/cli'],
 };
 
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
