@@ -1,6 +1,6 @@
 // An overlay database written by the last release without migrations (test/fixtures/
 // overlay-before-migrations.db: unversioned, rows in every table, made by make-overlay-before-migrations.mjs
-// with that release's code over the Monaco extract) is recognised by this release and brought to layout
+// with that release's code over the Monaco extract) is recognised by this release and brought to
 // the latest layout version by whichever opens it first (here `npm run dump`), every row kept and served as before. The
 // accounts database appears beside it with the server, owner-only and migrated, and never with the dump.
 import assert from 'node:assert/strict';
