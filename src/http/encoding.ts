@@ -50,8 +50,9 @@ function acceptance(header: string): Acceptance {
   known = {
     br: q.br ?? star ?? 0,
     gzip: q.gzip ?? star ?? 0,
-    // identity is acceptable unless refused by name or by `*;q=0` (RFC 9110 §12.5.3)
-    identity: q.identity ?? star ?? 1,
+    // identity is acceptable unless refused by name or by `*;q=0` (RFC 9110 §12.5.3); unnamed, it ranks
+    // below every coding the client names
+    identity: q.identity ?? star ?? Number.MIN_VALUE,
   };
   if (parsed.size >= MAX_REMEMBERED) parsed.clear();
   parsed.set(header, known);
