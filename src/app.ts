@@ -96,9 +96,10 @@ export function createApp(options: AppOptions): App {
     },
     close: async () => {
       catalog.close();
+      // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
+      // thread's are answered here meanwhile); only then may the MCP handler close.
+      await Promise.all([threads?.close(), server.close()]);
       await mcp.close();
-      await threads?.close();
-      await server.close();
       community.close();
       accounts.close();
       tiles.close();

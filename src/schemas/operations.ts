@@ -65,8 +65,13 @@ export interface OperationSpec {
   /** null for operations exempt from rate limiting (the payment provider's webhook). */
   readonly rateLimit: RateLimitPolicy | null;
   readonly guards?: OperationGuards;
-  /** Cache-Control value of success answers, where the spec asks for one. */
+  /** Cache-Control value of success answers, where the spec asks for one (or revalidation needs one). */
   readonly cacheControl?: string;
+  /**
+   * Success answers carry a strong ETag of their exact bytes, and a request whose If-None-Match names it is
+   * answered 304 (counted toward the rate limit like any answer): our extension of the spec's status list.
+   */
+  readonly conditional?: true;
   readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: SchemaName };
   /** Every error status the operation answers, with what it means here. */
   readonly errors: { readonly [S in ErrorStatus]?: string };
@@ -114,6 +119,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     query: 'listToiletsInArea',
     rateLimit: RATE_LIMIT_POLICIES.areaPerIp,
     cacheControl: 'public, max-age=300',
+    conditional: true,
     success: { status: 200, description: 'The toilets in the box.', schema: 'AreaResult' },
     errors: {
       400: 'A parameter is invalid or the box is too large; `invalid_params` lists each one.',
@@ -130,6 +136,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     description: 'Show the attribution.',
     pathParams: { id: TOILET_ID },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    // Contributions show in the very next answer: a cache keeps the answer but asks (If-None-Match) each time.
+    cacheControl: 'no-cache',
+    conditional: true,
     success: { status: 200, description: 'The toilet.', schema: 'ToiletAnswer' },
     errors: {
       404: 'No toilet has the id, or a moderator marked it gone.',
