@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm run import -- <extract.osm.pbf | URL> [--db PATH] [--quiet] [--threads N]
+// npm run import -- <extract.osm.pbf | URL> [--db PATH] [--quiet] [--threads N] [--tiles [--tiles-db PATH]]
 // main() takes the arguments, environment, output streams and clock, so the tests run the command in their
 // own process; run as a script, it is given the process's own.
 import { Console } from 'node:console';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { ImportError, type ImportSummary } from './import.js';
@@ -12,11 +12,15 @@ import { DownloadError } from './download.js';
 import { importFromSource } from './import-source.js';
 import type { ProgressOutput } from './progress.js';
 import { removeTemporariesOnInterrupt } from './temporaries.js';
+import { describeTiles } from './tiles.js';
 
-/** Exit codes, documented in README.md (with 130 and 143: interrupted, see temporaries.ts). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5 } as const;
+/**
+ * Exit codes, documented in README.md (with 130 and 143: interrupted, see temporaries.ts). `tiles`: the
+ * toilets were imported but the tiles asked for could not be built (a missing tilemaker is not a failure).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, write: 5, tiles: 6 } as const;
 
-const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet]';
+const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet] [--tiles] [--tiles-db PATH]';
 
 /** Where the command reads its settings and writes its output: the process's own when run as a script. */
 export interface ImportIo {
@@ -35,7 +39,14 @@ export async function main(argv: string[], io: ImportIo = { env: process.env, st
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { db: { type: 'string' }, quiet: { type: 'boolean', default: false }, threads: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        db: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        threads: { type: 'string' },
+        tiles: { type: 'boolean', default: false },
+        'tiles-db': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     console.error(`import: ${(error as Error).message}\n${USAGE}`);
@@ -57,10 +68,26 @@ export async function main(argv: string[], io: ImportIo = { env: process.env, st
   }
   const dbPath = resolve(values.db ?? io.env.TOILETS_DB ?? 'data/toilets.db');
   const quiet = values.quiet === true;
+  const buildTiles = values.tiles === true || values['tiles-db'] !== undefined || ['1', 'true'].includes(io.env.BUILD_TILES ?? '');
+  // the server's TILES_DB default (src/config.ts): beside the source database
+  const tiles = buildTiles ? resolve(values['tiles-db'] ?? (io.env.TILES_DB || join(dirname(dbPath), 'tiles.mbtiles'))) : undefined;
   try {
-    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, progress: io.stderr, now: io.now });
+    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, tiles, progress: io.stderr, now: io.now });
     if (!quiet) console.log(describeSummary(summary, dbPath));
-    return EXIT.ok;
+    switch (summary.tiles?.kind) {
+      case undefined:
+        return EXIT.ok;
+      case 'built':
+        if (!quiet) console.log(describeTiles(summary.tiles.summary));
+        return EXIT.ok;
+      case 'unavailable':
+        // said even with --quiet: tiles were asked for, and the operator has something to install
+        console.error(`import: ${summary.tiles.message}`);
+        return EXIT.ok;
+      case 'failed':
+        console.error(`import: ${summary.tiles.message}`);
+        return EXIT.tiles;
+    }
   } catch (error) {
     const known: [unknown, number][] = [[ExtractError, EXIT.badInput], [DownloadError, EXIT.download], [ImportError, EXIT.write]];
     const match = known.find(([kind]) => error instanceof (kind as typeof Error));
