@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // npm run import -- <extract.osm.pbf | URL> [--db PATH] [--quiet] [--threads N]
+// main() takes the arguments, environment, output streams and clock, so the tests run the command in their
+// own process; run as a script, it is given the process's own.
+import { Console } from 'node:console';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +10,7 @@ import { ImportError, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { DownloadError } from './download.js';
 import { importFromSource } from './import-source.js';
+import type { ProgressOutput } from './progress.js';
 import { removeTemporariesOnInterrupt } from './temporaries.js';
 
 /** Exit codes, documented in README.md (with 130 and 143: interrupted, see temporaries.ts). */
@@ -14,7 +18,18 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, badInput: 3, download: 4, writ
 
 const USAGE = 'usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet]';
 
-export async function main(argv: string[]): Promise<number> {
+/** Where the command reads its settings and writes its output: the process's own when run as a script. */
+export interface ImportIo {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  /** Errors and the progress (a bar when it is a terminal). */
+  stderr: NodeJS.WritableStream & ProgressOutput;
+  /** The progress's clock (default Date.now). */
+  now?: () => number;
+}
+
+export async function main(argv: string[], io: ImportIo = { env: process.env, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const console = new Console({ stdout: io.stdout, stderr: io.stderr });
   let parsed;
   try {
     parsed = parseArgs({
@@ -40,10 +55,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`import: --threads takes a whole number (0 decodes in the main thread)\n${USAGE}`);
     return EXIT.usage;
   }
-  const dbPath = resolve(values.db ?? process.env.TOILETS_DB ?? 'data/toilets.db');
+  const dbPath = resolve(values.db ?? io.env.TOILETS_DB ?? 'data/toilets.db');
   const quiet = values.quiet === true;
   try {
-    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads });
+    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, progress: io.stderr, now: io.now });
     if (!quiet) console.log(describeSummary(summary, dbPath));
     return EXIT.ok;
   } catch (error) {

@@ -4,17 +4,20 @@ import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
-import { ProgressReporter } from './progress.js';
+import { ProgressReporter, type ProgressOutput } from './progress.js';
 import { discardTemporary, temporaryFile } from './temporaries.js';
 
 export interface ImportSourceOptions {
   quiet: boolean;
   threads?: number;
+  /** Where the progress goes (default process.stderr), and its clock (default Date.now). */
+  progress?: ProgressOutput;
+  now?: () => number;
 }
 
 export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<ImportSummary> {
   const db = resolve(dbPath);
-  const progress = new ProgressReporter(process.stderr, options.quiet);
+  const progress = new ProgressReporter(options.progress ?? process.stderr, options.quiet, options.now);
   mkdirSync(dirname(db), { recursive: true });
   const remote = /^https?:\/\//i.test(source);
   const extractPath = remote ? temporaryFile(dirname(db), '.download-', '.osm.pbf') : source;

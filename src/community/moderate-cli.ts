@@ -1,6 +1,11 @@
 // npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
 // It works on the same databases as the server (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB), opened and migrated
-// as the server does; a running server shows each action within about a second.
+// as the server does; a running server shows each action within about a second. main() takes the arguments,
+// environment and output streams, so the tests run the command in their own process; run as a script, it is
+// given the process's own.
+import { Console } from 'node:console';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
@@ -23,23 +28,32 @@ facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hour
 
 class UsageError extends Error {}
 
-function main(): number {
+/** Where a command reads its settings and writes its output: the process's own when run as a script. */
+export interface CommandIo {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
+export function main(argv: string[], io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr }): number {
+  const console = new Console({ stdout: io.stdout, stderr: io.stderr });
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
   } catch (error) {
-    return fail(new UsageError((error as Error).message));
+    return fail(new UsageError((error as Error).message), console);
   }
   const { positionals: [command, ...args], values } = parsed;
   if (values.help || command === undefined) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const log = jsonLogger(process.stderr, process.stderr);
+  const log = jsonLogger(io.stderr, io.stderr);
   let community: Community | null = null;
   let accounts: AccountsStore | null = null;
   try {
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     community = new Community(config, log, Date.now);
     accounts = new AccountsStore(config.accountsDb);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
@@ -100,14 +114,14 @@ function main(): number {
     }
     return 0;
   } catch (error) {
-    return fail(error);
+    return fail(error, console);
   } finally {
     community?.close();
     accounts?.close();
   }
 }
 
-function fail(error: unknown): number {
+function fail(error: unknown, console: Console): number {
   if (error instanceof UsageError) {
     console.error(`${error.message}\n${USAGE}`);
     return 2;
@@ -152,4 +166,5 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
   return lines.join('\n');
 }
 
-process.exitCode = main();
+// run as a script (`node dist/src/community/moderate-cli.js`), not imported by a test
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));

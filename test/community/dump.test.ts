@@ -1,4 +1,4 @@
-// `npm run dump` (its own process): the merged data set with community decisions applied and no personal
+// `npm run dump` (the real script in its own process): the merged data set with community decisions applied and no personal
 // data, as gzip-compressed GeoJSON and CSV with the ODbL notice, served by the running server under /dumps/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
