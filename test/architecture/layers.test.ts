@@ -25,7 +25,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/log': [],
   'src/memory': [],
   'src/storage': [],
-  'src/accounts': ['src/storage'],
+  'src/accounts': ['src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
