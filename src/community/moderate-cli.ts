@@ -15,6 +15,7 @@ import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type Qu
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
+import { AccountModeration } from './account-moderation.js';
 
 const USAGE = `usage: npm run moderate -- <command> [--json]
   list [submissions|reports|gone-votes]           the queues, with context
@@ -24,6 +25,10 @@ const USAGE = `usage: npm run moderate -- <command> [--json]
   unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again
   gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
   log [--limit N]                                 the latest moderator actions
+  moderators list                                 the accounts with the moderator role
+  moderators add <account> --reason TEXT          grant the role (<account>: acc_… id or e-mail)
+  moderators remove <account> --reason TEXT       withdraw it; ends the account's sessions
+  accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey
 facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence`;
 
 class UsageError extends Error {}
@@ -59,6 +64,7 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+    const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     const reason = () => values.reason ?? '';
     const need = (count: number) => {
       if (args.length !== count) throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}`);
@@ -107,6 +113,24 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
         const entries = moderation.history(limit);
         show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
+        break;
+      }
+      case 'moderators': {
+        const [which, who] = args;
+        if (which === 'list' && args.length === 1) {
+          const moderators = accountModeration.moderators();
+          show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
+        } else if ((which === 'add' || which === 'remove') && args.length === 2) {
+          const done = which === 'add' ? accountModeration.grant(who, reason()) : accountModeration.withdraw(who, reason());
+          show({ done }, () => done);
+        } else throw new UsageError('moderators takes list, add <account> or remove <account>');
+        break;
+      }
+      case 'accounts': {
+        const [which, who] = args;
+        if (which !== 'recovery-link' || args.length !== 2) throw new UsageError('accounts takes recovery-link <account>');
+        const link = accountModeration.recoveryLink(who, reason());
+        show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
         break;
       }
       default:
