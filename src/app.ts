@@ -1,5 +1,5 @@
 // Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
-// HTTP routes.
+// basemap tiles, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
@@ -14,6 +14,8 @@ import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
+import { TileSource } from './tiles/tile-source.js';
+import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
 import { claimPort } from './http/port.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -37,6 +39,8 @@ export interface App {
   community: Community;
   /** Accounts, passkeys and sessions (ACCOUNTS_DB), on this thread only. */
   accounts: Accounts;
+  /** The basemap's vector tiles (TILES_DB), on this thread only. */
+  tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -71,6 +75,8 @@ export function createApp(options: AppOptions): App {
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
+  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
+  registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
 
   return {
@@ -81,10 +87,12 @@ export function createApp(options: AppOptions): App {
     placeIndex,
     community,
     accounts,
+    tiles,
     threads,
     listen: async () => {
       community.start();
       accounts.start();
+      tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
@@ -96,6 +104,7 @@ export function createApp(options: AppOptions): App {
       await server.close();
       community.close();
       accounts.close();
+      tiles.close();
     },
   };
 }

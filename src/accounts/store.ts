@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../storage/database.js';
+import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 
 /** Its layout, step by step (src/storage/README.md). Never edit a step that has shipped: add one. */
@@ -114,12 +115,15 @@ export function secretHash(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
+/** How the file is opened: by the server, the commands and a restore (src/backup). */
+export const ACCOUNTS_DATABASE: DatabaseKind = { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS, ownerOnly: true };
+
 export class AccountsStore {
   readonly db: Database.Database;
   private readonly sql;
 
   constructor(readonly path: string) {
-    this.db = openDatabase(path, { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS, ownerOnly: true });
+    this.db = openDatabase(path, ACCOUNTS_DATABASE);
     const db = this.db;
     this.sql = {
       account: db.prepare('SELECT * FROM accounts WHERE id = ?'),

@@ -1,6 +1,7 @@
 // The service's rate limits (spec: Limits): one shared per-IP budget for REST and MCP, the area
-// endpoint's own, and the sign-in and registration attempts' own (src/accounts). Quotas come from the
-// config; policy names and windows from the operations registry.
+// endpoint's own, the basemap tiles' own (not in the spec: tiles are no API operation), and the sign-in
+// and registration attempts' own (src/accounts). Quotas come from the config; policy names and windows
+// from the operations registry.
 import { FixedWindowRateLimiter } from '../http/rate-limit.js';
 import { RATE_LIMIT_POLICIES, type RateLimitPolicy } from '../schemas/operations.js';
 import type { Config } from '../config.js';
@@ -8,6 +9,7 @@ import type { Config } from '../config.js';
 export interface Limits {
   perIp: FixedWindowRateLimiter;
   areaPerIp: FixedWindowRateLimiter;
+  tilesPerIp: FixedWindowRateLimiter;
   accountsPerIp: FixedWindowRateLimiter;
 }
 
@@ -17,21 +19,22 @@ export type LimitTables = Record<keyof Limits, SharedArrayBuffer>;
 /** Addresses counted exactly for sign-in attempts: far fewer than readers, so a smaller table (3 MiB). */
 const ACCOUNT_ATTEMPT_KEYS = 100_000;
 
-type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'accountRateLimitPerMinute'>;
+type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'accountRateLimitPerMinute'>;
 
 export function createLimits(quotas: Quotas, tables?: LimitTables): Limits {
   const limiter = (policy: RateLimitPolicy, limit: number, table: SharedArrayBuffer | undefined, maxKeys?: number) =>
     new FixedWindowRateLimiter({ name: policy.name, limit, windowSeconds: policy.windowSeconds }, { table, maxKeys });
-  const { perIp, areaPerIp, accountsPerIp } = RATE_LIMIT_POLICIES;
+  const { perIp, areaPerIp, tilesPerIp, accountsPerIp } = RATE_LIMIT_POLICIES;
   return {
     perIp: limiter(perIp, quotas.rateLimitPerMinute, tables?.perIp),
     areaPerIp: limiter(areaPerIp, quotas.areaRateLimitPerMinute, tables?.areaPerIp),
+    tilesPerIp: limiter(tilesPerIp, quotas.tilesRateLimitPerMinute, tables?.tilesPerIp),
     accountsPerIp: limiter(accountsPerIp, quotas.accountRateLimitPerMinute, tables?.accountsPerIp, ACCOUNT_ATTEMPT_KEYS),
   };
 }
 
 export function limitTables(limits: Limits): LimitTables {
-  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table, accountsPerIp: limits.accountsPerIp.table };
+  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table, tilesPerIp: limits.tilesPerIp.table, accountsPerIp: limits.accountsPerIp.table };
 }
 
 /** The limiter that counts `policy` (a policy of the operations registry). */

@@ -16,6 +16,7 @@ import { registerContributionRoutes } from './routes.js';
 import { registerDumpRoutes } from './dump-routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
+import { writeFirstDump } from './first-dump.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -78,6 +79,11 @@ export class Community {
    */
   forgetAccount(accountId: string): void {
     this.store.reassignPerson(accountPerson(accountId), anonymousPerson());
+  }
+
+  /** Writes the open data dump in the background when DUMP_DIR has none yet (first-dump.ts). */
+  writeFirstDump(catalog: ToiletCatalog): void {
+    writeFirstDump(catalog, this.config, this.log, this.now);
   }
 
   /** The OSM note outbox, when OSM_NOTES_API is set. */

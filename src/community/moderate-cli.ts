@@ -3,10 +3,7 @@
 // as the server does; a running server shows each action within about a second. main() takes the arguments,
 // environment and output streams, so the tests run the command in their own process; run as a script, it is
 // given the process's own.
-import { Console } from 'node:console';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import type { Console } from 'node:console';
 import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
@@ -15,9 +12,12 @@ import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type Qu
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
+import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
 import { AccountModeration } from './account-moderation.js';
 
-const USAGE = `usage: npm run moderate -- <command> [--json]
+const COMMAND = {
+  name: 'moderate',
+  help: `usage: npm run moderate -- <command> [--reason TEXT] [--limit N] [--json] [--help]
   list [submissions|reports|gone-votes]           the queues, with context
   approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
   reject <sub_N|rep_N> --reason TEXT
@@ -29,30 +29,39 @@ const USAGE = `usage: npm run moderate -- <command> [--json]
   moderators add <account> --reason TEXT          grant the role (<account>: acc_… id or e-mail)
   moderators remove <account> --reason TEXT       withdraw it; ends the account's sessions
   accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey
-facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence`;
+facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence
+--json prints machine-readable output. Exit codes: 0 done, 1 refused (the message says why), 2 wrong arguments.`,
+  options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+  positionals: { min: 1, max: 4, what: 'a command and its arguments' },
+} as const;
 
-class UsageError extends Error {}
-
-/** Where a command reads its settings and writes its output: the process's own when run as a script. */
-export interface CommandIo {
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+/** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
+const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
+  list: { words: ['[submissions|reports|gone-votes]'], optional: 1, changes: false },
+  approve: { words: ['<sub_N|rep_N>'], changes: true },
+  reject: { words: ['<sub_N|rep_N>'], changes: true },
+  lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true },
+  unlock: { words: ['<toilet id>', '<fact>'], changes: true },
+  gone: { words: ['<toilet id>'], changes: true },
+  log: { words: [], changes: false },
+  // list needs no reason, add and remove do: checked with the subcommand
+  moderators: { words: ['list|add|remove', '[<account>]'], optional: 1, changes: false },
+  accounts: { words: ['recovery-link', '<account>'], changes: true },
+};
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
-export function main(argv: string[], io: CommandIo = { env: process.env, stdout: process.stdout, stderr: process.stderr }): number {
-  const console = new Console({ stdout: io.stdout, stderr: io.stderr });
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
-  } catch (error) {
-    return fail(new UsageError((error as Error).message), console);
-  }
+export function main(argv: string[], io: CommandIo = processIo()): number {
+  const console = commandConsole(io);
+  const parsed = parseCommand(COMMAND, argv, console);
+  if (typeof parsed === 'number') return parsed;
   const { positionals: [command, ...args], values } = parsed;
-  if (values.help || command === undefined) {
-    console.log(USAGE);
-    return values.help ? 0 : 2;
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (spec === undefined) return usageFailure(COMMAND, `unknown command ${JSON.stringify(command)}: write one of ${Object.keys(COMMANDS).join(', ')}`, console);
+  if (args.length > spec.words.length || args.length < spec.words.length - (spec.optional ?? 0)) {
+    return usageFailure(COMMAND, `write ${['moderate --', command, ...spec.words].join(' ')}${spec.changes ? ' --reason "TEXT"' : ''}`, console);
+  }
+  if (spec.changes && (values.reason ?? '').trim() === '') {
+    return usageFailure(COMMAND, `${command} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
   }
   const log = jsonLogger(io.stderr, io.stderr);
   let community: Community | null = null;
@@ -66,15 +75,11 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     const reason = () => values.reason ?? '';
-    const need = (count: number) => {
-      if (args.length !== count) throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}`);
-      return args;
-    };
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
     switch (command) {
       case 'list': {
         const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which) || args.length > 1) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
+        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
         const queues = {
           ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
           ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
@@ -85,25 +90,25 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
       }
       case 'approve':
       case 'reject': {
-        const [target] = need(1);
+        const [target] = args;
         const done = command === 'approve' ? moderation.approve(target, reason()) : moderation.reject(target, reason());
         show({ done }, () => done);
         break;
       }
       case 'lock': {
-        const [id, fact, value] = need(3);
+        const [id, fact, value] = args;
         const done = moderation.lock(id, fact, value, reason());
         show({ done }, () => done);
         break;
       }
       case 'unlock': {
-        const [id, fact] = need(2);
+        const [id, fact] = args;
         const done = moderation.unlock(id, fact, reason());
         show({ done }, () => done);
         break;
       }
       case 'gone': {
-        const [id] = need(1);
+        const [id] = args;
         const done = moderation.markGone(id, reason());
         show({ done }, () => done);
         break;
@@ -121,20 +126,21 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
           const moderators = accountModeration.moderators();
           show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
         } else if ((which === 'add' || which === 'remove') && args.length === 2) {
+          if (reason().trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
           const done = which === 'add' ? accountModeration.grant(who, reason()) : accountModeration.withdraw(who, reason());
           show({ done }, () => done);
-        } else throw new UsageError('moderators takes list, add <account> or remove <account>');
+        } else return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
         break;
       }
       case 'accounts': {
         const [which, who] = args;
-        if (which !== 'recovery-link' || args.length !== 2) throw new UsageError('accounts takes recovery-link <account>');
+        if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
         const link = accountModeration.recoveryLink(who, reason());
         show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
         break;
       }
       default:
-        throw new UsageError(`unknown command ${command}`);
+        throw new Error(`command ${command} is listed but not handled`);
     }
     return 0;
   } catch (error) {
@@ -147,8 +153,7 @@ export function main(argv: string[], io: CommandIo = { env: process.env, stdout:
 
 function fail(error: unknown, console: Console): number {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    return 2;
+    return usageFailure(COMMAND, error.message, console);
   }
   if (error instanceof ModerationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
     console.error(error.message);
@@ -190,5 +195,4 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
   return lines.join('\n');
 }
 
-// run as a script (`node dist/src/community/moderate-cli.js`), not imported by a test
-if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+runAsScript(import.meta.url, main);

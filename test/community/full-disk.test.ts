@@ -27,6 +27,7 @@ before(async () => {
   // sh mounts the tmpfs in the new namespace, then becomes the server (same pid: /proc/<pid>/root shows the mount)
   const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', disk];
   server = await startMain(data, { env: onDisk, launcher });
+  await server.logged(/wrote the first open data dump/); // the server's own, in the background: not mixed with the test's
 });
 
 after(async () => {

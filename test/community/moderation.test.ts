@@ -80,7 +80,10 @@ describe('moderation', () => {
       },
     );
 
-    assert.equal(run('approve', submitted.json.id).status, 1, 'a reason is required');
+    const unreasoned = run('approve', submitted.json.id);
+    assert.equal(unreasoned.status, 2, 'a reason is required: a usage error');
+    assert.match(unreasoned.stderr, /^moderate: approve needs --reason "TEXT"/);
+    assert.equal(run('approve', submitted.json.id, '--reason', '  ').status, 2, 'a blank reason is none');
     const approved = run('approve', submitted.json.id, '--reason', 'seen on street view');
     assert.equal(approved.status, 0, approved.stderr);
     assert.equal(approved.json.done, `approved ${submitted.json.id}: it is toilet c_${number}`);

@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { App } from '../../src/app.js';
-import { dump as dumpCommand } from '../../src/community/dump-cli.js';
-import { main as moderateCommand, type CommandIo } from '../../src/community/moderate-cli.js';
+import { main as dumpCommand } from '../../src/community/dump-cli.js';
+import { main as moderateCommand } from '../../src/community/moderate-cli.js';
+import type { CommandIo } from '../../src/cli/command.js';
 import { readSourceToilets } from '../api/support.js';
 import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
 import { assertValid, BASE_URL, SERVER_ENV, serve } from '../support/server.js';
@@ -158,6 +159,10 @@ export interface MainProcess {
   url: string;
   /** What it wrote to stderr (the error log) so far. */
   stderr(): string;
+  /** What it wrote to stdout (the information log) after `serving`, so far. */
+  stdout(): string;
+  /** Resolves with the first line of the information log after `serving` that `pattern` matches. */
+  logged(pattern: RegExp): Promise<string>;
 }
 
 /**
@@ -172,16 +177,34 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const entry = JSON.parse(line);
-    if (entry.message === 'serving') {
-      child.stdout!.resume(); // the rest is read and dropped, so the server never waits on a full pipe
-      return { child, url: `http://127.0.0.1:${entry.port}`, stderr: () => stderr };
+  // every line of the information log is read (so the server never waits on a full pipe) and kept
+  const lines: string[] = [];
+  const watchers: { pattern: RegExp; found(line: string): void }[] = [];
+  const logged = (pattern: RegExp, from = 0) =>
+    new Promise<string>((found) => {
+      const line = lines.slice(from).find((l) => pattern.test(l));
+      if (line !== undefined) found(line);
+      else watchers.push({ pattern, found });
+    });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const watcher of [...watchers]) {
+      if (!watcher.pattern.test(line)) continue;
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.found(line);
     }
-  }
-  const code = child.exitCode ?? (await new Promise((resolve) => child.once('exit', resolve)));
-  throw new Error(`the server exited with code ${code} before serving: ${stderr}`);
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const serving = await Promise.race([logged(/"message":"serving"/), exited.then(() => null)]);
+  if (serving === null) throw new Error(`the server exited with code ${child.exitCode} before serving: ${stderr}`);
+  const after = lines.indexOf(serving) + 1;
+  return {
+    child,
+    url: `http://127.0.0.1:${JSON.parse(serving).port}`,
+    stderr: () => stderr,
+    stdout: () => lines.slice(after).join('\n'),
+    logged: (pattern) => logged(pattern, after),
+  };
 }
 
 export interface CommandRun {
@@ -239,9 +262,9 @@ export function moderate(data: Data, args: string[], env: Record<string, string>
 }
 
 /** `npm run dump` on the test's databases, in this process (the script's dump()). */
-export async function dump(data: Data, env: Record<string, string> = {}): Promise<CommandRun> {
+export async function dump(data: Data, env: Record<string, string> = {}, args: string[] = []): Promise<CommandRun> {
   const { io, run } = capture(data, env);
-  return run(await dumpCommand(io));
+  return run(await dumpCommand(args, io));
 }
 
 /** The moment the community tests start at (a Monday, well inside every counting window). */

@@ -45,9 +45,10 @@ test('--quiet prints nothing (the real script, in a process of its own)', () => 
   assert.deepEqual([run.stdout, run.stderr], ['', '']);
 });
 
+// (the progress tests decode on the main thread: the progress is the same with decoder threads, for more CPU)
 test('without a terminal: a plain progress line once an interval has passed', async () => {
   // 5 s pass between two readings of the clock: every progress sample is a line of its own
-  const run = await runImportCommand([osmExtract('monaco'), '--db', join(dir, 'monaco-lines.db')], { now: steppingClock(5000) });
+  const run = await runImportCommand([osmExtract('monaco'), '--db', join(dir, 'monaco-lines.db'), '--threads', '0'], { now: steppingClock(5000) });
   assert.equal(run.status, 0, run.stderr);
   const lines = run.stderr.split('\n').slice(0, -1);
   assert.ok(lines.length >= 2, run.stderr);
@@ -59,7 +60,7 @@ test('on a terminal: a progress bar redrawn in place, then the summary on a line
   // one terminal for both streams, 100 columns wide, as the command sees it under a shell
   const terminal = keptStream(100);
   // 100 ms pass between two readings of the clock: every progress sample is drawn
-  const status = await importCommand([osmExtract('porto'), '--db', join(dir, 'porto-bar.db')], { env: process.env, stdout: terminal, stderr: terminal, now: steppingClock(100) });
+  const status = await importCommand([osmExtract('porto'), '--db', join(dir, 'porto-bar.db'), '--threads', '0'], { env: process.env, stdout: terminal, stderr: terminal, now: steppingClock(100) });
   assert.equal(status, 0, terminal.text);
   const frames = terminal.text.split('\r').filter((frame) => frame.startsWith('import: [')).map((frame) => frame.split('\n')[0]);
   assert.ok(frames.length >= 2, `redrawn: ${JSON.stringify(terminal.text.slice(0, 400))}`);

@@ -139,7 +139,7 @@ test('read threads spawned before the load get the loaded data and are not spawn
 });
 
 test('one rate-limit budget per address, whichever thread counts it', async () => {
-  await serving({ RATE_LIMIT_PER_MINUTE: '20' }, async ({ app, port }) => {
+  await serving({ RATE_LIMIT_PER_MINUTE: '20' }, async ({ port }) => {
     // A fixed window ends on the minute (of the real clock, which read threads need): requests that
     // straddle two windows are sent again from an address of their own until they fit in one.
     const minute = () => Math.floor(Date.now() / 60_000);
