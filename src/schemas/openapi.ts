@@ -2,7 +2,7 @@
 // schemas and the resource schemas. Reads name no security scheme (`security: []`, which says so to tools such
 // as Redocly's linter) and the document declares none at top level. test/schemas/redocly.test.ts lints it.
 
-import { API_PREFIX, OPERATIONS, rateLimitPolicyHeader, type OperationSpec } from './operations.js';
+import { API_PREFIX, OPERATIONS, rateLimitPolicyHeader, sessionCookieName, type OperationSpec } from './operations.js';
 import { QUERY_PARAMS, type QueryParamSet } from './params.js';
 import { rewriteRefs, type JsonSchema } from './refs.js';
 import { SCHEMAS, type SchemaName } from './resources.js';
@@ -28,14 +28,15 @@ export interface OpenApiDocument {
 
 export const API_VERSION = '1.0.0';
 
-const SECURITY_SCHEMES: Record<NonNullable<OperationSpec['security']>, Json> = {
+const securitySchemes = (baseUrl: string): Record<NonNullable<OperationSpec['security']>, Json> => ({
   session: {
     type: 'apiKey',
     in: 'cookie',
-    name: 'session',
-    description: 'The signed-in session of the site page; operations naming it answer 401 without an account.',
+    name: sessionCookieName(baseUrl),
+    description:
+      'The signed-in session of the site page: an HttpOnly, SameSite=Lax cookie set by signIn and createAccount. Operations naming it answer 401 without a valid session; the sensitive ones also want a passkey sign-in from the last 5 minutes.',
   },
-};
+});
 
 const componentRef = (name: string) => `#/components/schemas/${name}`;
 const schemaRef = (name: SchemaName) => ({ $ref: componentRef(name) });
@@ -153,7 +154,7 @@ export function buildOpenApi({ baseUrl, deprecated, operations = OPERATIONS }: O
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, rewriteRefs(schema, componentRef)])),
-      ...(schemes.length > 0 ? { securitySchemes: Object.fromEntries(schemes.map((name) => [name, SECURITY_SCHEMES[name]])) } : {}),
+      ...(schemes.length > 0 ? { securitySchemes: Object.fromEntries(schemes.map((name) => [name, securitySchemes(baseUrl)[name]])) } : {}),
     },
   };
 }

@@ -13,6 +13,11 @@ import { SHARED_DIR } from '../support/paths.js';
 const BASE_URL = 'https://toilets.example.org';
 const READS = ['findToiletsNear', 'listToiletsInArea', 'getToilet'];
 const CONTRIBUTIONS = ['submitToilet', 'confirmToilet', 'rateToilet', 'reportToilet', 'correctToilet'];
+/** Ours (issue 31): the spec names the session scheme but leaves these operations to us. */
+const ACCOUNTS = [
+  'startPasskeyRegistration', 'createAccount', 'getAccount', 'deleteAccount', 'listPasskeys', 'addPasskey',
+  'removePasskey', 'signOutEverywhere', 'recoverAccount', 'startSignIn', 'signIn', 'signOut',
+];
 type Json = Record<string, any>;
 
 /** operationId → "METHOD /path" from the spec's endpoint table. */
@@ -63,7 +68,7 @@ describe('buildOpenApi', () => {
     assert.equal(buildOpenApi({ baseUrl: `${BASE_URL}/`, deprecated: [] }).servers[0].url, `${BASE_URL}/api/v1`);
     assert.ok(Object.keys(document.paths).length > 0);
     assert.ok(!('security' in document));
-    assert.ok(!('securitySchemes' in document.components), 'reads need no scheme, so none is declared');
+    assert.deepEqual(Object.keys(document.components.securitySchemes ?? {}), ['session'], 'only the account operations name one');
   });
 
   it('is plain JSON', () => {
@@ -81,18 +86,29 @@ describe('buildOpenApi', () => {
     assert.deepEqual(Object.keys(document.components.schemas), Object.keys(SCHEMAS));
   });
 
-  it('has unique operationIds, exactly the operations served, at the spec’s methods and paths', () => {
+  it('has unique operationIds, exactly the operations served, the spec’s at the spec’s methods and paths', () => {
     const ids: string[] = operations(document).map((operation) => operation.operationId);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS].sort());
+    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS, ...ACCOUNTS].sort());
     const spec = specEndpoints();
     assert.equal(spec.size, 13, 'the spec table lists 13 operations');
     for (const [path, item] of pathItems(document)) {
       for (const [method, operation] of Object.entries(item)) {
-        assert.equal(`${method.toUpperCase()} ${API_PREFIX}${path}`, spec.get(operation.operationId), operation.operationId);
+        if (ACCOUNTS.includes(operation.operationId)) assert.equal(spec.has(operation.operationId), false, operation.operationId);
+        else assert.equal(`${method.toUpperCase()} ${API_PREFIX}${path}`, spec.get(operation.operationId), operation.operationId);
       }
     }
-    for (const operation of OPERATIONS) assert.equal(`${operation.method.toUpperCase()} ${fullPath(operation)}`, spec.get(operation.operationId));
+    for (const operation of OPERATIONS) {
+      if (!ACCOUNTS.includes(operation.operationId)) assert.equal(`${operation.method.toUpperCase()} ${fullPath(operation)}`, spec.get(operation.operationId));
+    }
+  });
+
+  it('names the session scheme on the account operations that need a signed-in account', () => {
+    const signedIn = ['getAccount', 'deleteAccount', 'listPasskeys', 'addPasskey', 'removePasskey', 'signOutEverywhere'];
+    for (const operationId of ACCOUNTS) {
+      assert.deepEqual(operationById(document, operationId).security, signedIn.includes(operationId) ? [{ session: [] }] : [], operationId);
+    }
+    assert.equal(document.components.securitySchemes?.session.name, '__Host-session');
   });
 
   it('names no security scheme on the reads, saying so with an empty list', () => {
