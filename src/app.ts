@@ -66,7 +66,7 @@ export function createApp(options: AppOptions): App {
     log,
     now,
   });
-  registerPages(server, { config, catalog, reads, now });
+  registerPages(server, { config, catalog, reads, problems, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
   const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
