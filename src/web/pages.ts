@@ -200,6 +200,7 @@ function proposePage(lang: Language, query: URLSearchParams): PageContent {
 <p>${t('propose.intro')}</p>
 <div id="map-wrap" class="map-wrap propose-map" hidden><div id="map" class="map" role="region" aria-label="${t('find.map')}"></div><p class="hint">${t('propose.mapHint')}</p></div>
 <form id="propose" class="propose" data-op="propose" novalidate>
+<button type="button" id="p-here" hidden>${t('propose.here')}</button>
 <div class="pair"><div><label for="p-lat">${t('propose.lat')}</label><input id="p-lat" name="lat" inputmode="decimal" required value="${coordinate('lat')}"></div>
 <div><label for="p-lon">${t('propose.lon')}</label><input id="p-lon" name="lon" inputmode="decimal" required value="${coordinate('lon')}"></div></div>
 <label for="p-name">${t('propose.name')}</label><input id="p-name" name="name" maxlength="120">

@@ -113,7 +113,7 @@ function improveHtml(lang: Language, toilet: ToiletItem): string {
   return `<section aria-labelledby="h-improve" class="improve-all"><h2 id="h-improve">${t('improve.heading')}</h2>
 ${form('confirm', 'improve.confirm', `<p>${t('improve.confirmText')}</p>`)}
 ${form('rate', 'improve.rate', `<fieldset class="rating"><legend>${t('improve.rating')}</legend>${[1, 2, 3, 4, 5]
-    .map((n) => `<label><input type="radio" name="rating" value="${n}"${n === 5 ? '' : ''}> ${'★'.repeat(n)} <span>${t('improve.star', { n })}</span></label>`)
+    .map((n) => `<label><input type="radio" name="rating" value="${n}"> <span aria-hidden="true">${'★'.repeat(n)}</span> ${t('improve.star', { n })}</label>`)
     .join('')}</fieldset>`)}
 ${form('report', 'improve.report', `<label for="report-kind">${t('improve.kind')}</label><select id="report-kind" name="kind">${REPORT_KINDS.map((k) => `<option value="${k}">${t(`report.${k}`)}</option>`).join('')}</select>
 <label for="report-note">${t('improve.note')}</label><textarea id="report-note" name="note" maxlength="500" rows="3"></textarea>`)}

@@ -202,7 +202,8 @@ function start(): void {
   else {
     const last = JSON.parse(localStorage.getItem(LAST_VIEW) ?? 'null') as View | null;
     if (last) {
-      void ensureMap({ lat: (last.north + last.south) / 2, lon: (last.east + last.west) / 2, zoom: last.zoom }).then((shown) => shown && onViewSettled(last));
+      // the last viewed area comes back, from the service worker's cache when offline
+      void ensureMap({ lat: (last.north + last.south) / 2, lon: (last.east + last.west) / 2, zoom: last.zoom }).then(() => onViewSettled(last));
     }
   }
 }

@@ -27,16 +27,18 @@ export interface ToiletMap {
   onSettled(listener: (view: View) => void): void;
   /** A pin the person drops by clicking or tapping (the proposal page). */
   enablePin(onPin: (lat: number, lon: number) => void, at: { lat: number; lon: number } | null): void;
-  maxZoom(): number;
+  /** The highest zoom of our own basemap tiles, null with an external style (then no tiles are saved offline). */
+  maxZoom(): number | null;
   ready: Promise<void>;
 }
 
 /** The style to use: our tiles when the server has them, else the operator's style, else none. */
-async function chooseStyle(): Promise<{ style: StyleSpecification | string; maxzoom: number }> {
+async function chooseStyle(): Promise<{ style: StyleSpecification | string; maxzoom: number | null }> {
   const tiles = await getJson<{ maxzoom?: number }>('/tiles/tiles.json').catch(() => null);
-  if (tiles?.status === 200) return { style: siteStyle(new URL('/tiles/tiles.json', location.href).href), maxzoom: tiles.body?.maxzoom ?? 14 };
+  if (tiles?.status === 200) return { style: siteStyle(new URL('/tiles/tiles.json', location.href).href), maxzoom: Math.min(tiles.body?.maxzoom ?? 14, 14) };
   const config = await getJson<{ map_style_url: string | null }>('/app-config.json').catch(() => null);
-  if (config?.status === 200 && config.body.map_style_url) return { style: config.body.map_style_url, maxzoom: 14 };
+  // an external style's tiles are the provider's: not ours to save for offline use
+  if (config?.status === 200 && config.body.map_style_url) return { style: config.body.map_style_url, maxzoom: null };
   throw new MapUnavailable(t('find.noMapTiles'));
 }
 
@@ -62,18 +64,16 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   }
   map.addControl(new NavigationControl({ showCompass: false }));
   (window as unknown as { toiletMap: MapLibre }).toiletMap = map;
-  let programmatic = false;
+  // moves the page makes (fit, centre) carry this in their event data; only the person's moves ask for an area
+  const PAGE_MOVE = { pageMove: true };
   const listeners: ((view: View) => void)[] = [];
   const view = (): View => {
     const b = map.getBounds();
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
   };
   let pending: ReturnType<typeof setTimeout> | undefined;
-  map.on('moveend', () => {
-    if (programmatic) {
-      programmatic = false;
-      return;
-    }
+  map.on('moveend', (event) => {
+    if ((event as unknown as { pageMove?: boolean }).pageMove) return;
     // one request per settled view: wait until the person stops moving
     clearTimeout(pending);
     pending = setTimeout(() => listeners.forEach((listener) => listener(view())), 350);
@@ -127,13 +127,11 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
       });
     },
     fit(bbox) {
-      programmatic = true;
       const bounds: LngLatBoundsLike = [[bbox[0], bbox[1]], [bbox[2], bbox[3]]];
-      map.fitBounds(bounds, { padding: 40, maxZoom: 17, animate: !reduceMotion });
+      map.fitBounds(bounds, { padding: 40, maxZoom: 17, animate: !reduceMotion }, PAGE_MOVE);
     },
     centre(lat, lon, zoom) {
-      programmatic = true;
-      map.jumpTo({ center: [lon, lat], zoom });
+      map.jumpTo({ center: [lon, lat], zoom }, PAGE_MOVE);
     },
     view,
     onSettled(listener) {

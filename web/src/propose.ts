@@ -32,6 +32,14 @@ if (start) {
     });
 }
 
+const here = document.getElementById('p-here') as HTMLButtonElement;
+if ('geolocation' in navigator) {
+  here.hidden = false;
+  here.addEventListener('click', () => {
+    navigator.geolocation.getCurrentPosition((position) => setPosition(position.coords.latitude, position.coords.longitude), () => here.focus());
+  });
+}
+
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const data = new FormData(form);

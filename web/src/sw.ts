@@ -51,7 +51,8 @@ async function cacheFirst(request: Request): Promise<Response> {
 
 async function networkFirst(request: Request, fallback: string | null): Promise<Response> {
   try {
-    const response = await fetch(request);
+    // revalidated: online, the person sees the current data (a 304 keeps it cheap), offline the saved copy
+    const response = await fetch(request, { cache: 'no-cache' });
     if (response.status === 200) await store(request, response.clone());
     return response;
   } catch (error) {

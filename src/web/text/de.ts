@@ -166,6 +166,7 @@ export const de: Catalogue = {
   'propose.wheelchair': 'Rollstuhlgerecht',
   'propose.changing': 'Wickeltisch',
   'propose.note': 'Anmerkung (optional)',
+  'propose.here': 'Meine Position verwenden',
   'propose.mapHint': 'Klicke oder tippe auf die Karte, um die Nadel zu setzen.',
   'opt.unknown': 'unbekannt', 'opt.public': 'alle', 'opt.permissive': 'alle, ohne Kaufzwang', 'opt.customers': 'nur Kundschaft',
   'opt.scheme': 'öffentliches Programm',

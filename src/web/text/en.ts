@@ -166,6 +166,7 @@ export const en = {
   'propose.wheelchair': 'Wheelchair accessible',
   'propose.changing': 'Changing table',
   'propose.note': 'Note (optional)',
+  'propose.here': 'Use my position',
   'propose.mapHint': 'Click or tap the map to place the pin.',
   'opt.unknown': 'not known', 'opt.public': 'anyone', 'opt.permissive': 'anyone, no purchase needed', 'opt.customers': 'customers only',
   'opt.scheme': 'public scheme',
