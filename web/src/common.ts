@@ -28,6 +28,12 @@ export async function getJson<T>(path: string): Promise<JsonAnswer<T>> {
   return { status: response.status, body, headers: response.headers };
 }
 
+/** A form field's text ('' when absent). */
+export function fieldText(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
 /** The body's data attribute (the server puts the built assets' paths there). */
 export function asset(name: 'mapCss' | 'mapWorker' | 'altchaCss' | 'altchaSha' | 'altchaPbkdf2'): string {
   return document.body.dataset[name] ?? '';

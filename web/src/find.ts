@@ -50,7 +50,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
     .then(async ({ createMap }) => {
       mapWrap.hidden = false;
       const created = await createMap(document.getElementById('map')!, start);
-      created.onSettled(onViewSettled);
+      created.onSettled((view) => void onViewSettled(view));
       map = created;
       offlineTools.hidden = false;
       return created;

@@ -115,7 +115,7 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     ready,
     show(items) {
       void ready.then(() => {
-        (map.getSource('toilets') as GeoJSONSource).setData({
+        void (map.getSource('toilets') as GeoJSONSource).setData({
           type: 'FeatureCollection',
           features: items.map((item) => ({
             type: 'Feature',

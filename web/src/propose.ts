@@ -1,6 +1,6 @@
 // The proposal page: a pin on the map (where there is one) fills the position fields; the form sends the
 // proposal with the human check, and a moderator reviews it.
-import { startPage, t } from './common.js';
+import { fieldText, startPage, t } from './common.js';
 import { addHumanCheck, send } from './contribute.js';
 
 startPage();
@@ -45,9 +45,9 @@ form.addEventListener('submit', (event) => {
   const data = new FormData(form);
   const body: Record<string, unknown> = { lat: Number(latInput.value.replace(',', '.')), lon: Number(lonInput.value.replace(',', '.')) };
   for (const name of ['name', 'opening_hours', 'note']) {
-    const value = String(data.get(name) ?? '').trim();
+    const value = fieldText(data, name).trim();
     if (value) body[name] = value;
   }
-  for (const name of ['access', 'fee', 'wheelchair', 'changing_table']) body[name] = data.get(name);
+  for (const name of ['access', 'fee', 'wheelchair', 'changing_table']) body[name] = fieldText(data, name);
   void send(form, '/api/v1/submissions', body, () => t('improve.thanksPending'));
 });

@@ -1,6 +1,6 @@
 // The toilet page's forms: confirm, rate, report and vote, each with the human check, loaded when the
 // person opens the form. The facts above stay server-rendered; a reload shows the effect of a send.
-import { startPage, t } from './common.js';
+import { fieldText, startPage, t } from './common.js';
 import { addHumanCheck, deviceId, send } from './contribute.js';
 
 startPage();
@@ -22,19 +22,21 @@ if (article && id) {
           void send(form, `${base}/confirmations`, {}, (a) => t('improve.thanksConfirm', { count: (a as { confirmations: number }).confirmations }));
           break;
         case 'rate':
-          void send(form, `${base}/ratings`, { rating: Number(data.get('rating')), device_id: deviceId() }, (a) => {
+          void send(form, `${base}/ratings`, { rating: Number(fieldText(data, 'rating')), device_id: deviceId() }, (a) => {
             const c = (a as { cleanliness: { average: number; count: number } }).cleanliness;
             return t('improve.thanksRate', { average: c.average, count: c.count });
           });
           break;
         case 'report': {
-          const note = String(data.get('note') ?? '').trim();
-          void send(form, `${base}/reports`, { kind: data.get('kind'), ...(note ? { note } : {}) }, () => t('improve.thanksPending'));
+          const note = fieldText(data, 'note').trim();
+          void send(form, `${base}/reports`, { kind: fieldText(data, 'kind'), ...(note ? { note } : {}) }, () => t('improve.thanksPending'));
           break;
         }
         case 'vote':
-          void send(form, `${base}/votes`, { votes: [{ attribute: data.get('attribute'), value: String(data.get('value') ?? '') }], device_id: deviceId() }, () => t('improve.thanksVote'));
+          void send(form, `${base}/votes`, { votes: [{ attribute: fieldText(data, 'attribute'), value: fieldText(data, 'value') }], device_id: deviceId() }, () => t('improve.thanksVote'));
           break;
+        default:
+          throw new Error(`no sender for form ${form.dataset.op ?? '(none)'}`);
       }
     });
   }
