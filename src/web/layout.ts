@@ -78,7 +78,7 @@ ${content.script ? `<script type="module" src="${assets[content.script]}"></scri
 <main id="main">
 ${content.main}
 </main>
-<footer class="foot"><a href="https://www.openstreetmap.org/copyright">${t('footer.attribution')}</a> · <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('footer.sources')}</a></footer>
+<footer class="foot"><button type="button" id="install" hidden>${t('offline.install')}</button> <a href="https://www.openstreetmap.org/copyright">${t('footer.attribution')}</a> · <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('footer.sources')}</a></footer>
 </body>
 </html>
 `;

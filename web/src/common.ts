@@ -76,7 +76,22 @@ export function loadCss(href: string): void {
   document.head.append(link);
 }
 
+/** Offers "Install as an app" where the browser allows it (it fires beforeinstallprompt). */
+function offerInstall(): void {
+  const button = document.getElementById('install') as HTMLButtonElement | null;
+  if (button === null) return;
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    button.hidden = false;
+    button.onclick = () => {
+      button.hidden = true;
+      void (event as Event & { prompt(): Promise<void> }).prompt();
+    };
+  });
+}
+
 export function startPage(): void {
   registerServiceWorker();
+  offerInstall();
   void showDemoNotice();
 }

@@ -36,7 +36,6 @@ export const de: Catalogue = {
   'find.noMapTiles': 'dieser Server hat keine Kartenkacheln',
   'find.noWebgl': 'dieser Browser kann die Karte nicht zeichnen',
   'find.map': 'Karte der Toiletten',
-  'find.searchArea': 'Toiletten in diesem Gebiet',
   'find.offlineData': 'Offline: Daten vom {date}; sie können veraltet sein.',
   'find.error': 'Die Suche ist fehlgeschlagen: {detail}',
 
@@ -78,10 +77,7 @@ export const de: Catalogue = {
   'hours.openUntil': 'Jetzt geöffnet, schließt um {time} (Ortszeit).',
   'hours.openAlways': 'Jetzt geöffnet.',
   'hours.closed': 'Jetzt geschlossen.',
-  'hours.closedUntil': 'Jetzt geschlossen.',
-  'hours.today': 'heute',
   'hours.closedDay': 'geschlossen',
-  'hours.allDay': 'ganztägig geöffnet',
   'day.0': 'Montag', 'day.1': 'Dienstag', 'day.2': 'Mittwoch', 'day.3': 'Donnerstag', 'day.4': 'Freitag', 'day.5': 'Samstag', 'day.6': 'Sonntag',
   'toilet.features': 'Barrierefreiheit und Ausstattung',
   'wheelchair.yes': 'Rollstuhlgerecht.',
@@ -123,7 +119,6 @@ export const de: Catalogue = {
   'toilet.directions1': 'Fußweg (Google Maps)',
   'toilet.directions2': 'Apple Karten',
   'toilet.geo': 'In einer Karten-App öffnen',
-  'toilet.attribution': 'Kartendaten © OpenStreetMap-Mitwirkende',
 
   'improve.heading': 'Diesen Eintrag verbessern',
   'improve.confirm': 'Sie ist hier',

@@ -36,7 +36,6 @@ export const en = {
   'find.noMapTiles': 'no map tiles on this server',
   'find.noWebgl': 'this browser cannot draw the map',
   'find.map': 'Map of toilets',
-  'find.searchArea': 'Toilets in this area',
   'find.offlineData': 'Offline: showing data saved on {date}; it may be out of date.',
   'find.error': 'The search failed: {detail}',
 
@@ -78,10 +77,7 @@ export const en = {
   'hours.openUntil': 'Open now, closes {time} (local time).',
   'hours.openAlways': 'Open now.',
   'hours.closed': 'Closed now.',
-  'hours.closedUntil': 'Closed now.',
-  'hours.today': 'today',
   'hours.closedDay': 'closed',
-  'hours.allDay': 'open all day',
   'day.0': 'Monday', 'day.1': 'Tuesday', 'day.2': 'Wednesday', 'day.3': 'Thursday', 'day.4': 'Friday', 'day.5': 'Saturday', 'day.6': 'Sunday',
   'toilet.features': 'Accessibility and facilities',
   'wheelchair.yes': 'Wheelchair accessible.',
@@ -123,7 +119,6 @@ export const en = {
   'toilet.directions1': 'Walking directions (Google Maps)',
   'toilet.directions2': 'Apple Maps',
   'toilet.geo': 'Open in a map app',
-  'toilet.attribution': 'Map data © OpenStreetMap contributors',
 
   'improve.heading': 'Improve this entry',
   'improve.confirm': 'It is here',
