@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { importInto, SILENT, tempDir, type ExtractName } from '../api/support.js';
+import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
+import { SILENT } from '../support/server.js';
+import { osmExtract } from '../support/paths.js';
+import { buildTiles } from '../../importer/tiles.js';
 
 /** Debian's chromium, or null; with CI=true a missing browser throws instead (a skipped test would hide it). */
 export function chromiumPath(): string | null {
@@ -53,10 +56,21 @@ async function startStyleServer(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://localhost:${(server.address() as { port: number }).port}/style.json` };
 }
 
-export async function startSite(extract: ExtractName, now: () => number, env: Record<string, string> = {}): Promise<Site> {
+export interface SiteOptions {
+  /** Build the extract's basemap tiles with tilemaker (TILES_DB); without them the map uses the external style. */
+  tiles?: boolean;
+  env?: Record<string, string>;
+}
+
+export async function startSite(extract: ExtractName, now: () => number, options: SiteOptions = {}): Promise<Site> {
   const dir = tempDir();
   const toiletsDb = join(dir.path, 'toilets.db');
-  await importInto(extract, toiletsDb);
+  await importedCopy(extract, toiletsDb);
+  const tilesDb = join(dir.path, 'tiles.mbtiles');
+  if (options.tiles) {
+    const outcome = await buildTiles(osmExtract(extract), tilesDb, { quiet: true });
+    if (outcome.kind !== 'built') throw new Error(`the tiles were not built: ${outcome.message}`);
+  }
   const style = await startStyleServer();
   const port = await freePort();
   const base = `http://localhost:${port}`;
@@ -71,8 +85,9 @@ export async function startSite(extract: ExtractName, now: () => number, env: Re
     ALTCHA_ALGORITHM: 'SHA-256',
     ALTCHA_COST: '1',
     ALTCHA_MAX_COUNTER: '20',
+    TILES_DB: tilesDb,
     MAP_STYLE_URL: style.url,
-    ...env,
+    ...options.env,
   });
   const app = createApp({ config, log: SILENT, now });
   app.catalog.load();

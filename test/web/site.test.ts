@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeFindings, chromiumPath, CSP_WATCH, cspViolations, launchBrowser, solveHumanCheck, startSite, type Site } from './browser.js';
 import { offlineKind } from '../../src/web/offline-policy.js';
+import { noTilemaker } from '../support/tilemaker.js';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -239,6 +240,34 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
         await page.waitForLoadState('networkidle');
         assert.deepEqual(await axeFindings(page), [], `${path} at ${viewport.width}px`);
       }
+    }
+  });
+
+  test('with basemap tiles of its own, the map draws our style from /tiles/ and a saved area keeps its tiles', { skip: noTilemaker }, async () => {
+    const own = await startSite('monaco', () => NOW, { tiles: true });
+    try {
+      const context = await browser.newContext({ viewport: DESKTOP, geolocation: { latitude: 43.7384, longitude: 7.4246 }, permissions: ['geolocation'] });
+      contexts.push(context);
+      await context.addInitScript(CSP_WATCH);
+      const page = await context.newPage();
+      const tiles: number[] = [];
+      page.on('response', (r) => {
+        if (/\/tiles\/\d+\/\d+\/\d+\.pbf$/.test(r.url())) tiles.push(r.status());
+      });
+      await page.goto(own.base + '/');
+      await page.getByRole('button', { name: 'Near me' }).click();
+      await page.waitForFunction(() => (window as unknown as { toiletMapShown?: number }).toiletMapShown! > 0);
+      await page.waitForFunction(() => (window as unknown as { toiletMap: { loaded(): boolean } }).toiletMap.loaded());
+      const layers = await page.evaluate(() => (window as unknown as { toiletMap: { getStyle(): { layers: { id: string }[] } } }).toiletMap.getStyle().layers.map((l) => l.id));
+      assert.ok(layers.includes('road') && layers.includes('toilet'), layers.join());
+      assert.ok(tiles.some((status) => status === 200), `tiles answered ${tiles.join()}`);
+      await page.getByRole('button', { name: 'Save this area for offline use' }).click();
+      const saved = await page.getByText(/^Saved for offline use on/).innerText();
+      const kept = await page.evaluate(async () => (await (await caches.open('saved-area')).keys()).map((r) => new URL(r.url).pathname));
+      assert.ok(kept.some((path) => /^\/tiles\/14\//.test(path)), `${saved}: ${kept.join()}`);
+      assert.deepEqual(await cspViolations(page), []);
+    } finally {
+      await own.close();
     }
   });
 
