@@ -1,10 +1,10 @@
 // The site's languages and the lookup of one text: shared by the server-rendered pages and the front end
 // (web/ bundles this module), so both say the same thing in the same words.
-import { en } from './en.js';
+import { en, type Catalogue } from './en.js';
 import { de } from './de.js';
 
+export type { Catalogue };
 export type TextKey = keyof typeof en;
-export type Catalogue = Record<TextKey, string>;
 
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];

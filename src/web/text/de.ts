@@ -1,5 +1,5 @@
 // The German catalogue: the same keys as en.ts (the Catalogue type makes a missing key a build error).
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue } from './en.js';
 
 export const de: Catalogue = {
   'site.name': 'Öffentliche Toiletten finden',

@@ -1,6 +1,6 @@
 // The English catalogue of every text the site shows, on the server-rendered pages and in the front end
-// (web/ bundles this module too). Other languages have the same keys (catalogue.ts checks that at build
-// time through the Catalogue type). `{name}` marks a value filled in at use.
+// (web/ bundles this module too). Other languages have the same keys: their type is Catalogue, so a
+// missing key fails the build. `{name}` marks a value filled in at use.
 export const en = {
   'site.name': 'Public Toilet Finder',
   'site.tagline': 'Free, open data public toilets near you.',
@@ -178,3 +178,6 @@ export const en = {
   'footer.attribution': 'Map data © OpenStreetMap contributors (ODbL)',
   'footer.sources': 'Sources and licences',
 } as const;
+
+/** A catalogue: every key of the English one, each a text. */
+export type Catalogue = Record<keyof typeof en, string>;
