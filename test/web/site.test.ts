@@ -180,6 +180,21 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     assert.deepEqual(await cspViolations(page), []);
   });
 
+  test('contributions switched off: the form says so and when to try again', async () => {
+    const off = await startSite('monaco', () => NOW, { env: { CONTRIBUTIONS_ENABLED: 'false' } });
+    try {
+      const id = ((await (await fetch(`${off.base}/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=1`)).json()) as { results: { id: string }[] }).results[0].id;
+      const page = await open(PHONE);
+      await page.goto(`${off.base}/t/${id}`);
+      await page.getByText('It is here', { exact: true }).click();
+      // the widget's challenge is refused already: the form says so before anything is sent
+      await page.locator('form[data-op=confirm] altcha-widget input[type=checkbox]').click({ force: true });
+      await page.getByText(/^Contributions are not possible right now\. Try again (in \d+ seconds|later)\.$/).waitFor();
+    } finally {
+      await off.close();
+    }
+  });
+
   test('a proposal: an invalid field is shown next to it, then the proposal is sent', async () => {
     const page = await open(DESKTOP);
     await page.goto(site.base + '/propose?lat=41.1466&lon=-8.611');
@@ -266,6 +281,14 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
       const kept = await page.evaluate(async () => (await (await caches.open('saved-area')).keys()).map((r) => new URL(r.url).pathname));
       assert.ok(kept.some((path) => /^\/tiles\/14\//.test(path)), `${saved}: ${kept.join()}`);
       assert.deepEqual(await cspViolations(page), []);
+
+      // proposing: the map opens on the last view, and a click drops the pin that fills the position
+      await page.goto(own.base + '/propose');
+      await page.waitForFunction(() => (window as unknown as { toiletMap?: { loaded(): boolean } }).toiletMap?.loaded() === true);
+      await page.locator('#map canvas').click({ position: { x: 200, y: 120 } });
+      const lat = Number(await page.getByLabel('Latitude').inputValue());
+      const lon = Number(await page.getByLabel('Longitude').inputValue());
+      assert.ok(Math.abs(lat - 43.73) < 0.05 && Math.abs(lon - 7.42) < 0.05, `pin at ${lat}, ${lon}`);
     } finally {
       await own.close();
     }

@@ -39,7 +39,31 @@ export async function addHumanCheck(form: HTMLFormElement): Promise<void> {
   widget.setAttribute('challenge', '/api/v1/challenge');
   widget.setAttribute('name', 'challenge_token');
   widget.setAttribute('language', lang);
+  // the widget cannot fetch a challenge when contributions are off (503) or the budget is spent (429): say so
+  widget.addEventListener('statechange', (event) => {
+    if ((event as CustomEvent<{ state?: string }>).detail?.state === 'error') void explainChallengeFailure(form);
+  });
   slot.append(widget);
+}
+
+async function explainChallengeFailure(form: HTMLFormElement): Promise<void> {
+  const status = form.querySelector('.form-status')!;
+  try {
+    const response = await fetch('/api/v1/challenge', { credentials: 'omit', cache: 'no-store' });
+    const refusal = refusalText(response);
+    if (refusal !== null) status.textContent = refusal;
+  } catch {
+    status.textContent = t('improve.offline');
+  }
+}
+
+/** What a 429 or 503 means for the person, with when to try again; null for other answers. */
+function refusalText(response: Response): string | null {
+  const retry = Number(response.headers.get('Retry-After'));
+  const seconds = Number.isFinite(retry) && retry > 0 ? retry : null;
+  if (response.status === 429) return seconds ? t('improve.tooMany', { seconds }) : t('improve.tooManyLater');
+  if (response.status === 503) return seconds ? t('improve.unavailable', { seconds }) : t('improve.unavailableLater');
+  return null;
 }
 
 function resetHumanCheck(form: HTMLFormElement): void {
@@ -120,10 +144,8 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
     status.textContent = thanks(answer);
     return { ok: true, body: answer };
   }
-  const retry = Number(response.headers.get('Retry-After'));
-  const seconds = Number.isFinite(retry) && retry > 0 ? retry : null;
-  if (response.status === 429) status.textContent = seconds ? t('improve.tooMany', { seconds }) : t('improve.tooManyLater');
-  else if (response.status === 503) status.textContent = seconds ? t('improve.unavailable', { seconds }) : t('improve.unavailableLater');
+  const refusal = refusalText(response);
+  if (refusal !== null) status.textContent = refusal;
   else {
     const unmatched = showFieldErrors(form, answer);
     status.textContent = t('improve.failed', { detail: [answer.detail ?? answer.title ?? String(response.status), ...unmatched].join(' ') });

@@ -51,6 +51,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
       mapWrap.hidden = false;
       const created = await createMap(document.getElementById('map')!, start);
       created.onSettled((view) => void onViewSettled(view));
+      created.onMoved((view) => localStorage.setItem(LAST_VIEW, JSON.stringify(view)));
       map = created;
       offlineTools.hidden = false;
       return created;
@@ -102,7 +103,6 @@ function markStale(headers: Headers): void {
 }
 
 async function onViewSettled(view: View): Promise<void> {
-  localStorage.setItem(LAST_VIEW, JSON.stringify(view));
   if (tooWide(view)) {
     mapMessage.textContent = t('find.zoomIn');
     map?.show(nearest);

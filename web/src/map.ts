@@ -25,6 +25,8 @@ export interface ToiletMap {
   view(): View;
   /** Called after a view the person moved to has settled (not after fit/centre). */
   onSettled(listener: (view: View) => void): void;
+  /** Called after every move, the page's own included (to remember the last view). */
+  onMoved(listener: (view: View) => void): void;
   /** A pin the person drops by clicking or tapping (the proposal page). */
   enablePin(onPin: (lat: number, lon: number) => void, at: { lat: number; lon: number } | null): void;
   /** The highest zoom of our own basemap tiles, null with an external style (then no tiles are saved offline). */
@@ -67,12 +69,14 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   // moves the page makes (fit, centre) carry this in their event data; only the person's moves ask for an area
   const PAGE_MOVE = { pageMove: true };
   const listeners: ((view: View) => void)[] = [];
+  const moved: ((view: View) => void)[] = [];
   const view = (): View => {
     const b = map.getBounds();
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
   };
   let pending: ReturnType<typeof setTimeout> | undefined;
   map.on('moveend', (event) => {
+    moved.forEach((listener) => listener(view()));
     if ((event as unknown as { pageMove?: boolean }).pageMove) return;
     // one request per settled view: wait until the person stops moving
     clearTimeout(pending);
@@ -136,6 +140,9 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     view,
     onSettled(listener) {
       listeners.push(listener);
+    },
+    onMoved(listener) {
+      moved.push(listener);
     },
     enablePin(onPin, at) {
       const place = (lat: number, lon: number) => {
