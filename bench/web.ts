@@ -39,7 +39,7 @@ try {
     const page = await context.newPage();
     await throttled(page);
     await page.goto(`${base}/licenses`, { waitUntil: 'domcontentloaded' });
-    ceiling.push(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd));
+    ceiling.push(await page.evaluate<number>("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"));
     await context.close();
 
     const listContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
@@ -48,8 +48,8 @@ try {
     await throttled(listPage);
     // the list a search from coordinates draws (near me without the geolocation prompt)
     await listPage.goto(`${base}/?lat=43.7384&lon=7.4246`);
-    await listPage.waitForFunction(() => (window as unknown as { __firstList?: number }).__firstList !== undefined);
-    firstList.push(await listPage.evaluate(() => (window as unknown as { __firstList: number }).__firstList));
+    await listPage.waitForFunction('window.__firstList !== undefined');
+    firstList.push(await listPage.evaluate<number>('window.__firstList'));
     await listContext.close();
   }
   await browser.close();

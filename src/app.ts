@@ -9,7 +9,7 @@ import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
-import { AccountsStore } from './accounts/store.js';
+import { Accounts } from './accounts/accounts.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -37,8 +37,8 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
-  /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
-  accounts: AccountsStore;
+  /** Accounts, passkeys and sessions (ACCOUNTS_DB), on this thread only. */
+  accounts: Accounts;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -54,7 +54,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
-  const accounts = new AccountsStore(config.accountsDb);
+  const accounts = new Accounts(config, log, now);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
@@ -71,7 +71,9 @@ export function createApp(options: AppOptions): App {
     now,
   });
   registerPages(server, { config, catalog, reads, problems, now });
-  community.serve(server, { catalog, limits, problems });
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
+  accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -89,6 +91,7 @@ export function createApp(options: AppOptions): App {
     threads,
     listen: async () => {
       community.start();
+      accounts.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -96,9 +99,10 @@ export function createApp(options: AppOptions): App {
     },
     close: async () => {
       catalog.close();
+      // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
+      // thread's are answered here meanwhile); only then may the MCP handler close.
+      await Promise.all([threads?.close(), server.close()]);
       await mcp.close();
-      await threads?.close();
-      await server.close();
       community.close();
       accounts.close();
       tiles.close();

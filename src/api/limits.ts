@@ -1,32 +1,40 @@
 // The service's rate limits (spec: Limits): one shared per-IP budget for REST and MCP, the area
-// endpoint's own, and the basemap tiles' own (not in the spec: tiles are no API operation). Quotas come from the config; policy names and windows from the operations registry.
+// endpoint's own, the basemap tiles' own (not in the spec: tiles are no API operation), and the sign-in
+// and registration attempts' own (src/accounts). Quotas come from the config; policy names and windows
+// from the operations registry.
 import { FixedWindowRateLimiter } from '../http/rate-limit.js';
 import { RATE_LIMIT_POLICIES, type RateLimitPolicy } from '../schemas/operations.js';
+import type { Config } from '../config.js';
 
 export interface Limits {
   perIp: FixedWindowRateLimiter;
   areaPerIp: FixedWindowRateLimiter;
   tilesPerIp: FixedWindowRateLimiter;
+  accountsPerIp: FixedWindowRateLimiter;
 }
 
 /** The limiters' shared counters: limits made over them on another thread count the same budgets. */
-export interface LimitTables {
-  perIp: SharedArrayBuffer;
-  areaPerIp: SharedArrayBuffer;
-  tilesPerIp: SharedArrayBuffer;
-}
+export type LimitTables = Record<keyof Limits, SharedArrayBuffer>;
 
-export function createLimits(perMinute: number, areaPerMinute: number, tilesPerMinute: number, tables?: LimitTables): Limits {
-  const { perIp, areaPerIp, tilesPerIp } = RATE_LIMIT_POLICIES;
+/** Addresses counted exactly for sign-in attempts: far fewer than readers, so a smaller table (3 MiB). */
+const ACCOUNT_ATTEMPT_KEYS = 100_000;
+
+type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'accountRateLimitPerMinute'>;
+
+export function createLimits(quotas: Quotas, tables?: LimitTables): Limits {
+  const limiter = (policy: RateLimitPolicy, limit: number, table: SharedArrayBuffer | undefined, maxKeys?: number) =>
+    new FixedWindowRateLimiter({ name: policy.name, limit, windowSeconds: policy.windowSeconds }, { table, maxKeys });
+  const { perIp, areaPerIp, tilesPerIp, accountsPerIp } = RATE_LIMIT_POLICIES;
   return {
-    perIp: new FixedWindowRateLimiter({ name: perIp.name, limit: perMinute, windowSeconds: perIp.windowSeconds }, { table: tables?.perIp }),
-    areaPerIp: new FixedWindowRateLimiter({ name: areaPerIp.name, limit: areaPerMinute, windowSeconds: areaPerIp.windowSeconds }, { table: tables?.areaPerIp }),
-    tilesPerIp: new FixedWindowRateLimiter({ name: tilesPerIp.name, limit: tilesPerMinute, windowSeconds: tilesPerIp.windowSeconds }, { table: tables?.tilesPerIp }),
+    perIp: limiter(perIp, quotas.rateLimitPerMinute, tables?.perIp),
+    areaPerIp: limiter(areaPerIp, quotas.areaRateLimitPerMinute, tables?.areaPerIp),
+    tilesPerIp: limiter(tilesPerIp, quotas.tilesRateLimitPerMinute, tables?.tilesPerIp),
+    accountsPerIp: limiter(accountsPerIp, quotas.accountRateLimitPerMinute, tables?.accountsPerIp, ACCOUNT_ATTEMPT_KEYS),
   };
 }
 
 export function limitTables(limits: Limits): LimitTables {
-  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table, tilesPerIp: limits.tilesPerIp.table };
+  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table, tilesPerIp: limits.tilesPerIp.table, accountsPerIp: limits.accountsPerIp.table };
 }
 
 /** The limiter that counts `policy` (a policy of the operations registry). */

@@ -5,6 +5,7 @@
 import { HttpServer, type ServerHooks } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import { PROBLEM_TYPES } from '../http/problem-types.js';
+import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import type { Config } from '../config.js';
@@ -40,12 +41,12 @@ export interface ReadSide {
 export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
-  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, config.tilesRateLimitPerMinute, options.limitTables);
+  const limits = createLimits(config, options.limitTables);
   const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
   const hooks = serviceHooks(problems, log);
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks });
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, security: securityOptionsFor(config.baseUrl) });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
   return { server, reads, limits, problems, hooks };
 }

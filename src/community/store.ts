@@ -42,6 +42,8 @@ export class OverlayStore {
       changesSince: db.prepare('SELECT seq, toilet_id FROM changes WHERE seq > ? ORDER BY seq').raw(true),
       lastChange: db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck(),
       tokenUsed: db.prepare('SELECT 1 FROM used_tokens WHERE token = ?').pluck(),
+      reassignRatings: db.prepare('UPDATE ratings SET person = ? WHERE person = ?'),
+      reassignVotes: db.prepare('UPDATE votes SET person = ? WHERE person = ?'),
       useToken: db.prepare('INSERT INTO used_tokens (token, expires_at) VALUES (?, ?)'),
       dayKey: db.prepare('SELECT key FROM day_keys WHERE day = ?').pluck(),
       addDayKey: db.prepare('INSERT INTO day_keys (day, key) VALUES (?, ?)'),
@@ -84,6 +86,14 @@ export class OverlayStore {
       else set.toiletIds.add(toiletId);
     }
     return set;
+  }
+
+  /** Moves every rating and vote of one person to another (an account's, when it is deleted), in one transaction. */
+  reassignPerson(from: string, to: string): void {
+    this.transaction(() => {
+      this.statements.reassignRatings.run(to, from);
+      this.statements.reassignVotes.run(to, from);
+    });
   }
 
   tokenUsed(token: string): boolean {

@@ -10,7 +10,9 @@ import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
 import { framingFault, type FramingFault } from './framing.js';
-import { writeReply, type HeaderList, type HttpReply } from './reply.js';
+import { compileHeaders, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
+import { represent } from './representation.js';
+import { securityHeaders, type SecurityOptions } from './security-headers.js';
 import {
   closeListenSocket,
   createApp,
@@ -42,6 +44,8 @@ export interface RouteDefinition {
   /** Makes the route answer cross-origin requests (public reads only). */
   readonly cors?: CorsPolicy;
   readonly handler: RouteHandler;
+  /** The Content-Security-Policy of a page route (security-headers.ts pageContentSecurityPolicy); default frame-ancestors 'none'. */
+  readonly contentSecurityPolicy?: string;
   /** Answers a body over maxBodyBytes instead of the payloadTooLarge hook (another thread's answer, see forward.ts). */
   readonly tooLarge?: (request: HttpRequestInfo, maxBytes: number) => RouteResult | Promise<RouteResult>;
 }
@@ -54,6 +58,7 @@ export interface RouteSpec {
   /** -1: the route takes no body. */
   readonly maxBodyBytes: number;
   readonly cors: CorsOptions | null;
+  readonly contentSecurityPolicy: string | null;
 }
 
 /** Answers the server produces itself; the API turns them into problem+json. */
@@ -76,6 +81,8 @@ export interface HttpServerOptions {
   readonly hooks: ServerHooks;
   /** Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY); 0 = use the socket's peer. */
   readonly trustedProxyHops?: number;
+  /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
+  readonly security?: SecurityOptions;
 }
 
 export interface CloseOptions {
@@ -142,6 +149,9 @@ export class HttpServer {
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
   private readonly trustedProxyHops: number;
+  private readonly security: SecurityOptions;
+  /** The security headers of answers no route writes (404, 405, preflights, refused framing). */
+  private readonly answerHeaders: HeaderList;
   private readonly patterns = new Map<string, PatternEntry>();
   /** In the order registered: a route's number is its position (routeSpecs, dispatch). */
   private readonly routes: { spec: RouteSpec; route: CompiledRoute }[] = [];
@@ -154,6 +164,8 @@ export class HttpServer {
     this.hooks = options.hooks;
     this.state = new ServerState(options.hooks);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
+    this.security = options.security ?? { https: false };
+    this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.app.any('/*', (res, req) => this.unrouted(res, req));
   }
 
@@ -175,11 +187,13 @@ export class HttpServer {
       paramNames: segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)),
       headerNames: headers === 'all' ? null : headers.map((h) => h.toLowerCase()),
       maxBodyBytes: definition.maxBodyBytes ?? -1,
-      extraHeaders: definition.cors?.responseHeaders ?? null,
+      // CORS and the security headers, in one header line
+      extraHeaders: joinHeaders(definition.cors?.responseHeaders ?? [], compileHeaders(securityHeaders(this.security, definition.contentSecurityPolicy))),
       handler: definition.handler,
       tooLarge: definition.tooLarge ?? null,
     };
-    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null }, route });
+    const contentSecurityPolicy = definition.contentSecurityPolicy ?? null;
+    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, contentSecurityPolicy }, route });
     this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
     if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
     if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
@@ -272,6 +286,8 @@ export class HttpServer {
       route.paramNames.length === 0 ? EMPTY : readParams(req, route.paramNames),
       route.headerNames === null ? readAllHeaders(req) : route.headerNames.length === 0 ? EMPTY : readHeaders(req, route.headerNames),
       this.forwardedIp(req),
+      req.getHeader('accept-encoding'),
+      req.getHeader('if-none-match'),
     );
     const fault = framingFault(req);
     if (fault !== null) this.refuseFraming(res, request, fault);
@@ -287,7 +303,7 @@ export class HttpServer {
     } catch (error) {
       reply = this.state.failure(error, request);
     }
-    this.writeNow(res, reply, request, null, true);
+    this.writeNow(res, reply, request, this.answerHeaders, true);
   }
 
   private answer(route: CompiledRoute, res: HttpResponse, request: ServerRequest, exchange: Exchange | null): void {
@@ -307,7 +323,7 @@ export class HttpServer {
   /** Writes inside the uWS callback (already corked). */
   private writeNow(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null, closeConnection: boolean): void {
     try {
-      writeReply(res, reply, request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
+      writeReply(res, represent(reply, request), request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
     } catch (error) {
       this.state.failure(error, request);
       res.close();
@@ -353,7 +369,7 @@ export class HttpServer {
   /** No route for this method and path: 405 if another method has one, else 404. */
   private unrouted(res: HttpResponse, req: HttpRequest): void {
     this.requestsReceived++;
-    const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
+    const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req), req.getHeader('accept-encoding'));
     const fault = framingFault(req);
     if (fault !== null) {
       this.refuseFraming(res, request, fault);
@@ -366,7 +382,7 @@ export class HttpServer {
     } catch (error) {
       reply = this.state.failure(error, request);
     }
-    this.writeNow(res, reply, request, allow.length === 0 ? null : ['Allow', allow.join(', ')], false);
+    this.writeNow(res, reply, request, allow.length === 0 ? this.answerHeaders : [...this.answerHeaders, 'Allow', allow.join(', ')], false);
   }
 
   private allowedMethods(path: string): string[] {
@@ -388,7 +404,7 @@ export class HttpServer {
       entry.cors = cors;
       this.app.options(pattern, (res, req) => {
         const request = new ServerRequest(res, 'OPTIONS', req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, null);
-        this.writeNow(res, entry.preflight!, request, null, false);
+        this.writeNow(res, entry.preflight!, request, this.answerHeaders, false);
       });
     } else if (entry.cors !== cors) {
       throw new RangeError(`routes on ${pattern} must share one CORS policy`);
@@ -417,6 +433,9 @@ class ServerRequest implements HttpRequestInfo {
     readonly headers: Readonly<Record<string, string>>,
     /** The address from trusted X-Forwarded-For entries; null: the socket's peer. */
     private clientIp: string | null,
+    /** Read for every request: the write path negotiates the coding and answers 304 (representation.ts). */
+    readonly acceptEncoding = '',
+    readonly ifNoneMatch = '',
   ) {}
 
   get ip(): string {
@@ -482,7 +501,7 @@ class Exchange {
   private write(reply: HttpReply): void {
     if (this.aborted) return;
     try {
-      this.res.cork(() => writeReply(this.res, reply, this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
+      this.res.cork(() => writeReply(this.res, represent(reply, this.request), this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
     } catch (error) {
       this.server.failure(error, this.request);
       this.res.close();
@@ -498,6 +517,7 @@ class Exchange {
           res: this.res,
           signal: this.request.signal,
           head: this.request.method === 'HEAD',
+          acceptEncoding: this.request.acceptEncoding,
           extraHeaders: this.extraHeaders,
           closeConnection: this.closeConnection || this.server.closing,
         },

@@ -1,14 +1,16 @@
 // Serves the front end that `npm run build` bundled into dist/web (web/build.mjs): hashed files under
 // /assets/ with immutable caching, the service worker at /sw.js (its scope must be the root, so it keeps a
 // fixed name and is revalidated), and the web app manifest. Every file is read once at start with its
-// precompressed .br and .gz variants, and a request gets the smallest variant its Accept-Encoding allows.
-// The server only serves these bytes; it never loads front-end code.
+// precompressed .br and .gz variants (written at build time at the highest levels) and its ETag; the
+// server's write path (src/http/representation.ts) sends the coding the request's Accept-Encoding prefers
+// and answers If-None-Match with 304. The server only serves these bytes; it never loads front-end code.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import type { HttpReply } from '../http/reply.js';
 import type { Problems } from '../http/problem.js';
+import { bodyEtag } from '../http/etag.js';
 
 /** Where the build writes the front end: dist/web, beside dist/src. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -41,8 +43,9 @@ const TYPES: Record<string, string> = {
 interface StaticFile {
   type: string;
   identity: Buffer;
-  br: Buffer | null;
-  gzip: Buffer | null;
+  etag: string;
+  /** The build's precompressed forms that are smaller than the file. */
+  encodings: { br?: Buffer; gzip?: Buffer };
 }
 
 export class Assets {
@@ -59,14 +62,19 @@ export class Assets {
         const type = TYPES[extname(name)];
         if (type === undefined || name === 'manifest.json') continue;
         const file = join(dir, folder, name);
-        const read = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : null);
-        this.files.set(folder === '.' ? `/${name}` : `/assets/${name}`, { type, identity: readFileSync(file), br: read('.br'), gzip: read('.gz') });
+        const identity = readFileSync(file);
+        const encodings: StaticFile['encodings'] = {};
+        for (const [coding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+          const coded = existsSync(file + suffix) ? readFileSync(file + suffix) : null;
+          if (coded !== null && coded.length < identity.length) encodings[coding] = coded;
+        }
+        this.files.set(folder === '.' ? `/${name}` : `/assets/${name}`, { type, identity, etag: bodyEtag(identity), encodings });
       }
     }
   }
 
   /** The answer for a path, or null when there is no such file. */
-  answer(path: string, acceptEncoding: string, csp: string): HttpReply | null {
+  answer(path: string): HttpReply | null {
     const file = this.files.get(path);
     if (file === undefined) return null;
     const hashed = path.startsWith('/assets/');
@@ -74,35 +82,19 @@ export class Assets {
       'Content-Type', file.type,
       // hashed names change with their content; the service worker and the manifest keep their name
       'Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'Vary', 'Accept-Encoding',
-      'Content-Security-Policy', csp,
     ];
     if (path === '/sw.js') headers.push('Service-Worker-Allowed', '/');
-    const accepted = acceptedEncodings(acceptEncoding);
-    if (file.br !== null && accepted.has('br') && file.br.length < file.identity.length) return { status: 200, headers: [...headers, 'Content-Encoding', 'br'], body: file.br };
-    if (file.gzip !== null && accepted.has('gzip') && file.gzip.length < file.identity.length) return { status: 200, headers: [...headers, 'Content-Encoding', 'gzip'], body: file.gzip };
-    return { status: 200, headers, body: file.identity };
+    return { status: 200, headers, body: file.identity, etag: file.etag, ...(Object.keys(file.encodings).length > 0 ? { encodings: file.encodings } : {}) };
   }
 
   register(server: HttpServer, problems: Problems, csp: string): void {
     const serve = (request: HttpRequestInfo) =>
-      this.answer(request.path, request.headers['accept-encoding'], csp) ??
+      this.answer(request.path) ??
       problems.reply('not-found', `There is no file ${request.path} in this version of the site. Reload the page to get the current one.`);
-    const headers = ['accept-encoding'];
-    server.route({ method: 'GET', pattern: '/assets/:file', headers, handler: serve });
-    server.route({ method: 'GET', pattern: '/sw.js', headers, handler: serve });
-    server.route({ method: 'GET', pattern: '/manifest.webmanifest', headers, handler: serve });
-    server.route({ method: 'GET', pattern: '/icon.svg', headers, handler: serve });
+    const headers: string[] = [];
+    server.route({ method: 'GET', pattern: '/assets/:file', headers, contentSecurityPolicy: csp, handler: serve });
+    server.route({ method: 'GET', pattern: '/sw.js', headers, contentSecurityPolicy: csp, handler: serve });
+    server.route({ method: 'GET', pattern: '/manifest.webmanifest', headers, contentSecurityPolicy: csp, handler: serve });
+    server.route({ method: 'GET', pattern: '/icon.svg', headers, contentSecurityPolicy: csp, handler: serve });
   }
-}
-
-/** Codings the client accepts (q=0 excluded). */
-function acceptedEncodings(header: string): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of header.split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) continue;
-    if (coding) accepted.add(coding);
-  }
-  return accepted;
 }

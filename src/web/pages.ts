@@ -28,7 +28,7 @@ export interface PageDeps {
 }
 
 export const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'] as const;
-const PAGE_HEADERS = ['accept-language', 'accept-encoding'];
+const PAGE_HEADERS = ['accept-language'];
 
 export function registerPages(server: HttpServer, deps: PageDeps): void {
   const { config, catalog, reads, problems, now } = deps;
@@ -51,13 +51,13 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
         // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
         'Cache-Control', 'no-cache',
         'Vary', 'Accept-Language',
-        'Content-Security-Policy', csp,
       ],
       body: renderPage(context, content),
     };
   };
 
-  server.route({ method: 'GET', pattern: '/', headers: PAGE_HEADERS, handler: (request) => html(request, (context, query) => findPage(context, query)) });
+  server.route({ method: 'GET', pattern: '/', headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp, handler: (request) => html(request, (context, query) => findPage(context, query)) });
 
   /** The landing page; `?place=` (the no-JavaScript search form) renders the nearest toilets too. */
   const findPage = (context: PageContext, query: URLSearchParams): PageContent => {
@@ -123,6 +123,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
     method: 'GET',
     pattern: '/t/:id',
     headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
     handler: (request) =>
       html(request, (context) => {
         const json = reads.toilet(request.params.id, now());
@@ -143,6 +144,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
     method: 'GET',
     pattern: '/propose',
     headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
     handler: (request) => html(request, (context, query) => proposePage(context.lang, query)),
   });
 
@@ -150,6 +152,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
     method: 'GET',
     pattern: '/licenses',
     headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
     handler: (request) =>
       html(request, () => {
         const info = catalog.snapshot.info;

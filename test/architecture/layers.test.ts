@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/storage': [],
   // the operator commands' shared argument parsing, exit codes and streams (node: modules only)
   'src/cli': [],
-  'src/accounts': ['src/storage'],
+  'src/accounts': ['src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { OverlayStore } from '../../src/community/store.js';
-import { AccountsStore } from '../../src/accounts/store.js';
+import { ACCOUNTS_MIGRATIONS, AccountsStore } from '../../src/accounts/store.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../api/support.js';
 import { dump, moderate, startMain, type Data } from '../community/support.js';
@@ -71,12 +71,13 @@ test('an overlay database from a newer release: the server, npm run moderate and
 
 test('an accounts database from a newer release: the server and npm run moderate refuse it', async () => {
   new AccountsStore(accountsDb).close();
-  setVersion(accountsDb, 1);
-  const refusal = `cannot open the accounts database ${accountsDb}: it has layout version 1, newer than this release of the service knows (0): ${WHAT_TO_DO}`;
+  const newer = ACCOUNTS_MIGRATIONS.length + 1;
+  setVersion(accountsDb, newer);
+  const refusal = `cannot open the accounts database ${accountsDb}: it has layout version ${newer}, newer than this release of the service knows (${newer - 1}): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
   const run = moderate(data, ['list']);
   assert.equal(run.status, 1, run.stderr);
   assert.equal(run.stderr, `${refusal}\n`);
-  assert.equal(versionOf(accountsDb), 1);
+  assert.equal(versionOf(accountsDb), newer);
 });

@@ -3,6 +3,7 @@
 // with that release's code over the Monaco extract) is recognised by this release and brought to layout
 // version 1 by whichever opens it first (here `npm run dump`), every row kept and served as before. The
 // accounts database appears beside it with the server, owner-only and migrated, and never with the dump.
+import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,9 +86,9 @@ test('the server serves every contribution of the old file, and makes the accoun
     assert.deepEqual(queues.json.reports.map((q: { id: string; toilet_id: string }) => [q.id, q.toilet_id]), [['rep_1', REPORTED]]);
 
     const accountsDb = join(data.dir, 'accounts.db');
-    assert.equal(s.app.accounts.path, accountsDb);
+    assert.equal(s.app.accounts.store.path, accountsDb);
     for (const file of [accountsDb, `${accountsDb}-wal`, `${accountsDb}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
-    assert.equal(userVersion(s.app.accounts.db), 0, 'migrated: no steps yet');
+    assert.equal(userVersion(s.app.accounts.store.db), ACCOUNTS_MIGRATIONS.length, 'migrated to the latest layout');
   } finally {
     await s.close();
   }

@@ -16,7 +16,7 @@ import { en } from '../../src/web/text/en.js';
 import { de } from '../../src/web/text/de.js';
 import { weekTable } from '../../src/web/week-table.js';
 
-const STRICT = "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
+const STRICT = "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** The strict policy with the external style's origin added where the map needs it. */
 const strictWith = (styleOrigin: string) => STRICT.replace("data: blob:;", `data: blob: ${styleOrigin};`).replace("connect-src 'self';", `connect-src 'self' ${styleOrigin};`);
 const manifest = JSON.parse(readFileSync(join(WEB_DIST_DIR, 'manifest.json'), 'utf8')) as Record<string, string> & { shell: string[] };
@@ -62,6 +62,8 @@ describe('pages and assets', () => {
       assert.equal(raw.encoding, coding, accept);
       assert.deepEqual(raw.decoded, identity, accept);
     }
+    const etag = plain.headers.get('etag')!;
+    assert.equal((await fetch(origin + path, { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'identity' } })).status, 304);
     const worker = await fetch(origin + '/sw.js');
     assert.equal(worker.headers.get('cache-control'), 'no-cache');
     assert.equal(worker.headers.get('service-worker-allowed'), '/');

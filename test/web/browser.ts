@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // What the site's browser tests share: Debian's chromium driven by playwright-core (no browser download;
 // .ci/run installs the package), a real app on a loopback port whose BASE_URL is http://localhost:<port>
 // (the origin the page's contributions are checked against), a really imported extract, a cheap ALTCHA
@@ -15,6 +14,11 @@ import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js'
 import { SILENT } from '../support/server.js';
 import { osmExtract } from '../support/paths.js';
 import { buildTiles } from '../../importer/tiles.js';
+
+// Browser globals inside page.evaluate callbacks: declared here, in this module only, because the project's
+// one TypeScript program cannot take the DOM types (they clash with Node's fetch types in the server code).
+declare const window: any;
+declare const document: any;
 
 /** Debian's chromium, or null; with CI=true a missing browser throws instead (a skipped test would hide it). */
 export function chromiumPath(): string | null {
@@ -117,7 +121,7 @@ export async function solveHumanCheck(page: Page, form: string): Promise<void> {
   await box.waitFor();
   await box.click({ force: true }); // ALTCHA draws its own tick over the input and ticks it when solved
   await page.waitForFunction((selector) => {
-    const input = document.querySelector<HTMLInputElement>(`${selector} input[name=challenge_token]`);
+    const input = document.querySelector(`${selector} input[name=challenge_token]`);
     return input !== null && input.value.length > 0;
   }, form);
 }
@@ -127,7 +131,7 @@ export async function axeFindings(page: Page): Promise<string[]> {
   // evaluated through the DevTools protocol: a script tag would be (rightly) refused by the page's CSP
   await page.evaluate(readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8'));
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });

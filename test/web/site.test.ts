@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The site in Debian's chromium against the real server on the real Porto extract (fixed clock: some
 // toilets are closed then, so every filter changes the results): find near me and by place, the filters on
 // list and map, the area of a moved map and the 0.2° limit, a toilet's page, every contribution kind with
@@ -11,6 +10,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeFindings, chromiumPath, CSP_WATCH, cspViolations, launchBrowser, solveHumanCheck, startSite, type Site } from './browser.js';
 import { offlineKind } from '../../src/web/offline-policy.js';
 import { noTilemaker } from '../support/tilemaker.js';
+
+// Browser globals inside page.evaluate callbacks: declared here, in this module only, because the project's
+// one TypeScript program cannot take the DOM types (they clash with Node's fetch types in the server code).
+declare const window: any;
+declare const document: any;
+declare const navigator: any;
+declare const caches: any;
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -46,7 +52,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
   }
 
   /** Ids in the list, in order. */
-  const listIds = (page: Page) => page.locator('#result-list li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.id!));
+  const listIds = (page: Page) => page.locator('#result-list li').evaluateAll((items) => items.map((li) => (li as any).dataset.id as string));
   /** What the map shows: the number of toilets given to it, once it has drawn them. */
   const mapCount = (page: Page) => page.evaluate(() => (window as unknown as { toiletMapShown?: number }).toiletMapShown ?? -1);
   const api = async (path: string): Promise<any> => (await fetch(site.base + path)).json();
@@ -81,7 +87,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
       await request;
       const expected = await api(`/api/v1/toilets/nearest?place=Avenida%20dos%20Aliados&limit=20&${filter}=true`);
       const ids = expected.results.map((r: { id: string }) => r.id);
-      await page.waitForFunction((want) => [...document.querySelectorAll<HTMLElement>('#result-list li')].map((li) => li.dataset.id).join() === want, ids.join());
+      await page.waitForFunction((want) => [...document.querySelectorAll('#result-list li')].map((li: any) => li.dataset.id).join() === want, ids.join());
       assert.notDeepEqual(ids, unfiltered, `${filter} changes the results`);
       await page.waitForFunction((n) => (window as unknown as { toiletMapShown?: number }).toiletMapShown === n, ids.length);
       const uncheck = page.waitForResponse((r) => r.url().includes('/nearest?') && !r.url().includes(`${filter}=true`));
@@ -278,7 +284,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
       assert.ok(tiles.some((status) => status === 200), `tiles answered ${tiles.join()}`);
       await page.getByRole('button', { name: 'Save this area for offline use' }).click();
       const saved = await page.getByText(/^Saved for offline use on/).innerText();
-      const kept = await page.evaluate(async () => (await (await caches.open('saved-area')).keys()).map((r) => new URL(r.url).pathname));
+      const kept: string[] = await page.evaluate(async () => (await (await caches.open('saved-area')).keys()).map((r: { url: string }) => new URL(r.url).pathname));
       assert.ok(kept.some((path) => /^\/tiles\/14\//.test(path)), `${saved}: ${kept.join()}`);
       assert.deepEqual(await cspViolations(page), []);
 
