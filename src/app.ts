@@ -75,7 +75,7 @@ export function createApp(options: AppOptions): App {
     health: { heartbeats, thread: 0 },
   });
   registerStatusRoutes(server, { catalog, community, problems, now });
-  registerPages(server, { config, catalog, reads, now });
+  registerPages(server, { config, catalog, reads, problems, now });
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });

@@ -71,6 +71,8 @@ export interface Config {
   osmNotesApi: string | null;
   /** Hostnames whose browser pages may call /mcp (checked against the Origin header); null admits any. */
   mcpAllowedOrigins: string[] | null;
+  /** MAP_STYLE_URL: an external MapLibre style the site's map uses when this server has no tiles; null: list only then. */
+  mapStyleUrl: string | null;
 }
 
 /** Idle (since the last request) and absolute (since sign-in) ends of a session, in milliseconds. */
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dumpDir: env.DUMP_DIR || join(dirname(toiletsDb), 'dumps'),
     osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
+    mapStyleUrl: styleUrl(env.MAP_STYLE_URL),
   };
 }
 
@@ -202,6 +205,21 @@ function baseUrl(raw: string, name = 'BASE_URL'): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name}=${raw} must start with http:// or https://`);
   if (url.search || url.hash) throw new ConfigError(`${name}=${raw} must not carry a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** MAP_STYLE_URL: an http(s) URL of a style JSON; its origin joins the pages' CSP (src/web/csp.ts). */
+function styleUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError(`MAP_STYLE_URL=${raw} is not an http(s) URL: use the address of a MapLibre style JSON, e.g. https://tiles.example.org/styles/basic/style.json`);
+  }
+  return url.href;
 }
 
 /** DEPRECATED_OPERATIONS="getToilet@2027-01-01/2027-06-30,..." (operationId@deprecation-date/sunset-date). */

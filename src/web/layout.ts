@@ -1,0 +1,85 @@
+// The frame of every server-rendered page: head (our one stylesheet, the app manifest, the page's module
+// script, never inline code), header with navigation and the language switch, the demo-data notice slot,
+// and the footer with the OpenStreetMap attribution. Pages pass their main content as HTML.
+import { LANGUAGE_NAMES, LANGUAGES, text, type Language, type TextKey } from './text/catalogue.js';
+import type { AssetManifest } from './assets.js';
+import { escapeHtml } from './text/html.js';
+
+export { escapeHtml };
+
+export interface PageContext {
+  lang: Language;
+  /** true when the language came from ?lang= (then links keep it). */
+  explicitLang: boolean;
+  /** The page's path and query without lang, for the language switch. */
+  path: string;
+  assets: AssetManifest;
+}
+
+export interface PageContent {
+  title: string;
+  main: string;
+  /** Logical name of the page's module script, if any. */
+  script?: 'find.js' | 'toilet.js' | 'propose.js';
+  /** Extra attributes on <body> (data-* for the page script), already escaped. */
+  bodyData?: Record<string, string>;
+  /** A description for search engines and link previews. */
+  description?: string;
+}
+
+/** A path on this site, carrying the language when the person chose one. */
+export function localPath(context: Pick<PageContext, 'lang' | 'explicitLang'>, path: string): string {
+  if (!context.explicitLang) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}lang=${context.lang}`;
+}
+
+export function renderPage(context: PageContext, content: PageContent): string {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
+  const { assets } = context;
+  const data = {
+    'data-map-css': assets['maplibre.css'],
+    'data-map-worker': assets['maplibre-worker.js'],
+    'data-altcha-css': assets['altcha.css'],
+    'data-altcha-sha': assets['altcha-sha.js'],
+    'data-altcha-pbkdf2': assets['altcha-pbkdf2.js'],
+    ...content.bodyData,
+  };
+  const switcher = LANGUAGES.map((lang) => {
+    const href = `${context.path}${context.path.includes('?') ? '&' : '?'}lang=${lang}`;
+    return lang === context.lang
+      ? `<a href="${escapeHtml(href)}" aria-current="true" lang="${lang}">${LANGUAGE_NAMES[lang]}</a>`
+      : `<a href="${escapeHtml(href)}" lang="${lang}" hreflang="${lang}">${LANGUAGE_NAMES[lang]}</a>`;
+  }).join(' ');
+  return `<!doctype html>
+<html lang="${context.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(content.title)}</title>
+${content.description ? `<meta name="description" content="${escapeHtml(content.description)}">` : ''}
+<meta name="theme-color" content="#0b5cad">
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${assets['site.css']}">
+${content.script ? `<script type="module" src="${assets[content.script]}"></script>` : ''}
+</head>
+<body ${Object.entries(data).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}>
+<a class="skip" href="#main">${t('skip.main')}</a>
+<header class="top">
+<a class="brand" href="${escapeHtml(localPath(context, '/'))}">${t('site.name')}</a>
+<nav aria-label="${t('site.name')}">
+<a href="${escapeHtml(localPath(context, '/'))}">${t('nav.find')}</a>
+<a href="${escapeHtml(localPath(context, '/propose'))}">${t('nav.propose')}</a>
+<a href="${escapeHtml(localPath(context, '/licenses'))}">${t('nav.licenses')}</a>
+</nav>
+<nav class="lang" aria-label="${t('nav.language')}">${switcher}</nav>
+</header>
+<p id="demo-notice" class="notice" hidden></p>
+<main id="main">
+${content.main}
+</main>
+<footer class="foot"><button type="button" id="install" hidden>${t('offline.install')}</button> <a href="https://www.openstreetmap.org/copyright">${t('footer.attribution')}</a> · <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('footer.sources')}</a></footer>
+</body>
+</html>
+`;
+}

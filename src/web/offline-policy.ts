@@ -1,0 +1,27 @@
+// What the service worker (web/src/sw.ts) may keep for offline use, as a pure function so the server's
+// tests can check it too: only GET answers of the three public reads, tiles, the hashed assets and the
+// public pages; never an answer to a request that carried credentials, never one marked no-store or
+// private (account, dashboard and moderator pages must not reappear offline on a shared phone).
+
+export type OfflineKind = 'asset' | 'tile' | 'read' | 'page';
+
+const READ = /^\/api\/v1\/toilets(\/nearest|\/[A-Za-z0-9_-]{1,64})?$/;
+const PAGE = /^\/(t\/[A-Za-z0-9_%-]+|propose|licenses)?$/;
+
+/** The kind of a same-origin GET the worker may cache, or null for everything else. */
+export function offlineKind(method: string, path: string): OfflineKind | null {
+  if (method !== 'GET') return null;
+  if (path.startsWith('/assets/')) return 'asset';
+  if (path.startsWith('/tiles/')) return 'tile';
+  if (READ.test(path)) return 'read';
+  if (PAGE.test(path) || path === '/app-config.json' || path === '/manifest.webmanifest' || path === '/icon.svg') return 'page';
+  return null;
+}
+
+/** Whether an answer may be stored: a 200 to a request without credentials, not marked no-store or private. */
+export function mayStore(kind: OfflineKind | null, credentials: string, status: number, cacheControl: string | null, hasAuthorization: boolean): boolean {
+  if (kind === null || status !== 200 || hasAuthorization) return false;
+  // pages are navigations (credentials "include"); a public page sets no cookie and answers no-store when personal
+  if (kind !== 'page' && credentials !== 'omit' && kind !== 'asset' && kind !== 'tile') return false;
+  return !/(^|[,\s])(no-store|private)([,\s=]|$)/i.test(cacheControl ?? '');
+}

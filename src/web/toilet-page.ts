@@ -1,0 +1,124 @@
+// The shareable, crawlable page of one toilet (/t/<id>): every fact of the API's item in plain words,
+// where each comes from, directions, and the forms to improve it. It reads without JavaScript; the
+// forms need the page script for the human check (toilet.js), and say so when it does not run.
+import { text, type Language, type TextKey } from './text/catalogue.js';
+import { displayName, feeAmount, localClock, type Attribution, type ToiletItem } from './text/item.js';
+import { escapeHtml } from './text/html.js';
+import { weekTable } from './week-table.js';
+
+const FACTS = ['access', 'fee', 'fee_amount', 'wheelchair', 'changing_table', 'gender', 'opening_hours', 'name', 'operator', 'existence'] as const;
+type Fact = (typeof FACTS)[number];
+const REPORT_KINDS = ['gone', 'closed', 'wrong_place', 'wrong_hours'] as const;
+
+export function renderToiletMain(lang: Language, toilet: ToiletItem, attribution: Attribution): string {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
+  const date = (iso: string) => escapeHtml(new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)));
+  const month = (ym: string) => escapeHtml(new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-01T00:00:00Z`)));
+
+  const who = [accessSentence(lang, toilet), toilet.access_rule === 'key' ? text(lang, 'rule.key') : ''].filter(Boolean).map(escapeHtml).join(' ');
+  const amount = feeAmount(lang, toilet.fee);
+  const fee = toilet.fee.required === false ? t('fee.free') : toilet.fee.required === null ? t('fee.unknown') : amount ? t('fee.amount', { amount }) : t('fee.paid');
+
+  const trust = [
+    toilet.cleanliness ? t('clean.stars', { average: toilet.cleanliness.average.toLocaleString(lang, { maximumFractionDigits: 1 }), count: toilet.cleanliness.count }) : t('clean.none'),
+    toilet.confirmations > 0 && toilet.last_confirmed_at ? t('confirm.count', { count: toilet.confirmations, date: date(toilet.last_confirmed_at) }) : t('confirm.none'),
+    t(`state.${toilet.verification_state}`),
+    t(`confidence.${toilet.confidence}`),
+  ];
+  const stars = toilet.cleanliness ? `<span class="stars" aria-hidden="true">${'★'.repeat(Math.round(toilet.cleanliness.average))}${'☆'.repeat(5 - Math.round(toilet.cleanliness.average))}</span> ` : '';
+
+  const sources = [
+    toilet.provenance.source === 'openstreetmap'
+      ? toilet.provenance.checked ? t('source.osm', { month: month(toilet.provenance.checked) }) : t('source.osmUnchecked')
+      : toilet.provenance.source === 'community' ? t('source.community') : t('source.other', { source: toilet.provenance.source }),
+    ...Object.entries(toilet.provenance.decided).map(([fact, d]) =>
+      d!.by === 'votes'
+        ? t('decided.votes', { fact: text(lang, `fact.${fact}` as TextKey), for: d!.votes_for ?? 0, total: d!.votes_total ?? 0, date: date(d!.as_of) })
+        : t('decided.moderator', { fact: text(lang, `fact.${fact}` as TextKey), date: date(d!.as_of) }),
+    ),
+  ];
+
+  const directions = Object.values(toilet.directions);
+  return `<article class="toilet" data-toilet-id="${escapeHtml(toilet.id)}">
+<h1>${escapeHtml(displayName(lang, toilet))}</h1>
+${toilet.partner ? `<p class="partner-label">${t('toilet.partner', { name: toilet.partner.name })}</p>` : ''}
+<section aria-labelledby="h-who"><h2 id="h-who">${t('toilet.who')}</h2><p>${who}</p>
+<h3>${t('toilet.fee')}</h3><p>${fee}</p>${toilet.operator ? `<p>${t('toilet.operator', { operator: toilet.operator })}</p>` : ''}</section>
+<section aria-labelledby="h-hours"><h2 id="h-hours">${t('toilet.hours')}</h2>${hoursHtml(lang, toilet)}</section>
+<section aria-labelledby="h-features"><h2 id="h-features">${t('toilet.features')}</h2><ul>
+<li>${t(`wheelchair.${toilet.wheelchair}`)}</li><li>${t(`changing.${toilet.changing_table}`)}</li>
+<li>${toilet.gender.length ? t('gender.list', { list: toilet.gender.map((g) => text(lang, `gender.${g}`)).join(', ') }) : t('gender.none')}</li></ul></section>
+<section aria-labelledby="h-trust"><h2 id="h-trust">${t('toilet.trust')}</h2><p>${stars}${trust[0]}</p><ul>${trust.slice(1).map((s) => `<li>${s}</li>`).join('')}</ul></section>
+<section aria-labelledby="h-sources"><h2 id="h-sources">${t('toilet.sources')}</h2><ul>${sources.map((s) => `<li>${s}</li>`).join('')}</ul></section>
+<section aria-labelledby="h-dir"><h2 id="h-dir">${t('toilet.directions')}</h2><ul class="links">
+<li><a href="${escapeHtml(directions[0])}" rel="noopener">${t('toilet.directions1')}</a></li>
+<li><a href="${escapeHtml(directions[1])}" rel="noopener">${t('toilet.directions2')}</a></li>
+<li><a href="${escapeHtml(toilet.geo)}">${t('toilet.geo')}</a></li></ul></section>
+${improveHtml(lang, toilet)}
+<p class="attribution"><small><a href="${escapeHtml(attribution.url)}">${escapeHtml(attribution.text)}</a> · <a href="${escapeHtml(attribution.license_notice_url)}">${t('footer.sources')}</a></small></p>
+</article>`;
+}
+
+function accessSentence(lang: Language, toilet: ToiletItem): string {
+  if (toilet.access === 'scheme') return toilet.scheme_name ? text(lang, 'access.scheme', { scheme: toilet.scheme_name }) : text(lang, 'access.schemeUnnamed');
+  return text(lang, `access.${toilet.access}`);
+}
+
+function hoursHtml(lang: Language, toilet: ToiletItem): string {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
+  if (toilet.opening_hours === null) return `<p>${t('hours.unknown')}</p>`;
+  const now =
+    toilet.open_now === 'unknown' ? '' : toilet.open_now ? (toilet.closes_at ? t('hours.openUntil', { time: localClock(toilet.closes_at) }) : t('hours.openAlways')) : t('hours.closed');
+  const week = weekTable(toilet.opening_hours);
+  const table = week
+    ? `<table class="week"><caption class="visually-hidden">${t('toilet.hours')}</caption><tbody>${week
+        .map((spans, day) => `<tr><th scope="row">${t(`day.${day}` as TextKey)}</th><td>${spans === 'closed' ? t('hours.closedDay') : escapeHtml(spans.join(', '))}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '';
+  return `${now ? `<p class="now now-${toilet.open_now ? 'open' : 'closed'}"><strong>${now}</strong></p>` : ''}${table}<p class="raw">${t('hours.raw', { hours: toilet.opening_hours })}</p>`;
+}
+
+/** The value of a fact as correctToilet takes it, as shown now. */
+function currentValue(toilet: ToiletItem, fact: Fact): string {
+  switch (fact) {
+    case 'access': return toilet.access;
+    case 'fee': return toilet.fee.required === null ? 'unknown' : toilet.fee.required ? 'paid' : 'free';
+    case 'fee_amount': return toilet.fee.amount === null ? '' : `${toilet.fee.amount} ${toilet.fee.currency ?? ''}`.trim();
+    case 'wheelchair': return toilet.wheelchair;
+    case 'changing_table': return toilet.changing_table;
+    case 'gender': return toilet.gender.join(',');
+    case 'opening_hours': return toilet.opening_hours ?? '';
+    case 'name': return toilet.name ?? '';
+    case 'operator': return toilet.operator ?? '';
+    case 'existence': return 'yes';
+  }
+}
+
+function improveHtml(lang: Language, toilet: ToiletItem): string {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
+  const form = (op: string, summary: TextKey, fields: string) => `<details class="improve"><summary>${t(summary)}</summary>
+<form data-op="${op}" novalidate>${fields}
+<div class="human"></div>
+<button type="submit">${t('improve.send')}</button>
+<p class="form-status" role="status" aria-live="polite"></p>
+<noscript><p>${t('improve.needsJs')}</p></noscript>
+</form></details>`;
+  const voteRows = FACTS.map((fact) => {
+    const decided = toilet.provenance.decided[fact];
+    const counts = decided?.by === 'votes' ? ` (${t('improve.counts', { for: decided.votes_for ?? 0, total: decided.votes_total ?? 0 })})` : '';
+    const value = currentValue(toilet, fact);
+    return `<option value="${fact}" data-current="${escapeHtml(value)}" data-counts="${escapeHtml(counts)}">${t(`fact.${fact}` as TextKey)}</option>`;
+  }).join('');
+  const first = currentValue(toilet, 'access');
+  return `<section aria-labelledby="h-improve" class="improve-all"><h2 id="h-improve">${t('improve.heading')}</h2>
+${form('confirm', 'improve.confirm', `<p>${t('improve.confirmText')}</p>`)}
+${form('rate', 'improve.rate', `<fieldset class="rating"><legend>${t('improve.rating')}</legend>${[1, 2, 3, 4, 5]
+    .map((n) => `<label><input type="radio" name="rating" value="${n}"> <span aria-hidden="true">${'★'.repeat(n)}</span> ${t('improve.star', { n })}</label>`)
+    .join('')}</fieldset>`)}
+${form('report', 'improve.report', `<label for="report-kind">${t('improve.kind')}</label><select id="report-kind" name="kind">${REPORT_KINDS.map((k) => `<option value="${k}">${t(`report.${k}`)}</option>`).join('')}</select>
+<label for="report-note">${t('improve.note')}</label><textarea id="report-note" name="note" maxlength="500" rows="3"></textarea>`)}
+${form('vote', 'improve.vote', `<label for="vote-attribute">${t('improve.fact')}</label><select id="vote-attribute" name="attribute">${voteRows}</select>
+<p class="vote-current" id="vote-current">${t('improve.current', { value: first || '–' })}</p>
+<label for="vote-value">${t('improve.value')}</label><input id="vote-value" name="value" maxlength="200" aria-describedby="vote-current">`)}
+</section>`;
+}
