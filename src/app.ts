@@ -15,6 +15,10 @@ import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
 import { claimPort } from './http/port.js';
+import { createObserver, ObservingBlocks } from './observe/observer.js';
+import { ServiceMetrics } from './observe/metrics.js';
+import { registerMetricsRoute } from './observe/metrics-route.js';
+import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -24,6 +28,8 @@ export interface AppOptions {
   now?: () => number;
   /** Replaces the place lookup (tests); null: no lookup at all. Default: the embedded index, plus GEOCODER_URL. */
   places?: PlaceLookup | null;
+  /** Writes batches of access-log lines from every thread (main.ts: the log's stdout); default: dropped. */
+  accessLines?(lines: string): void;
 }
 
 export interface App {
@@ -55,6 +61,11 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
+  const accessLines = options.accessLines ?? (() => {});
+  const observing = new ObservingBlocks(config);
+  const observer = createObserver({ config, thread: 0, shared: observing.forThread(0), sink: accessLines, now });
+  // the metrics reach the limits (made with the read side) and the storage hook through this holder
+  let metrics: ServiceMetrics | null = null;
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -65,11 +76,25 @@ export function createApp(options: AppOptions): App {
     places,
     log,
     now,
+    observer,
+    onStorageTrouble: () => metrics?.overlayWriteFailed(),
   });
+  if (config.metrics) {
+    const current = metrics = new ServiceMetrics({
+      blocks: () => observing.metricsBlocks(),
+      refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
+      data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
+      now,
+    });
+    registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
+  }
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
-  const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
-  const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, log, failure: hooks.serverError }) : null;
+  const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
+  const threads =
+    config.httpThreads > 1
+      ? new ReadThreads({ config, server, catalog, limits, places, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      : null;
 
   return {
     server,
@@ -91,6 +116,7 @@ export function createApp(options: AppOptions): App {
       await mcp.close();
       await threads?.close();
       await server.close();
+      observer?.accessLog?.flush();
       community.close();
       accounts.close();
     },

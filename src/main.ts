@@ -9,12 +9,13 @@ import { importFromSource, removeTemporariesOnInterrupt } from '../importer/inde
 import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
 import { storageTrouble } from './storage/errors.js';
 
-const log = jsonLogger();
+let log = jsonLogger();
 
 async function main(): Promise<void> {
   // From process start to here: Node itself and every module, the bundled time-zone and border data among them.
   const modulesMs = Math.round(performance.now());
   const config = loadConfig();
+  log = jsonLogger(process.stdout, process.stderr, config.logLevel);
   const missing = config.toiletsExtract ? whyImport(config.toiletsDb) : null;
   if (config.toiletsExtract && missing) {
     log.info(`${missing}: importing TOILETS_EXTRACT before serving`, { extract: config.toiletsExtract, db: config.toiletsDb });
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
     const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY }).finally(stopRemoving);
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
-  const app = createApp({ config, log });
+  const app = createApp({ config, log, accessLines: (lines) => log.lines(lines) });
   const started = performance.now();
   app.threads?.prepare(config.httpThreads - 1);
   const report = app.catalog.load();

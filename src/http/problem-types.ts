@@ -77,6 +77,11 @@ export const PROBLEM_TYPES = {
     status: 429,
     description: 'Each network address may add one new rater or voter per toilet per day (UTC). People who rated or voted before may change their rating or vote at any time. Wait the number of seconds in the Retry-After header (until the next UTC day).',
   },
+  'metrics-forbidden': {
+    title: 'Metrics are not served to this address',
+    status: 403,
+    description: "The service's metrics are served only to the addresses its operator allows (METRICS_ALLOW), such as the monitoring system's. Scrape them from one of those, or ask the operator.",
+  },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

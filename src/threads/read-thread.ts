@@ -6,6 +6,7 @@ import { Forwarder } from '../http/forward.js';
 import { createReadSide } from '../api/read-side.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
+import { createObserver } from '../observe/observer.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 
@@ -45,6 +46,8 @@ class MainThreadPlaces implements PlaceLookup {
 
 const replica = new SnapshotReplica();
 const places = setup.places ? new MainThreadPlaces() : null;
+// access lines go to the main thread in batches (access-log.ts), not one message per request
+const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
 const { server } = createReadSide({
   config,
   holder: replica,
@@ -53,6 +56,7 @@ const { server } = createReadSide({
   log,
   now: Date.now,
   limitTables: setup.limits,
+  observer,
 });
 // every route with a body is passed on, with the main thread's answer to an oversized one
 const forwarder = new Forwarder(port);
@@ -69,6 +73,7 @@ function fail(error: unknown): void {
   if (failing) return;
   failing = true;
   void server.close({ timeoutMs: 2000 }).finally(() => {
+    observer?.accessLog?.flush();
     replica.close();
     port.close();
   });
@@ -101,6 +106,7 @@ port.on('message', (message: ToReadThread) => {
       break;
     case 'close':
       void server.close().then(() => {
+        observer?.accessLog?.flush();
         replica.close();
         send({ kind: 'closed' });
         port.close();

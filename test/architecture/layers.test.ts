@@ -29,18 +29,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
-  'src/config': ['src/schemas'],
+  'src/config': ['src/schemas', 'src/log'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
   'src/http': ['src/storage'],
+  // metrics and the access log: the server's observer, the main thread's exposition (prom-client)
+  'src/observe': ['src/http', 'src/config', 'src/log'],
   'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory'],
   'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
-  'src/threads': ['src/api', 'src/http', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the moderation command opens the accounts database as well (recovery links, deletions)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
-  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
   importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
