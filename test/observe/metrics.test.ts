@@ -84,7 +84,7 @@ test('requests answered by a read thread and by the main thread are counted toge
     assert.equal(valueOf(samples, 'toilet_finder_http_requests_total', { operation: 'findToiletsNear', status: '200' }), sent);
     await new Promise((resolve) => setTimeout(resolve, 300)); // a read thread's access lines come in batches
     const threads = new Set(lines().filter((line) => line.operation === 'findToiletsNear').map((line) => line.thread));
-    assert.deepEqual([...threads].sort(), [0, 1], 'both threads answered and logged');
+    assert.deepEqual([...threads].sort((a, b) => Number(a) - Number(b)), [0, 1], 'both threads answered and logged');
   });
 });
 
