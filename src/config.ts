@@ -84,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
   const overlayDb = env.OVERLAY_DB || join(dirname(toiletsDb), 'overlay.db');
+  const trustProxy = integer(env, 'TRUST_PROXY', 0, 0, 10);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -91,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
-    trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
+    trustProxy,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
     geocoder: readGeocoderConfig(env),
@@ -113,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     metrics: boolean(env, 'METRICS', true),
-    metricsAllow: metricsAllow(env.METRICS_ALLOW, integer(env, 'TRUST_PROXY', 0, 0, 10)),
+    metricsAllow: metricsAllow(env.METRICS_ALLOW, trustProxy),
     accessLog: boolean(env, 'ACCESS_LOG', true),
     accessLogSample: fraction(env, 'ACCESS_LOG_SAMPLE', 1),
     accessLogClient: boolean(env, 'ACCESS_LOG_CLIENT', false),

@@ -59,8 +59,8 @@ export class AccessLog {
   write(operation: string, method: string, status: number, durationMs: number, bytes: number, client: string | null): void {
     const level = REFUSALS.has(status) ? 'warn' : 'info';
     const pseudonym = client !== null && this.options.clientKeys !== null ? `,"client":"${this.options.clientKeys.pseudonym(client)}"` : '';
-    // Every value is a number, or a name from a fixed set (operations and methods are route names, never
-    // request text), so the line is built without JSON.stringify; the operation is quoted by it once anyway.
+    // Every value is a number, a route's operation name or the method token, so the line is a template
+    // rather than an object to serialise; the two names are still quoted by JSON.stringify.
     this.pending += `{"time":"${new Date(this.options.now()).toISOString()}","level":"${level}","message":"request","operation":${JSON.stringify(operation)},"method":${JSON.stringify(method)},"status":${status},"duration_ms":${Math.round(durationMs * 1000) / 1000},"bytes":${bytes},"thread":${this.options.thread}${pseudonym}}\n`;
     if (this.pending.length >= BATCH_BYTES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), BATCH_MS).unref();
