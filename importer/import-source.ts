@@ -1,20 +1,32 @@
-// Import from a file or an http(s) URL: what the CLI and the server's first start (TOILETS_EXTRACT) run.
+// Import from a file or an http(s) URL: what the CLI and the server's first start (TOILETS_EXTRACT) run;
+// then, when asked, the basemap tiles from the same extract (before a downloaded extract is removed).
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
-import { ProgressReporter } from './progress.js';
+import { ProgressReporter, type ProgressOutput } from './progress.js';
 import { discardTemporary, temporaryFile } from './temporaries.js';
+import { buildTiles, type TilesOutcome } from './tiles.js';
 
 export interface ImportSourceOptions {
   quiet: boolean;
   threads?: number;
+  /** Also build the basemap's vector tiles into this MBTiles file once the toilets are imported. */
+  tiles?: string;
+  /** Where the progress goes (default process.stderr), and its clock (default Date.now). */
+  progress?: ProgressOutput;
+  now?: () => number;
 }
 
-export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<ImportSummary> {
+export interface SourceImport extends ImportSummary {
+  /** Only when `tiles` was asked for. */
+  tiles?: TilesOutcome;
+}
+
+export async function importFromSource(source: string, dbPath: string, options: ImportSourceOptions): Promise<SourceImport> {
   const db = resolve(dbPath);
-  const progress = new ProgressReporter(process.stderr, options.quiet);
+  const progress = new ProgressReporter(options.progress ?? process.stderr, options.quiet, options.now);
   mkdirSync(dirname(db), { recursive: true });
   const remote = /^https?:\/\//i.test(source);
   const extractPath = remote ? temporaryFile(dirname(db), '.download-', '.osm.pbf') : source;
@@ -26,12 +38,15 @@ export async function importFromSource(source: string, dbPath: string, options: 
     } else if (!existsSync(source)) {
       throw new ExtractError('not_found', `${source} does not exist; name an .osm.pbf file or an https URL`);
     }
-    return await importExtract(extractPath, {
+    const summary: SourceImport = await importExtract(extractPath, {
       db,
       sourceUrl: remote ? source : null,
       threads: options.threads,
       onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
     });
+    progress.finish();
+    if (options.tiles !== undefined) summary.tiles = await buildTiles(extractPath, resolve(options.tiles), { quiet: options.quiet });
+    return summary;
   } catch (error) {
     // about the download: named by its URL, not by the temporary file it was kept in
     if (!remote || !(error instanceof ExtractError)) throw error;

@@ -4,6 +4,8 @@ export interface ProgressSample {
   label: string;
   done: number;
   total: number | null;
+  /** What `done` and `total` count, e.g. 'tiles'; without it they are bytes. */
+  unit?: string;
   /** Extra counter shown with its rate, e.g. OSM elements. */
   count?: { name: string; value: number };
 }
@@ -61,8 +63,9 @@ function bar(sample: ProgressSample): string {
 }
 
 function describe(sample: ProgressSample, seconds: number, barText: string): string {
-  const parts = [sample.total ? `${Math.floor((100 * sample.done) / sample.total)}% of ${megabytes(sample.total)}` : megabytes(sample.done)];
-  if (seconds > 0) parts.push(`${megabytes(sample.done / seconds)}/s`);
+  const amount = sample.unit === undefined ? megabytes : (n: number) => `${Math.round(n).toLocaleString('en')} ${sample.unit}`;
+  const parts = [sample.total ? `${Math.floor((100 * sample.done) / sample.total)}% of ${amount(sample.total)}` : amount(sample.done)];
+  if (seconds > 0) parts.push(`${amount(sample.done / seconds)}/s`);
   if (sample.count && seconds > 0) {
     parts.push(`${sample.count.value.toLocaleString('en')} ${sample.count.name}, ${Math.round(sample.count.value / seconds).toLocaleString('en')}/s`);
   }

@@ -1,5 +1,5 @@
 // Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
-// HTTP routes.
+// basemap tiles, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
@@ -14,6 +14,8 @@ import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
+import { TileSource } from './tiles/tile-source.js';
+import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
 import { claimPort } from './http/port.js';
 import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
@@ -43,6 +45,8 @@ export interface App {
   community: Community;
   /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
   accounts: AccountsStore;
+  /** The basemap's vector tiles (TILES_DB), on this thread only. */
+  tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -91,6 +95,8 @@ export function createApp(options: AppOptions): App {
   registerPages(server, { config, catalog, reads, now });
   community.serve(server, { catalog, limits, problems });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
+  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
+  registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
       ? new ReadThreads({ config, server, catalog, limits, places, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
@@ -104,9 +110,11 @@ export function createApp(options: AppOptions): App {
     placeIndex,
     community,
     accounts,
+    tiles,
     threads,
     listen: async () => {
       community.start();
+      tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
@@ -119,6 +127,7 @@ export function createApp(options: AppOptions): App {
       observer?.accessLog?.flush();
       community.close();
       accounts.close();
+      tiles.close();
     },
   };
 }

@@ -42,6 +42,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests per minute per IP for listToiletsInArea; 0 lifts the limit. */
   areaRateLimitPerMinute: number;
+  /** Requests per minute per IP for the basemap tiles (/tiles/); 0 lifts the limit. */
+  tilesRateLimitPerMinute: number;
   /** Optional remote geocoder for place names the embedded lookup does not know (GEOCODER_URL, _MODE, _TIMEOUT_MS). */
   geocoder: GeocoderConfig;
   /** Nearest search looks no farther than this. */
@@ -57,6 +59,8 @@ export interface Config {
   /** false: the five contribution operations answer 503. */
   contributionsEnabled: boolean;
   humanCheck: HumanCheckConfig;
+  /** The basemap's vector tiles (MBTiles) written by `npm run import -- --tiles`, served at /tiles/. */
+  tilesDb: string;
   /** Where `npm run dump` writes the open data dumps and the server serves them from. */
   dumpDir: string;
   /** OpenStreetMap API base (…/api/0.6) for anonymous notes about approved reports; null: notes are off. */
@@ -95,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
+    tilesRateLimitPerMinute: integer(env, 'TILES_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
     geocoder: readGeocoderConfig(env),
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
@@ -109,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCounter: integer(env, 'ALTCHA_MAX_COUNTER', 10_000, 2, 10_000_000),
       expiresSeconds: integer(env, 'ALTCHA_EXPIRES_SECONDS', 1200, 10, 86_400),
     },
+    // importer/cli.ts writes here by default too
+    tilesDb: env.TILES_DB || join(dirname(toiletsDb), 'tiles.mbtiles'),
     dumpDir: env.DUMP_DIR || join(dirname(toiletsDb), 'dumps'),
     osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),

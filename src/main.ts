@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   const port = await app.listen();
   // Before "serving" is said: a supervisor may signal as soon as it reads it (SIGHUP's default is to end
   // the process).
-  process.on('SIGHUP', () => app.catalog.reload('SIGHUP'));
+  process.on('SIGHUP', () => {
+    app.catalog.reload('SIGHUP');
+    app.tiles.reload('SIGHUP');
+  });
   const stop = (signal: string) => {
     log.info('shutting down: finishing requests in flight', { signal });
     app.close().then(
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });
+  app.community.writeFirstDump(app.catalog);
 }
 
 /** Why the source database needs an import before serving (missing, unreadable, empty, from another version), or null. */

@@ -6,16 +6,20 @@
 // Only the main thread of the server and the operator's commands that need it open it.
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../storage/database.js';
+import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 
 /** Its layout, step by step (src/storage/README.md). The issues that add accounts add their steps here. */
 export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [];
 
+/** How the file is opened: by the server, the commands and a restore (src/backup). */
+export const ACCOUNTS_DATABASE: DatabaseKind = { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS, ownerOnly: true };
+
 export class AccountsStore {
   readonly db: Database.Database;
 
   constructor(readonly path: string) {
-    this.db = openDatabase(path, { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS, ownerOnly: true });
+    this.db = openDatabase(path, ACCOUNTS_DATABASE);
   }
 
   close(): void {

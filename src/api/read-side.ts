@@ -44,7 +44,7 @@ export interface ReadSide {
 export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
-  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, options.limitTables);
+  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, config.tilesRateLimitPerMinute, options.limitTables);
   const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());

@@ -15,6 +15,7 @@ import { registerContributionRoutes } from './routes.js';
 import { registerDumpRoutes } from './dump-routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
+import { writeFirstDump } from './first-dump.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -53,6 +54,11 @@ export class Community {
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
+  }
+
+  /** Writes the open data dump in the background when DUMP_DIR has none yet (first-dump.ts). */
+  writeFirstDump(catalog: ToiletCatalog): void {
+    writeFirstDump(catalog, this.config, this.log, this.now);
   }
 
   /** The OSM note outbox, when OSM_NOTES_API is set. */

@@ -31,7 +31,8 @@ export function registerDumpRoutes(server: HttpServer, deps: { config: Config; l
       try {
         body = await readFile(join(config.dumpDir, file));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing();
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return missing(); // no dump yet, or DUMP_DIR is not a folder
         throw error;
       }
       return {

@@ -67,6 +67,8 @@ Community confirmations, ratings, corrections and toilets added at ${baseUrl} ar
 the same licence. Any copy or derived database must be shared under the ODbL and credit OpenStreetMap.
 
 Files: ${DUMP_FILES.geojson} (GeoJSON FeatureCollection), ${DUMP_FILES.csv} (CSV, RFC 4180, UTF-8).
+In the CSV, a text that begins with =, +, -, @, a tab, CR or NUL has a ' put in front, so a spreadsheet
+shows it rather than running it as a formula; the GeoJSON has every text as it is.
 Fields are those of the API's toilet items: ${baseUrl}/api/v1/openapi.json
 `;
 }
@@ -102,7 +104,8 @@ export async function writeDump(snapshot: Snapshot, baseUrl: string, dir: string
     yield CSV_COLUMNS.map(([name]) => name).join(',') + '\r\n';
     for (const item of items()) yield CSV_COLUMNS.map(([, read]) => csvField(read(item))).join(',') + '\r\n';
   };
-  const temporary = (name: string) => join(dir, `${name}.tmp`);
+  // one writer's own names: the server's first dump and an operator's `npm run dump` may run at once
+  const temporary = (name: string) => join(dir, `.${name}.${process.pid}.tmp`);
   try {
     await writeGzip(temporary(DUMP_FILES.geojson), geojson());
     await writeGzip(temporary(DUMP_FILES.csv), csv());
@@ -120,8 +123,19 @@ function writeGzip(path: string, chunks: Iterable<string>): Promise<void> {
   return pipeline(Readable.from(chunks), createGzip(), createWriteStream(path));
 }
 
+/**
+ * Text a spreadsheet would run as a formula (or a DDE command) when the CSV is opened: a leading =, +, -,
+ * @, tab, CR or NUL (OWASP, "CSV Injection").
+ */
+const FORMULA_START = /^[=+\-@\t\r\0]/;
+
+/**
+ * One RFC 4180 field. Text (names, operators, hours: anything from OpenStreetMap or the community) that a
+ * spreadsheet would read as a formula gets a leading ' so it shows as the text it is; numbers are written
+ * as numbers, so a negative longitude stays a number.
+ */
 function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

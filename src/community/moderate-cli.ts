@@ -1,7 +1,9 @@
 // npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
 // It works on the same databases as the server (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB), opened and migrated
-// as the server does; a running server shows each action within about a second.
-import { parseArgs } from 'node:util';
+// as the server does; a running server shows each action within about a second. main() takes the arguments,
+// environment and output streams, so the tests run the command in their own process; run as a script, it is
+// given the process's own.
+import type { Console } from 'node:console';
 import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
@@ -10,8 +12,11 @@ import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type Qu
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
+import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
 
-const USAGE = `usage: npm run moderate -- <command> [--json]
+const COMMAND = {
+  name: 'moderate',
+  help: `usage: npm run moderate -- <command> [--reason TEXT] [--limit N] [--json] [--help]
   list [submissions|reports|gone-votes]           the queues, with context
   approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
   reject <sub_N|rep_N> --reason TEXT
@@ -19,42 +24,53 @@ const USAGE = `usage: npm run moderate -- <command> [--json]
   unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again
   gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
   log [--limit N]                                 the latest moderator actions
-facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence`;
+facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence
+--json prints machine-readable output. Exit codes: 0 done, 1 refused (the message says why), 2 wrong arguments.`,
+  options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+  positionals: { min: 1, max: 4, what: 'a command and its arguments' },
+} as const;
 
-class UsageError extends Error {}
+/** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
+const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
+  list: { words: ['[submissions|reports|gone-votes]'], optional: 1, changes: false },
+  approve: { words: ['<sub_N|rep_N>'], changes: true },
+  reject: { words: ['<sub_N|rep_N>'], changes: true },
+  lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true },
+  unlock: { words: ['<toilet id>', '<fact>'], changes: true },
+  gone: { words: ['<toilet id>'], changes: true },
+  log: { words: [], changes: false },
+};
 
-function main(): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ allowPositionals: true, options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
-  } catch (error) {
-    return fail(new UsageError((error as Error).message));
-  }
+/** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
+export function main(argv: string[], io: CommandIo = processIo()): number {
+  const console = commandConsole(io);
+  const parsed = parseCommand(COMMAND, argv, console);
+  if (typeof parsed === 'number') return parsed;
   const { positionals: [command, ...args], values } = parsed;
-  if (values.help || command === undefined) {
-    console.log(USAGE);
-    return values.help ? 0 : 2;
+  const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (spec === undefined) return usageFailure(COMMAND, `unknown command ${JSON.stringify(command)}: write one of ${Object.keys(COMMANDS).join(', ')}`, console);
+  if (args.length > spec.words.length || args.length < spec.words.length - (spec.optional ?? 0)) {
+    return usageFailure(COMMAND, `write ${['moderate --', command, ...spec.words].join(' ')}${spec.changes ? ' --reason "TEXT"' : ''}`, console);
   }
-  const log = jsonLogger(process.stderr, process.stderr);
+  if (spec.changes && (values.reason ?? '').trim() === '') {
+    return usageFailure(COMMAND, `${command} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
+  }
+  const log = jsonLogger(io.stderr, io.stderr);
   let community: Community | null = null;
   let accounts: AccountsStore | null = null;
   try {
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     community = new Community(config, log, Date.now);
     accounts = new AccountsStore(config.accountsDb);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const reason = () => values.reason ?? '';
-    const need = (count: number) => {
-      if (args.length !== count) throw new UsageError(`${command} takes ${count} argument${count === 1 ? '' : 's'}`);
-      return args;
-    };
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
     switch (command) {
       case 'list': {
         const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which) || args.length > 1) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
+        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
         const queues = {
           ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
           ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
@@ -65,25 +81,25 @@ function main(): number {
       }
       case 'approve':
       case 'reject': {
-        const [target] = need(1);
+        const [target] = args;
         const done = command === 'approve' ? moderation.approve(target, reason()) : moderation.reject(target, reason());
         show({ done }, () => done);
         break;
       }
       case 'lock': {
-        const [id, fact, value] = need(3);
+        const [id, fact, value] = args;
         const done = moderation.lock(id, fact, value, reason());
         show({ done }, () => done);
         break;
       }
       case 'unlock': {
-        const [id, fact] = need(2);
+        const [id, fact] = args;
         const done = moderation.unlock(id, fact, reason());
         show({ done }, () => done);
         break;
       }
       case 'gone': {
-        const [id] = need(1);
+        const [id] = args;
         const done = moderation.markGone(id, reason());
         show({ done }, () => done);
         break;
@@ -96,21 +112,20 @@ function main(): number {
         break;
       }
       default:
-        throw new UsageError(`unknown command ${command}`);
+        throw new Error(`command ${command} is listed but not handled`);
     }
     return 0;
   } catch (error) {
-    return fail(error);
+    return fail(error, console);
   } finally {
     community?.close();
     accounts?.close();
   }
 }
 
-function fail(error: unknown): number {
+function fail(error: unknown, console: Console): number {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
-    return 2;
+    return usageFailure(COMMAND, error.message, console);
   }
   if (error instanceof ModerationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
     console.error(error.message);
@@ -152,4 +167,4 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
   return lines.join('\n');
 }
 
-process.exitCode = main();
+runAsScript(import.meta.url, main);

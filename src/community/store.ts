@@ -9,8 +9,11 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
-import { openDatabase } from '../storage/database.js';
+import { openDatabase, type DatabaseKind } from '../storage/database.js';
 import { OVERLAY_MIGRATIONS } from './migrations.js';
+
+/** How the file is opened: by the server, the commands and a restore (src/backup). */
+export const OVERLAY_DATABASE: DatabaseKind = { name: 'overlay database', migrations: OVERLAY_MIGRATIONS };
 
 /** Decided reports and submissions (with their notes) are kept this long for moderators, then deleted. */
 const DECIDED_KEEP_MONTHS = 12;
@@ -32,7 +35,7 @@ export class OverlayStore {
   private readonly statements;
 
   constructor(readonly path: string) {
-    this.db = openDatabase(path, { name: 'overlay database', migrations: OVERLAY_MIGRATIONS });
+    this.db = openDatabase(path, OVERLAY_DATABASE);
     const db = this.db;
     this.statements = {
       logChange: db.prepare('INSERT INTO changes (toilet_id, at) VALUES (?, ?)'),

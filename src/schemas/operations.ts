@@ -23,6 +23,8 @@ export interface RateLimitPolicy {
 export const RATE_LIMIT_POLICIES = {
   perIp: { name: 'per-ip', quota: 60, windowSeconds: 60 },
   areaPerIp: { name: 'area-per-ip', quota: 300, windowSeconds: 60 },
+  /** The basemap (/tiles/): a map view loads 10–30 tiles, so they have a budget of their own, not the API's. */
+  tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */

@@ -4,17 +4,15 @@
 // the old data and logs why. Overlay changes of single toilets (contributions, moderation) are applied to
 // the snapshot in use, in place; approved community toilets need a new snapshot (their rows join the
 // static spatial indexes), so approving one reloads.
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { openSourceDatabase, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
 import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../memory.js';
-
-/** An import renames once, but editors and copies write in bursts: wait for quiet before reloading. */
-const RELOAD_SETTLE_MS = 250;
+import { fileStamp, ReplacedFileWatch } from '../storage/replaced-file.js';
 /** Told of every new snapshot and overlay change, to build the same snapshot elsewhere (another server thread). */
 export interface CatalogFollower {
   loaded(loaded: LoadedToilets, info: SourceInfo, overlays: OverlayChange): void;
@@ -31,8 +29,7 @@ export interface LoadReport {
 
 export class ToiletCatalog {
   private snapshotInUse: Snapshot;
-  private watcher: FSWatcher | null = null;
-  private settleTimer: NodeJS.Timeout | null = null;
+  private watcher: ReplacedFileWatch | null = null;
   private qualityTimer: NodeJS.Timeout | null = null;
   private fileStamp = '';
   private readonly listeners: (() => void)[] = [];
@@ -89,7 +86,7 @@ export class ToiletCatalog {
     if (!existsSync(this.dbPath)) {
       loaded = loadToilets(null, community);
     } else {
-      stamp = this.stampOf();
+      stamp = fileStamp(this.dbPath);
       const db = openSourceDatabase(this.dbPath);
       try {
         const meta = readMeta(db);
@@ -134,7 +131,7 @@ export class ToiletCatalog {
       this.log.error('the source database is gone; still serving the previous data until an import writes a new one', { reason, path: this.dbPath });
       return;
     }
-    if (present && this.stampOf() === this.fileStamp && reason !== 'SIGHUP') return;
+    if (present && fileStamp(this.dbPath) === this.fileStamp && reason !== 'SIGHUP') return;
     try {
       const report = this.load();
       this.log.info('source reloaded', { reason, ...report });
@@ -145,24 +142,13 @@ export class ToiletCatalog {
 
   /** Watches the database file's folder (an import replaces the file, so the file itself can't be watched). */
   watch(): void {
-    const name = basename(this.dbPath);
-    this.watcher = watch(dirname(this.dbPath), (_event, file) => {
-      if (file !== name) return;
-      if (this.settleTimer) clearTimeout(this.settleTimer);
-      this.settleTimer = setTimeout(() => this.reload('file changed'), RELOAD_SETTLE_MS);
-    });
+    this.watcher = new ReplacedFileWatch(this.dbPath, () => this.reload('file changed'));
     this.qualityTimer = setInterval(() => this.snapshotInUse.refreshQuality(this.now()), QUALITY_REFRESH_MS);
     this.qualityTimer.unref();
   }
 
   close(): void {
     this.watcher?.close();
-    if (this.settleTimer) clearTimeout(this.settleTimer);
     if (this.qualityTimer) clearInterval(this.qualityTimer);
-  }
-
-  private stampOf(): string {
-    const s = statSync(this.dbPath, { bigint: true });
-    return `${s.ino}:${s.mtimeNs}:${s.size}`;
   }
 }

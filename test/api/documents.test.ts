@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BASE_URL, importInto, readSourceToilets, serve, tempDir, type Served, type SourceToilet } from './support.js';
+import { BASE_URL, importedCopy, readSourceToilets, serve, tempDir, type Served, type SourceToilet } from './support.js';
 
 const OPERATIONS = { findToiletsNear: ['/toilets/nearest', 'get'], listToiletsInArea: ['/toilets', 'get'], getToilet: ['/toilets/{id}', 'get'] } as const;
 const READS = {
@@ -20,7 +20,7 @@ describe('documents and pages', () => {
   let toilets: SourceToilet[];
 
   before(async () => {
-    await importInto('porto', db);
+    await importedCopy('porto', db);
     toilets = readSourceToilets(db);
     READS.getToilet = `/api/v1/toilets/${toilets[0].id}`;
     s = await serve({ db });

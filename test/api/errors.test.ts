@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PlaceLookupUnavailable, type PlaceLookup } from '../../src/places/lookup.js';
-import { BASE_URL, importInto, readSourceToilets, serve, tempDir, type Served } from './support.js';
+import { BASE_URL, importedCopy, readSourceToilets, serve, tempDir, type Served } from './support.js';
 
 const NEAREST = '/api/v1/toilets/nearest';
 const AREA = '/api/v1/toilets';
@@ -71,7 +71,7 @@ describe('errors of the public reads', () => {
   let someId: string;
 
   before(async () => {
-    await importInto('porto', db);
+    await importedCopy('porto', db);
     someId = readSourceToilets(db)[0].id;
     s = await serve({ db, places: null });
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BASE_URL, importInto, readSourceToilets, serve, tempDir, type Answer, type Served } from './support.js';
+import { BASE_URL, importedCopy, readSourceToilets, serve, tempDir, type Answer, type Served } from './support.js';
 
 const NEAREST = '/api/v1/toilets/nearest?lat=41.14&lon=-8.61';
 const AREA = '/api/v1/toilets?bbox=-8.62,41.13,-8.58,41.16';
@@ -30,7 +30,7 @@ describe('rate limits', () => {
   let someId: string;
 
   before(async () => {
-    await importInto('porto', db);
+    await importedCopy('porto', db);
     someId = readSourceToilets(db)[0].id;
     // One trusted proxy hop: X-Forwarded-For names the client, and requests without it count for the socket's peer.
     limited = await serve({ db, now: () => nowMs, env: { RATE_LIMIT_PER_MINUTE: '3', AREA_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '1' } });

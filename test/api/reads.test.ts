@@ -9,7 +9,7 @@ import {
   bearingGap,
   byDistanceFrom,
   haversineMeters,
-  importInto,
+  importedCopy,
   initialBearing,
   query,
   readSourceToilets,
@@ -94,7 +94,7 @@ describe('public reads on the Porto extract', () => {
   const openNowById = new Map<string, OpenNow>();
 
   before(async () => {
-    await importInto('porto', db);
+    await importedCopy('porto', db);
     toilets = readSourceToilets(db);
     porto = await serve({ db, places });
     portoLater = await serve({ db, places: new LaterPlaces(places) });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../src/log.js';
-import { importInto, readSourceToilets, serve, tempDir, type Served } from './support.js';
+import { importedCopy, importInto, readSourceToilets, serve, tempDir, type Served } from './support.js';
 
 type DataSet = 'porto' | 'monaco';
 
@@ -15,14 +15,15 @@ type DataSet = 'porto' | 'monaco';
 const FAR_NEAREST = '/api/v1/toilets/nearest?lat=42.5&lon=0&limit=20';
 const REACH_BOTH = { NEAREST_MAX_DISTANCE_M: '3000000' };
 const WORKERS = 8;
-/** Upper bound on the wait for a reload; it normally lands within a few hundred milliseconds. */
-const RELOAD_DEADLINE_MS = 15_000;
+/**
+ * Only against a hang (a reload that never lands): no check of how fast it lands, which a loaded machine
+ * would fail. It normally lands within a few hundred milliseconds.
+ */
+const HANG_GUARD = { timeout: 300_000 };
 
-/** Resolves once `done()` holds; rejects with `what` if it does not within the deadline. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const deadline = performance.now() + RELOAD_DEADLINE_MS; !done(); await sleep(5)) {
-    if (performance.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-  }
+/** Resolves once `done()` holds (the test's timeout ends a wait that never does). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await sleep(5);
 }
 
 describe('reload under concurrent requests', () => {
@@ -33,8 +34,8 @@ describe('reload under concurrent requests', () => {
   let s: Served;
 
   before(async () => {
-    await importInto('porto', live);
-    await importInto('monaco', staged);
+    await importedCopy('porto', live);
+    await importedCopy('monaco', staged);
     idsOf.porto = new Set(readSourceToilets(live).map((t) => t.id));
     idsOf.monaco = new Set(readSourceToilets(staged).map((t) => t.id));
     s = await serve({ db: live, watch: true, env: REACH_BOTH });
@@ -76,9 +77,9 @@ describe('reload under concurrent requests', () => {
     };
     const running = Promise.all(seenBy.map(loop));
     try {
-      await until(() => allSaw(from) || failures.length > 0, `answers from ${from}`);
+      await until(() => allSaw(from) || failures.length > 0);
       await swap();
-      await until(() => allSaw(to) || failures.length > 0, `answers from ${to} after the swap`);
+      await until(() => allSaw(to) || failures.length > 0);
     } finally {
       stop = true;
       await running;
@@ -94,7 +95,7 @@ describe('reload under concurrent requests', () => {
     }
   }
 
-  test('a database renamed over the live file is picked up while requests run; no answer fails or mixes data', async () => {
+  test('a database renamed over the live file is picked up while requests run; no answer fails or mixes data', HANG_GUARD, async () => {
     const { seenBy, failures } = await underLoad('porto', 'monaco', () => renameSync(staged, live));
     assert.deepEqual(failures, []);
     assertSwitchedOnce(seenBy, 'porto', 'monaco');
@@ -104,7 +105,7 @@ describe('reload under concurrent requests', () => {
     assert.equal(here.status, 200);
   });
 
-  test('the importer writing the live path in place swaps atomically while requests run', async () => {
+  test('the importer writing the live path in place swaps atomically while requests run', HANG_GUARD, async () => {
     const { seenBy, failures } = await underLoad('monaco', 'porto', () => importInto('porto', live));
     assert.deepEqual(failures, []);
     assertSwitchedOnce(seenBy, 'monaco', 'porto');
@@ -130,8 +131,8 @@ describe('SIGHUP reload and the area cache', () => {
   let monacoIds: Set<string>;
 
   before(async () => {
-    await importInto('porto', live);
-    await importInto('monaco', staged);
+    await importedCopy('porto', live);
+    await importedCopy('monaco', staged);
     monacoIds = new Set(readSourceToilets(staged).map((t) => t.id));
     s = await serve({ db: live, now: () => nowMs, log, env: { ...REACH_BOTH, AREA_CACHE_SECONDS: '300' } });
   });
@@ -200,7 +201,7 @@ describe('SIGHUP reload and the area cache', () => {
     ]);
     const near = await s.call(FAR_NEAREST);
     assert.ok(near.json.results.length === 20 && near.json.results.every((r: { id: string }) => monacoIds.has(r.id)), 'still the Monaco data');
-    await importInto('porto', live);
+    await importedCopy('porto', live);
     s.app.catalog.reload('SIGHUP');
     assert.equal(lines.at(-1)!.message, 'source reloaded');
     const back = await s.call(FAR_NEAREST);

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { osmExtract } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 import { jsonLogger } from '../../src/log.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -31,8 +32,10 @@ interface Serving {
 async function start(db: string): Promise<{ messages: string[]; toilets: number; serving: Serving }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const messages: string[] = [];
   try {
     for await (const line of createInterface({ input: child.stdout! })) {
@@ -40,7 +43,7 @@ async function start(db: string): Promise<{ messages: string[]; toilets: number;
       messages.push(entry.message);
       if (entry.message === 'serving') return { messages, toilets: (entry as Serving).toilets, serving: entry as Serving };
     }
-    throw new Error(`main.js exited before serving: ${messages.join(' | ')}`);
+    throw new Error(`main.js exited before serving: ${messages.join(' | ')}; stderr: ${stderr}`);
   } finally {
     child.kill('SIGTERM');
   }
@@ -163,7 +166,7 @@ test('a log stream that fails is left alone, and its failure said once on the ot
 
 test('the server takes signals once it says it is serving, and keeps serving and shuts down gracefully when its stdout reader goes away', async () => {
   const db = join(dir, 'toilets.db');
-  await start(db); // imported if need be
+  if (!existsSync(db)) await importedCopy('monaco', db); // when this test runs alone
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -171,10 +174,18 @@ test('the server takes signals once it says it is serving, and keeps serving and
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const exited = once(child, 'exit');
+  /** Resolves once stderr matches `pattern` (or the process has ended: the checks below then say what is missing). */
+  const said = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      const look = () => pattern.test(stderr) && resolve();
+      child.stderr!.on('data', look);
+      void exited.then(() => resolve());
+      look();
+    });
   const port = await servingPort(child);
   child.stdout!.destroy(); // the reader goes away: the server's next line on stdout fails with EPIPE
   child.kill('SIGHUP'); // a reload, logged on stdout; sent at once, as the signal handlers are in place before "serving"
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await said(/writing the log to stdout failed/); // the reload's line met the closed pipe
   const answer = await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`);
   assert.equal(answer.status, 200);
   child.kill('SIGTERM');

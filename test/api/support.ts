@@ -1,37 +1,19 @@
-// Shared by the API tests: real source databases made by the importer, a real app on a loopback port,
-// requests that check what every answer must satisfy, and independent spherical geometry for expectations.
-import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Shared by the API tests: real source databases made by the importer (copies of the cached import, see
+// test/support/extracts.ts), the real app on a loopback port with requests that check what every answer
+// must satisfy (test/support/server.ts), and independent spherical geometry for expectations.
 import Database from 'better-sqlite3';
-import { importExtract } from '../../importer/import.js';
-import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/log.js';
-import type { PlaceLookup } from '../../src/places/lookup.js';
-import { findInvalid } from '../../src/schemas/validate.js';
-import type { SchemaName } from '../../src/schemas/resources.js';
 import { osmExtract } from '../support/paths.js';
+import type { ExtractName } from '../support/extracts.js';
 
-/** Every absolute URL the service emits about itself starts with this (proves BASE_URL is honoured). */
-export const BASE_URL = 'https://toilets.example.test';
+export { BASE_URL, FIXED_NOW, SILENT, assertValid, serve, type Answer, type Served, type ServeOptions } from '../support/server.js';
+export { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
 
-/** Wednesday 5 June 2024, 08:00 UTC: 09:00 in Porto, when some of its toilets with hours are closed. */
-export const FIXED_NOW = Date.parse('2024-06-05T08:00:00Z');
-
-export const SILENT: Logger = { info() {}, error() {} };
-
-export type ExtractName = Parameters<typeof osmExtract>[0];
-
-/** A folder of its own under the system temp dir; remove() deletes it. */
-export function tempDir(): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), 'toilet-api-test-'));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-/** Imports a real extract into `db` with the real importer (which renames the finished file over `db`). */
+/**
+ * Imports a real extract into `db` with the real importer (which renames the finished file over `db`), for
+ * tests of what an import does to a running server; the others take a copy of the cached import (importedCopy).
+ */
 export async function importInto(extract: ExtractName, db: string): Promise<void> {
+  const { importExtract } = await import('../../importer/import.js'); // only the tests that import load the importer
   await importExtract(osmExtract(extract), { db });
 }
 
@@ -57,84 +39,6 @@ export function readSourceToilets(db: string): SourceToilet[] {
   } finally {
     database.close();
   }
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed body for JSON and problem+json answers, else undefined. */
-  json: any;
-}
-
-export interface Served {
-  app: App;
-  /** e.g. http://127.0.0.1:41234 */
-  origin: string;
-  /**
-   * One request; checks what every answer must satisfy: no cookie, a valid Problem for problem+json,
-   * and a 200 of a read valid against that read's schema.
-   */
-  call(path: string, init?: RequestInit): Promise<Answer>;
-  close(): Promise<void>;
-}
-
-export interface ServeOptions {
-  db: string;
-  /** Environment on top of the test defaults (loopback, ephemeral port, BASE_URL, generous limits). */
-  env?: Record<string, string>;
-  now?: () => number;
-  places?: PlaceLookup | null;
-  log?: Logger;
-  /** Watch the database folder for replacements, as main.ts does. */
-  watch?: boolean;
-}
-
-export async function serve(options: ServeOptions): Promise<Served> {
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    BASE_URL,
-    // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
-    HTTP_THREADS: '1',
-    TOILETS_DB: options.db,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AREA_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...options.env,
-  });
-  const app = createApp({ config, log: options.log ?? SILENT, now: options.now ?? (() => FIXED_NOW), places: options.places ?? null });
-  app.catalog.load();
-  if (options.watch) app.catalog.watch();
-  const port = await app.listen();
-  const origin = `http://127.0.0.1:${port}`;
-  const call = async (path: string, init?: RequestInit): Promise<Answer> => {
-    const response = await fetch(origin + path, init);
-    const text = await response.text();
-    assert.equal(response.headers.get('set-cookie'), null, `${path} set a cookie`);
-    const type = response.headers.get('content-type') ?? '';
-    const json = /^application\/(problem\+)?json/.test(type) && text !== '' ? JSON.parse(text) : undefined;
-    if (type.startsWith('application/problem+json')) {
-      assertValid('Problem', json);
-      assert.equal(json.status, response.status, 'problem status matches the HTTP status');
-      assert.ok(json.type.startsWith(`${BASE_URL}/problems/`), `problem type ${json.type} lives under BASE_URL`);
-    }
-    const read = readSchemaOf(path);
-    if (read !== null && response.status === 200 && json !== undefined) assertValid(read, json);
-    return { status: response.status, headers: response.headers, text, json };
-  };
-  return { app, origin, call, close: () => app.close() };
-}
-
-/** The success schema of the read a path addresses, or null for other paths. */
-function readSchemaOf(path: string): SchemaName | null {
-  const pathname = path.split('?')[0];
-  if (pathname === '/api/v1/toilets/nearest') return 'FindResult';
-  if (pathname === '/api/v1/toilets') return 'AreaResult';
-  return /^\/api\/v1\/toilets\/[^/]+$/.test(pathname) ? 'ToiletAnswer' : null;
-}
-
-export function assertValid(schema: SchemaName, body: unknown): void {
-  assert.deepEqual(findInvalid(schema, body), [], `answer is not a valid ${schema}: ${JSON.stringify(body).slice(0, 300)}`);
 }
 
 /** `/api/v1/toilets/nearest?...` from an object of parameters. */

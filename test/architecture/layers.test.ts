@@ -25,6 +25,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/log': [],
   'src/memory': [],
   'src/storage': [],
+  // the operator commands' shared argument parsing, exit codes and streams (node: modules only)
+  'src/cli': [],
   'src/accounts': ['src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
@@ -35,23 +37,27 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/http': ['src/storage'],
   // metrics and the access log: the server's observer, the main thread's exposition (prom-client)
   'src/observe': ['src/http', 'src/config', 'src/log'],
-  'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory'],
+  'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory', 'src/storage'],
   'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
   'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
+  'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // the moderation command opens the accounts database as well (recovery links, deletions)
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
-  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
+  'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
+  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
-  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage'],
+  importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage', 'src/cli'],
 };
 
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth)\//];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|tiles)\//];
 
 const projectEdges = () =>
   [...graph].flatMap(([from, edges]) => edges.filter((edge) => graph.has(edge.to)).map((edge) => ({ from, to: edge.to })));
@@ -79,7 +85,7 @@ test('the server reaches the importer only through importer/index.ts, and the im
   assert.deepEqual(wrong, []);
 });
 
-test('a read thread loads no SQLite, community, account or billing code', () => {
+test('a read thread loads no SQLite, community, account, billing or tiles code', () => {
   const start = 'src/threads/read-thread.ts';
   const loaded = [...runtimeClosure(graph, start)].filter((module) => NOT_IN_READ_THREADS.some((pattern) => pattern.test(module)));
   assert.deepEqual(

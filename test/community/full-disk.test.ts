@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DUMP_FILES } from '../../src/community/dump.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
-import { deviceId, importedData, moderate, operatorCommand, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
+import { deviceId, importedData, operatorCommand, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
 
 let data: Data;
 let server: MainProcess;
@@ -27,6 +27,7 @@ before(async () => {
   // sh mounts the tmpfs in the new namespace, then becomes the server (same pid: /proc/<pid>/root shows the mount)
   const launcher = [...UNSHARE, 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', disk];
   server = await startMain(data, { env: onDisk, launcher });
+  await server.logged(/wrote the first open data dump/); // the server's own, in the background: not mixed with the test's
 });
 
 after(async () => {
@@ -46,7 +47,7 @@ test('a full disk: contributions 503 with Retry-After, nothing accepted is lost,
   // the moderation command on the same database file, in the server's namespaces (SQLite resolves the
   // /proc/<pid>/root link, so only plain file operations can go through it)
   const inServerNamespaces = ['nsenter', '--target', String(server.child.pid), '--user', '--mount', '--preserve-credentials'];
-  const approve = () => moderate(data, ['approve', proposed.json.id, '--reason', 'seen it'], onDisk, inServerNamespaces);
+  const approve = () => operatorCommand('moderate-cli', data, ['approve', proposed.json.id, '--reason', 'seen it'], onDisk, inServerNamespaces);
   const dump = () => operatorCommand('dump-cli', data, [], onDisk, inServerNamespaces);
   const dumpDir = join(`/proc/${server.child.pid}/root`, disk, 'dumps');
   const dumped = () => Object.fromEntries(readdirSync(dumpDir).sort().map((name) => [name, readFileSync(join(dumpDir, name)).toString('base64')]));

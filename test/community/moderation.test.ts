@@ -1,12 +1,12 @@
-// The moderator's command line (`npm run moderate`, run as its own process on the same databases) and
-// what a running server shows after each action: queues with context, approved submissions as community
+// The moderator's command line (`npm run moderate`: its main() run in this process on the same databases,
+// and once as the real script in a process of its own) and what a running server shows after each action: queues with context, approved submissions as community
 // toilets in every answer, reports and disputes, locks, a toilet marked gone, the log, and the outbox of
 // anonymous OpenStreetMap notes sent to a local fake of the OSM API.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { assertValid, Clock, deviceId, importedData, moderate, startService, type Data, type Service } from './support.js';
+import { assertValid, Clock, deviceId, importedData, moderate, operatorCommand, startService, type Data, type Service } from './support.js';
 
 const PAID = 'n5225387845'; // Porto: wheelchair yes, near the submission below
 const OTHER = 'n3191740661';
@@ -80,7 +80,10 @@ describe('moderation', () => {
       },
     );
 
-    assert.equal(run('approve', submitted.json.id).status, 1, 'a reason is required');
+    const unreasoned = run('approve', submitted.json.id);
+    assert.equal(unreasoned.status, 2, 'a reason is required: a usage error');
+    assert.match(unreasoned.stderr, /^moderate: approve needs --reason "TEXT"/);
+    assert.equal(run('approve', submitted.json.id, '--reason', '  ').status, 2, 'a blank reason is none');
     const approved = run('approve', submitted.json.id, '--reason', 'seen on street view');
     assert.equal(approved.status, 0, approved.stderr);
     assert.equal(approved.json.done, `approved ${submitted.json.id}: it is toilet c_${number}`);
@@ -185,8 +188,9 @@ describe('moderation', () => {
   });
 
   test('every action is in the log with its time and reason', async () => {
-    const log = run('log', '--limit', '3');
-    assert.equal(log.status, 0);
+    // the real script in a process of its own: its exit code and what it prints
+    const log = operatorCommand('moderate-cli', data, ['log', '--limit', '3', '--json'], env);
+    assert.equal(log.status, 0, log.stderr);
     assert.deepEqual(
       log.json.map((e: { action: string; target: string; reason: string }) => [e.action, e.target, e.reason]),
       [

@@ -1,32 +1,32 @@
-// Shared by the community tests: a real app on a loopback port over a really imported extract, with its
-// own overlay database, an injectable clock, real ALTCHA challenges solved with a cheap configuration, and
-// requests from chosen client addresses (TRUST_PROXY=1 and X-Forwarded-For).
+// Shared by the community tests: the real app on a loopback port (test/support/server.ts) over a copy of
+// the cached import of a real extract (test/support/extracts.ts), with its own overlay database, an
+// injectable clock, real ALTCHA challenges solved with a cheap configuration, and requests from chosen
+// client addresses (TRUST_PROXY=1 and X-Forwarded-For).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { assertValid, BASE_URL, importInto, readSourceToilets, SILENT, tempDir } from '../api/support.js';
+import type { App } from '../../src/app.js';
+import { main as dumpCommand } from '../../src/community/dump-cli.js';
+import { main as moderateCommand } from '../../src/community/moderate-cli.js';
+import type { CommandIo } from '../../src/cli/command.js';
+import { readSourceToilets } from '../api/support.js';
+import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js';
+import { assertValid, BASE_URL, SERVER_ENV, serve } from '../support/server.js';
 
 export { BASE_URL, assertValid, readSourceToilets };
 
 /** The site's origin: what the site's own pages send as Origin. */
 export const SITE_ORIGIN = new URL(BASE_URL).origin;
 
-/** Environment of every test service: loopback, generous request limits, a cheap proof of work. */
+/** Environment of every test service: the test server's (loopback, generous request limits), a cheap proof of work. */
 export const TEST_ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  BASE_URL,
-  // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
-  HTTP_THREADS: '1',
+  ...SERVER_ENV,
   TRUST_PROXY: '1',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  AREA_RATE_LIMIT_PER_MINUTE: '1000000',
   AREA_CACHE_SECONDS: '300',
   ALTCHA_ALGORITHM: 'SHA-256',
   ALTCHA_COST: '1',
@@ -49,11 +49,11 @@ export interface Data {
   remove(): void;
 }
 
-/** A temp folder with the real import of an extract; the overlay database will sit beside it. */
-export async function importedData(extract: 'monaco' | 'porto' | 'andorra' | 'liechtenstein' = 'monaco'): Promise<Data> {
-  const dir = tempDir();
+/** A temp folder with a copy of the real import of an extract; the overlay database will sit beside it. */
+export async function importedData(extract: ExtractName = 'monaco'): Promise<Data> {
+  const dir = tempDir('toilet-community-test');
   const toiletsDb = join(dir.path, 'toilets.db');
-  await importInto(extract, toiletsDb);
+  await importedCopy(extract, toiletsDb);
   return { dir: dir.path, toiletsDb, overlayDb: join(dir.path, 'overlay.db'), remove: dir.remove };
 }
 
@@ -94,12 +94,8 @@ export interface Service extends ServiceClient {
 }
 
 export async function startService(data: Data, clock: Clock, env: Record<string, string> = {}): Promise<Service> {
-  const config = loadConfig({ ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env });
-  const app = createApp({ config, log: SILENT, now: clock.now });
-  app.catalog.load();
-  const port = await app.listen();
-  const url = `http://127.0.0.1:${port}`;
-  return { app, url, clock, ...serviceClient(url), close: () => app.close() };
+  const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now });
+  return { app, url: origin, clock, ...serviceClient(origin), close };
 }
 
 export function serviceClient(url: string): ServiceClient {
@@ -163,6 +159,10 @@ export interface MainProcess {
   url: string;
   /** What it wrote to stderr (the error log) so far. */
   stderr(): string;
+  /** What it wrote to stdout (the information log) after `serving`, so far. */
+  stdout(): string;
+  /** Resolves with the first line of the information log after `serving` that `pattern` matches. */
+  logged(pattern: RegExp): Promise<string>;
 }
 
 /**
@@ -177,16 +177,34 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const entry = JSON.parse(line);
-    if (entry.message === 'serving') {
-      child.stdout!.resume(); // the rest is read and dropped, so the server never waits on a full pipe
-      return { child, url: `http://127.0.0.1:${entry.port}`, stderr: () => stderr };
+  // every line of the information log is read (so the server never waits on a full pipe) and kept
+  const lines: string[] = [];
+  const watchers: { pattern: RegExp; found(line: string): void }[] = [];
+  const logged = (pattern: RegExp, from = 0) =>
+    new Promise<string>((found) => {
+      const line = lines.slice(from).find((l) => pattern.test(l));
+      if (line !== undefined) found(line);
+      else watchers.push({ pattern, found });
+    });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const watcher of [...watchers]) {
+      if (!watcher.pattern.test(line)) continue;
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.found(line);
     }
-  }
-  const code = child.exitCode ?? (await new Promise((resolve) => child.once('exit', resolve)));
-  throw new Error(`the server exited with code ${code} before serving: ${stderr}`);
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const serving = await Promise.race([logged(/"message":"serving"/), exited.then(() => null)]);
+  if (serving === null) throw new Error(`the server exited with code ${child.exitCode} before serving: ${stderr}`);
+  const after = lines.indexOf(serving) + 1;
+  return {
+    child,
+    url: `http://127.0.0.1:${JSON.parse(serving).port}`,
+    stderr: () => stderr,
+    stdout: () => lines.slice(after).join('\n'),
+    logged: (pattern) => logged(pattern, after),
+  };
 }
 
 export interface CommandRun {
@@ -197,28 +215,56 @@ export interface CommandRun {
   json: any;
 }
 
-/**
- * Runs one of the operator's commands (`npm run moderate`, `npm run dump`) as the compiled script, in its own
- * process, on the test's databases; as the arguments of `launcher` when given (e.g. nsenter).
- */
-export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
-  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, `src/community/${script}.js`), ...args];
-  const result = spawnSync(command, commandArgs, {
-    env: { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env },
-    encoding: 'utf8',
-  });
+/** The environment an operator's command gets: the test service's, on the test's databases. */
+function commandEnv(data: Data, env: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...TEST_ENV, TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...env };
+}
+
+function commandRun(status: number, stdout: string, stderr: string): CommandRun {
   let json: any;
   try {
-    json = JSON.parse(result.stdout);
+    json = JSON.parse(stdout);
   } catch {
     json = undefined;
   }
-  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+  return { status, stdout, stderr, json };
 }
 
-/** `npm run moderate -- ...args` (see operatorCommand). */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
-  return operatorCommand('moderate-cli', data, args, env, launcher);
+/**
+ * Runs one of the operator's commands (`npm run moderate`, `npm run dump`) as the compiled script, in its own
+ * process, on the test's databases; as the arguments of `launcher` when given (e.g. nsenter). For what only
+ * a real process shows (its exit code, its streams, other namespaces); `moderate` and `dump` run the same
+ * code in this process.
+ */
+export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data, args: string[], env: Record<string, string> = {}, launcher: string[] = []): CommandRun {
+  const [command, ...commandArgs] = [...launcher, process.execPath, join(BUILD_DIR, `src/community/${script}.js`), ...args];
+  const result = spawnSync(command, commandArgs, { env: commandEnv(data, env), encoding: 'utf8' });
+  return commandRun(result.status ?? -1, result.stdout, result.stderr);
+}
+
+/** Output streams that keep what the command writes (written synchronously: read once it returns). */
+function capture(data: Data, env: Record<string, string>): { io: CommandIo; run(status: number): CommandRun } {
+  const written = { stdout: '', stderr: '' };
+  const stream = (name: keyof typeof written) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        written[name] += String(chunk);
+        done();
+      },
+    });
+  return { io: { env: commandEnv(data, env), stdout: stream('stdout'), stderr: stream('stderr') }, run: (status) => commandRun(status, written.stdout, written.stderr) };
+}
+
+/** `npm run moderate -- ...args` on the test's databases, in this process (the script's main()). */
+export function moderate(data: Data, args: string[], env: Record<string, string> = {}): CommandRun {
+  const { io, run } = capture(data, env);
+  return run(moderateCommand(args, io));
+}
+
+/** `npm run dump` on the test's databases, in this process (the script's dump()). */
+export async function dump(data: Data, env: Record<string, string> = {}, args: string[] = []): Promise<CommandRun> {
+  const { io, run } = capture(data, env);
+  return run(await dumpCommand(args, io));
 }
 
 /** The moment the community tests start at (a Monday, well inside every counting window). */

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { importExtract } from '../../importer/import.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
 import { osmExtract, REPO_DIR } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 import { tempDir } from './support.js';
 import type { SmallDiskRun } from './small-disk.js';
 
@@ -19,7 +19,7 @@ const live = join(dir, 'toilets.db');
 const mountDir = join(dir, 'disk');
 
 test.before(async () => {
-  await importExtract(osmExtract('monaco'), { db: live, threads: 0 });
+  await importedCopy('monaco', live);
   mkdirSync(mountDir);
 });
 

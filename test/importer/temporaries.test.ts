@@ -12,6 +12,7 @@ import { importExtract } from '../../importer/import.js';
 import { temporaryFile, discardTemporary } from '../../importer/temporaries.js';
 import { generateExtract } from '../../bench/generate/generate.js';
 import { osmExtract, REPO_DIR } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 import { tempDir } from './support.js';
 
 const CLI = join(REPO_DIR, 'dist', 'importer', 'cli.js');
@@ -30,7 +31,7 @@ const extract = join(dir, 'big.osm.pbf');
 const live = join(dir, 'toilets.db');
 test.before(async () => {
   await generateExtract(extract, { toilets: 60_000, otherNodes: 200_000, seed: 5 });
-  await importExtract(osmExtract('monaco'), { db: live, threads: 0 });
+  await importedCopy('monaco', live);
 });
 
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {

@@ -1,27 +1,23 @@
-// Shared by the MCP tests: a real app on a loopback port over a really imported extract, the official
-// client SDKs (v2 in both protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the
-// clients hide (headers, status codes, cache hints).
+// Shared by the MCP tests: the real app on a loopback port (test/support/server.ts) over a copy of the
+// cached import of a real extract (test/support/extracts.ts), the official client SDKs (v2 in both
+// protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the clients hide (headers,
+// status codes, cache hints).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { importExtract } from '../../importer/import.js';
-import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/log.js';
+import type { App } from '../../src/app.js';
 import { loadPlaceIndex } from '../support/place-index.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
-import { osmExtract } from '../support/paths.js';
+import { importedCopy, tempDir } from '../support/extracts.js';
+import { serve as serveApp } from '../support/server.js';
 
-export const BASE_URL = 'https://toilets.example.test';
+export { BASE_URL, SILENT } from '../support/server.js';
 export const MODERN = '2026-07-28';
 /** A Wednesday at 10:00 in Monaco; the tests advance it by hand (rate-limit windows). */
 export const FIXED_NOW = Date.parse('2024-06-05T08:00:15Z');
-export const SILENT: Logger = { info() {}, error() {} };
 
 /** Near the Monaco casino: several toilets within a few hundred metres. */
 export const CASINO = { lat: 43.7394, lon: 7.4276 };
@@ -33,10 +29,11 @@ export interface Extract {
   remove(): void;
 }
 
+/** A copy of the cached import of Monaco (test/support/extracts.ts) in a folder of its own. */
 export async function importMonaco(): Promise<Extract> {
-  const dir = mkdtempSync(join(tmpdir(), 'toilet-mcp-test-'));
-  const db = join(dir, 'toilets.db');
-  await importExtract(osmExtract('monaco'), { db });
+  const dir = tempDir('toilet-mcp-test');
+  const db = join(dir.path, 'toilets.db');
+  await importedCopy('monaco', db);
   return {
     db,
     places: () => {
@@ -47,7 +44,7 @@ export async function importMonaco(): Promise<Extract> {
         database.close();
       }
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove: dir.remove,
   };
 }
 
@@ -67,14 +64,10 @@ export interface ServeOptions {
   places?: PlaceLookup | null;
 }
 
+/** The test server (test/support/server.ts) at FIXED_NOW unless told, with its MCP endpoint's URL. */
 export async function serve(options: ServeOptions): Promise<Served> {
-  // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, HTTP_THREADS: '1', TOILETS_DB: options.db, RATE_LIMIT_PER_MINUTE: '1000000', ...options.env });
-  const app = createApp({ config, log: SILENT, now: options.now ?? (() => FIXED_NOW), places: options.places ?? null });
-  app.catalog.load();
-  const port = await app.listen();
-  const origin = `http://127.0.0.1:${port}`;
-  return { app, origin, url: new URL(`${origin}/mcp`), close: () => app.close() };
+  const served = await serveApp({ ...options, now: options.now ?? (() => FIXED_NOW) });
+  return { app: served.app, origin: served.origin, url: new URL(`${served.origin}/mcp`), close: served.close };
 }
 
 /** The calls a test makes, the same whichever SDK and era carries them. */

@@ -5,20 +5,20 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { importInto, SILENT, tempDir } from '../api/support.js';
+import { importedCopy, tempDir } from '../support/extracts.js';
+import { SERVER_ENV, SILENT } from '../support/server.js';
 
-export const BASE_URL = 'https://toilets.example.test';
 /** Near Vaduz: where the person asking stands; must never reach the log. */
 export const HERE = { lat: '47.14101', lon: '9.52153' };
 
 let imported: Promise<{ db: string; remove(): void }> | null = null;
 
-/** One import per test file (the tests never write to it; each gets its own overlay). */
+/** A copy of the cached Liechtenstein import per test file (the tests never write to it; each gets its own overlay). */
 export function liechtenstein(): Promise<{ db: string; remove(): void }> {
   imported ??= (async () => {
     const dir = tempDir();
     const db = join(dir.path, 'toilets.db');
-    await importInto('liechtenstein', db);
+    await importedCopy('liechtenstein', db);
     return { db, remove: dir.remove };
   })();
   return imported;
@@ -40,17 +40,7 @@ export interface Observed {
 export async function observing(env: Record<string, string>, use: (s: Observed) => Promise<void>, now?: () => number): Promise<void> {
   const { db } = await liechtenstein();
   const overlay = tempDir();
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    BASE_URL,
-    HTTP_THREADS: '1',
-    TOILETS_DB: db,
-    OVERLAY_DB: join(overlay.path, 'overlay.db'),
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AREA_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...env,
-  });
+  const config = loadConfig({ ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(overlay.path, 'overlay.db'), ...env });
   let text = '';
   const app = createApp({ config, log: SILENT, accessLines: (lines) => (text += lines), ...(now ? { now } : {}) });
   let closing: Promise<void> | null = null;

@@ -119,7 +119,7 @@ describe('ExtractError codes', () => {
     assert.ok(outcomes.has('result') && outcomes.has('corrupt'), [...outcomes].join());
   });
 
-  it('stops every decoder thread and closes every file when a scan fails', { skip: !existsSync('/proc/self/task') }, async () => {
+  it('stops every decoder thread and closes every file when a scan fails', { skip: !existsSync('/proc/self/task'), timeout: 120_000 }, async () => {
     const threads = () => readdirSync('/proc/self/task').length;
     const files = () => readdirSync('/proc/self/fd').length;
     await scan(sample, {}, { threads: 4 }); // starts whatever pools node keeps
@@ -134,8 +134,8 @@ describe('ExtractError codes', () => {
     const broken = withExtraBlock('broken.osm.pbf', packBlob(Uint8Array.of(0xff, 0xff), true));
     await rejectsWith(scan(broken, {}, { threads: 4 }), 'corrupt', /broken\.osm\.pbf/);
     await rejectsWith(scan(broken, {}, { threads: 0 }), 'corrupt', /broken\.osm\.pbf/);
-    // Threads and descriptors are released by the OS shortly after the promise settles: allow a moment.
-    for (let wait = 0; wait < 40 && (threads() !== before.threads || files() !== before.files); wait++) await sleep(50);
-    assert.deepEqual({ threads: threads(), files: files() }, before);
+    // Threads and descriptors are released by the OS shortly after the promise settles (later on a loaded
+    // machine): the check waits for every one; one that stays open fails the test at its timeout.
+    while (threads() !== before.threads || files() !== before.files) await sleep(50);
   });
 });

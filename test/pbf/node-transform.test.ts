@@ -2,6 +2,7 @@
 // same threads once every block is done, and failures of the transform reported as such.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { PbfExtractWriter, scanExtract, type OsmNode, type ScanPlan, type TagSelector, type Tags } from '../../importer/pbf/index.js';
@@ -33,15 +34,17 @@ async function writeTown(path: string): Promise<void> {
 
 before(() => writeTown(town));
 
-/** Scans `town` through the echo transform; `finish` may post follow-up work. */
+/** Scans `town` through the echo transform; `finish` may post follow-up work; `awaitClose`: returns once every transform has closed. */
 async function echoScan(
   threads: number,
-  options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish']; noteNames?: boolean; ways?: TagSelector; relations?: TagSelector } = {},
+  options: { fail?: EchoSetup['fail']; finish?: NonNullable<ScanPlan['nodeTransform']>['finish']; noteNames?: boolean; ways?: TagSelector; relations?: TagSelector; awaitClose?: boolean } = {},
 ) {
   const echoed: EchoedNode[] = [];
   const blocks: { block: number; ids: number[] }[] = [];
   const ports: MessagePort[] = [];
   const closed: number[] = [];
+  /** Each transform's port closes after its close message (the messages cross threads). */
+  const portsClosed: Promise<unknown>[] = [];
   const plan: ScanPlan = {
     nodes: SELECTOR,
     ways: options.ways ?? {},
@@ -52,6 +55,7 @@ async function echoScan(
       setup(decoder) {
         const { port1, port2 } = new MessageChannel();
         port1.on('message', (message: { closed: number }) => closed.push(message.closed));
+        portsClosed.push(once(port1, 'close'));
         ports.push(port1);
         return { value: { decoder, port: port2, fail: options.fail, noteNames: options.noteNames } satisfies EchoSetup, transfer: [port2] };
       },
@@ -64,7 +68,7 @@ async function echoScan(
   };
   try {
     const result = await scanExtract(town, plan, { threads });
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the close messages cross threads
+    if (options.awaitClose) await Promise.all(portsClosed);
     return { result, echoed: echoed.sort((a, b) => a.id - b.id), closed: closed.sort((a, b) => a - b), blocks };
   } finally {
     for (const port of ports) port.close();
@@ -124,6 +128,7 @@ describe('scanExtract with a node transform', () => {
     const answers: unknown[] = [];
     let blocksDone = 0;
     const { closed, echoed } = await echoScan(2, {
+      awaitClose: true,
       async finish(result, decoders, post) {
         blocksDone = result.counts.nodes;
         assert.equal(decoders, 2);

@@ -1,17 +1,16 @@
-// The place lookup over the real extracts: each is imported into a temporary source database and its stored
-// index loaded the way the server loads it (places table, GeoNames towns, toilets for nearness, built by
-// the importer). Names and positions are those of the extracts.
+// The place lookup over the real extracts: each is imported into a source database (a copy of the cached
+// import, test/support/extracts.ts) and its stored index loaded the way the server loads it (places table,
+// GeoNames towns, toilets for nearness, built by the importer). Names and positions are those of the extracts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importExtract } from '../../importer/import.js';
 import { openSourceDatabase } from '../../src/source/schema.js';
 import { loadPlaceIndex } from '../support/place-index.js';
 import { readPlaceIndex } from '../../src/places/stored.js';
 import type { PlaceIndex } from '../../src/places/place-index.js';
-import { osmExtract } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 
 type Extract = 'liechtenstein' | 'monaco' | 'andorra' | 'porto';
 const EXTRACTS: Extract[] = ['liechtenstein', 'monaco', 'andorra', 'porto'];
@@ -21,7 +20,7 @@ const indexes = {} as Record<Extract, PlaceIndex>;
 before(async () => {
   for (const name of EXTRACTS) {
     const path = join(dir, `${name}.db`);
-    await importExtract(osmExtract(name), { db: path });
+    await importedCopy(name, path);
     const db = openSourceDatabase(path);
     indexes[name] = readPlaceIndex(db);
     db.close();

@@ -13,7 +13,7 @@ import { loadToilets } from '../../src/toilets/load.js';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/rules/facts.js';
 import { idKey, rowOfKey, tableOver, toiletId, type ToiletTable } from '../../src/toilets/table.js';
 import { asciiJson } from '../../src/rules/ascii-json.js';
-import { osmExtract } from '../support/paths.js';
+import { importedCopy } from '../support/extracts.js';
 import { rows, tempDir } from '../importer/support.js';
 import type { SourceRow } from '../support/column-store.js';
 
@@ -77,7 +77,7 @@ function assertSameToilets(dbPath: string): number {
 for (const name of ['porto', 'andorra'] as const) {
   test(`${name}: the loaded column store holds exactly the toilets table, each row found by its id`, async () => {
     const db = join(dir, `${name}.db`);
-    await importExtract(osmExtract(name), { db, threads: 2 });
+    await importedCopy(name, db);
     assert.ok(assertSameToilets(db) > 20);
   });
 }
@@ -121,7 +121,7 @@ test('item texts write coordinates exactly as String() does', () => {
 
 test('text codes are read as narrow as their values allow, with room for the community rows', async () => {
   const dbPath = join(dir, 'narrow.db');
-  await importExtract(osmExtract('monaco'), { db: dbPath, threads: 0 });
+  await importedCopy('monaco', dbPath);
   const db = openSourceDatabase(dbPath);
   try {
     const alone = readToiletColumns(db);
@@ -139,7 +139,7 @@ test('text codes are read as narrow as their values allow, with room for the com
 
 test('a damaged column store is refused with what to do', async () => {
   const db = join(dir, 'damaged.db');
-  await importExtract(osmExtract('monaco'), { db, threads: 0 });
+  await importedCopy('monaco', db);
   const writable = new Database(db);
   writable.prepare(`UPDATE toilet_columns SET data = substr(data, 1, 10) WHERE name = 'lon'`).run();
   assert.throws(() => readToiletColumns(writable), /damaged \(column lon holds 10 bytes for \d+ rows\).*npm run import/);
@@ -154,7 +154,7 @@ test('a damaged column store is refused with what to do', async () => {
 
 test('columns stored in many parts load as stored in one', async () => {
   const dbPath = join(dir, 'parts.db');
-  await importExtract(osmExtract('porto'), { db: dbPath, threads: 0 });
+  await importedCopy('porto', dbPath);
   const db = new Database(dbPath);
   try {
     const whole = readToiletColumns(db);

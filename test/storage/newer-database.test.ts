@@ -10,7 +10,7 @@ import { OverlayStore } from '../../src/community/store.js';
 import { AccountsStore } from '../../src/accounts/store.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../api/support.js';
-import { moderate, operatorCommand, startMain, type Data } from '../community/support.js';
+import { dump, moderate, startMain, type Data } from '../community/support.js';
 
 const WHAT_TO_DO = 'a newer release wrote it. Run that release again (upgrade the service), or restore a backup of the file made before the upgrade';
 
@@ -60,7 +60,7 @@ test('an overlay database from a newer release: the server, npm run moderate and
   const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version 2, newer than this release of the service knows (1): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
-  for (const run of [moderate(data, ['list']), operatorCommand('dump-cli', data, [])]) {
+  for (const run of [moderate(data, ['list']), await dump(data)]) {
     assert.equal(run.status, 1, run.stderr);
     assert.equal(run.stderr, `${refusal}\n`);
     assert.equal(run.stdout, '');

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { OverlayStore } from '../../src/community/store.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
-import { Clock, importedData, moderate, operatorCommand, startService, TEST_START, type Data, type Service } from '../community/support.js';
+import { Clock, dump, importedData, moderate, startService, TEST_START, type Data, type Service } from '../community/support.js';
 
 /** The fixture from the source tree (the build does not copy it). */
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/overlay-before-migrations.db', import.meta.url));
@@ -53,8 +53,8 @@ test('the fixture is what the last release wrote: unversioned, rows in every tab
   for (const [table, rows] of Object.entries(fixture.rows)) assert.ok(rows.length > 0, `${table} has rows`);
 });
 
-test('npm run dump brings the old file to version 1 with every row and the same layout as a new file, and does not open the accounts database', () => {
-  const dumped = operatorCommand('dump-cli', data, []);
+test('npm run dump brings the old file to version 1 with every row and the same layout as a new file, and does not open the accounts database', async () => {
+  const dumped = await dump(data);
   assert.equal(dumped.status, 0, dumped.stderr);
   const migrated = contents(data.overlayDb);
   assert.equal(migrated.version, latestVersion(OVERLAY_MIGRATIONS));

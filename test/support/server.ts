@@ -1,0 +1,120 @@
+// The one server harness of the tests: the real app (createApp, the same wiring as npm start) on an
+// ephemeral loopback port over a real source database, with its own overlay database, an injected clock
+// and quiet logs, and a request helper that checks what every answer must satisfy. The API, MCP, community
+// and thread suites all start their servers here; their support files add only what is theirs (a client
+// that solves challenges, the MCP endpoint's URL).
+import assert from 'node:assert/strict';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Logger } from '../../src/log.js';
+import type { PlaceLookup } from '../../src/places/lookup.js';
+import { findInvalid } from '../../src/schemas/validate.js';
+import type { SchemaName } from '../../src/schemas/resources.js';
+
+/** Every absolute URL the service emits about itself starts with this (proves BASE_URL is honoured). */
+export const BASE_URL = 'https://toilets.example.test';
+
+/** Wednesday 5 June 2024, 08:00 UTC: 09:00 in Porto, when some of its toilets with hours are closed. */
+export const FIXED_NOW = Date.parse('2024-06-05T08:00:00Z');
+
+export const SILENT: Logger = { info() {}, error() {} };
+
+/** Environment of every test server: loopback, an ephemeral port, BASE_URL, one thread, generous limits. */
+export const SERVER_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  BASE_URL,
+  // one thread: these tests set the clock, which read threads cannot see (test/threads runs several)
+  HTTP_THREADS: '1',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  AREA_RATE_LIMIT_PER_MINUTE: '1000000',
+};
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body for JSON and problem+json answers, else undefined. */
+  json: any;
+}
+
+export interface Served {
+  app: App;
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  port: number;
+  /**
+   * One request; checks what every answer must satisfy: no cookie, a valid Problem for problem+json,
+   * and a 200 of a read valid against that read's schema.
+   */
+  call(path: string, init?: RequestInit): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** The source database (TOILETS_DB): a file of the test's own. */
+  db: string;
+  /** OVERLAY_DB; default overlay.db beside `db`. */
+  overlayDb?: string;
+  /** Environment on top of SERVER_ENV. */
+  env?: Record<string, string>;
+  /** The injected clock (default FIXED_NOW); null: the real clock, which HTTP_THREADS above 1 needs. */
+  now?: (() => number) | null;
+  /** Replaces the place lookup; null: none (the default); 'embedded': the service's own, as npm start has. */
+  places?: PlaceLookup | null | 'embedded';
+  log?: Logger;
+  /** Watch the database folder for replacements, as main.ts does. */
+  watch?: boolean;
+  /** Spawn the read threads before the load, as main.ts does. */
+  prepareThreads?: boolean;
+}
+
+export async function serve(options: ServeOptions): Promise<Served> {
+  const config = loadConfig({
+    ...SERVER_ENV,
+    TOILETS_DB: options.db,
+    ...(options.overlayDb === undefined ? {} : { OVERLAY_DB: options.overlayDb }),
+    ...options.env,
+  });
+  const now = options.now === null ? undefined : (options.now ?? (() => FIXED_NOW));
+  const places = options.places === 'embedded' ? undefined : (options.places ?? null);
+  const app = createApp({ config, log: options.log ?? SILENT, now, places });
+  try {
+    if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
+    app.catalog.load();
+    if (options.watch) app.catalog.watch();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const port = await app.listen();
+  const origin = `http://127.0.0.1:${port}`;
+  const call = async (path: string, init?: RequestInit): Promise<Answer> => {
+    const response = await fetch(origin + path, init);
+    const text = await response.text();
+    assert.equal(response.headers.get('set-cookie'), null, `${path} set a cookie`);
+    const type = response.headers.get('content-type') ?? '';
+    const json = /^application\/(problem\+)?json/.test(type) && text !== '' ? JSON.parse(text) : undefined;
+    if (type.startsWith('application/problem+json')) {
+      assertValid('Problem', json);
+      assert.equal(json.status, response.status, 'problem status matches the HTTP status');
+      assert.ok(json.type.startsWith(`${BASE_URL}/problems/`), `problem type ${json.type} lives under BASE_URL`);
+    }
+    const read = readSchemaOf(path);
+    if (read !== null && response.status === 200 && json !== undefined) assertValid(read, json);
+    return { status: response.status, headers: response.headers, text, json };
+  };
+  return { app, origin, port, call, close: () => app.close() };
+}
+
+/** The success schema of the read a path addresses, or null for other paths. */
+function readSchemaOf(path: string): SchemaName | null {
+  const pathname = path.split('?')[0];
+  if (pathname === '/api/v1/toilets/nearest') return 'FindResult';
+  if (pathname === '/api/v1/toilets') return 'AreaResult';
+  return /^\/api\/v1\/toilets\/[^/]+$/.test(pathname) ? 'ToiletAnswer' : null;
+}
+
+export function assertValid(schema: SchemaName, body: unknown): void {
+  assert.deepEqual(findInvalid(schema, body), [], `answer is not a valid ${schema}: ${JSON.stringify(body).slice(0, 300)}`);
+}
