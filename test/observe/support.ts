@@ -90,8 +90,7 @@ export interface Sample {
 
 /**
  * Reads the Prometheus text exposition format (0.0.4) strictly enough to catch a broken one: every
- * sample belongs to a metric announced by # HELP and # TYPE, its labels are quoted and escaped, its value
- * a number.
+ * sample belongs to a metric announced by # TYPE, its labels are quoted and escaped, its value a number.
  */
 export function parseMetrics(text: string): { samples: Sample[]; types: Map<string, string> } {
   const types = new Map<string, string>();
@@ -115,8 +114,11 @@ export function parseMetrics(text: string): { samples: Sample[]; types: Map<stri
       consumed = label.lastIndex;
     }
     assert.equal(consumed, labelText.length, `malformed labels in ${line}`);
-    const value = Number(sample[3].replace('+Inf', 'Infinity'));
-    assert.ok(!Number.isNaN(value), `not a number in ${line}`);
+    // Prometheus reads values as Go's ParseFloat does: NaN and Inf in any case (prom-client writes "Nan" for
+    // a gauge without samples yet, such as the event loop lag just after start)
+    const special = /^([+-]?)(inf|nan)$/i.exec(sample[3]);
+    const value = special ? (special[2].toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : Number(sample[3]);
+    assert.ok(special !== null || !Number.isNaN(value), `not a number in ${line}`);
     const family = sample[1].replace(/_(bucket|sum|count)$/, '');
     assert.ok(types.has(sample[1]) || types.has(family), `${sample[1]} has no # TYPE`);
     samples.push({ name: sample[1], labels, value });
