@@ -28,7 +28,7 @@ local i = 0
 request = function()
   i = i % #requests + 1
   local r = requests[i]
-  if r.method == "GET" then return wrk.format("GET", r.path) end
+  if r.method == "GET" then return wrk.format("GET", r.path, headers) end
   return wrk.format(r.method, r.path, headers, r.body)
 end
 `;
@@ -63,13 +63,18 @@ export async function runWrk(name: string, port: number, requests: string[], sec
   };
 }
 
-/** The mean size in bytes of the answers to request lines (as runWrk takes them), fetched one by one. */
+/**
+ * The mean size in bytes of the answers to request lines (as runWrk takes them, with its headers), fetched one
+ * by one, as they cross the wire: a compressed answer counts its compressed bytes.
+ */
 export async function meanAnswerBytes(port: number, requests: string[], headers: Record<string, string> = {}): Promise<number> {
   let total = 0;
   for (const line of requests) {
     const [, method, path, body] = /^([A-Z]+) (\S+) ?(.*)$/.exec(line)!;
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, method === 'GET' ? {} : { method, headers, body });
-    total += (await response.arrayBuffer()).byteLength;
+    // without Accept-Encoding in `headers`, ask for none: fetch would otherwise ask for gzip itself
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'Accept-Encoding': 'identity', ...headers }, ...(method === 'GET' ? {} : { body }) });
+    const bytes = (await response.arrayBuffer()).byteLength;
+    total += response.headers.has('content-encoding') ? Number(response.headers.get('content-length')) : bytes;
   }
   return Math.round(total / requests.length);
 }

@@ -288,6 +288,8 @@ async function httpSection(port: number, threads: number, db: string): Promise<v
   row(['---', '---', '---', '---', '---', '---', '---', '---', '---']);
   const runs: [string, string[], number | null, Record<string, string>][] = [
     ['nearest (coordinates)', near, TARGETS.httpNearestRatio, {}],
+    // the same requests from a client that accepts gzip: the compression's cost (src/http/encoding.ts)
+    ['nearest (coordinates), Accept-Encoding: gzip', near, null, { 'Accept-Encoding': 'gzip' }],
     ['nearest (place)', byPlace, null, {}],
     ['area (distinct boxes, limit 20)', area, TARGETS.httpAreaRatio, {}],
     ['getToilet', byId, TARGETS.httpToiletRatio, {}],

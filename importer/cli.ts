@@ -20,10 +20,12 @@ export const EXIT = { ok: 0, failed: 1, usage: EXIT_USAGE, badInput: 3, download
 
 const COMMAND = {
   name: 'import',
-  help: `usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--threads N] [--quiet] [--tiles] [--tiles-db PATH] [--help]
+  help: `usage: npm run import -- <extract.osm.pbf | https://…/extract.osm.pbf> [--db PATH] [--region NAME] [--threads N] [--quiet] [--tiles] [--tiles-db PATH] [--help]
 Imports an OpenStreetMap extract into a new source database and renames it over the live one; a running
 server switches to it without a restart.
   --db PATH      the source database to replace (default: TOILETS_DB, else data/toilets.db)
+  --region NAME  the covered region's name, shown in /status and in empty answers outside it
+                 (default: from the file name, monaco-2020-07-19.osm.pbf → Monaco)
   --threads N    PBF decoding worker threads; 0 decodes in the main thread (default: one per core)
   --quiet        no progress and no summary, only errors
   --tiles        also build the basemap's vector tiles with tilemaker (also: BUILD_TILES=1)
@@ -33,6 +35,7 @@ written, 6 toilets imported but the tiles failed; 130/143 interrupted. On any fa
 is unchanged.`,
   options: {
     db: { type: 'string' },
+    region: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     threads: { type: 'string' },
     tiles: { type: 'boolean', default: false },
@@ -58,13 +61,17 @@ export async function main(argv: string[], io: ImportIo = { ...processIo(), stde
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0)) {
     return usageFailure(COMMAND, `--threads takes a whole number (0 decodes in the main thread), not ${JSON.stringify(values.threads)}`, console);
   }
+  const region = values.region?.trim();
+  if (region !== undefined && (region === '' || region.length > 100)) {
+    return usageFailure(COMMAND, "--region takes the covered region's name, 1 to 100 characters", console);
+  }
   const dbPath = resolve(values.db ?? io.env.TOILETS_DB ?? 'data/toilets.db');
   const quiet = values.quiet === true;
   const buildTiles = values.tiles === true || values['tiles-db'] !== undefined || ['1', 'true'].includes(io.env.BUILD_TILES ?? '');
   // the server's TILES_DB default (src/config.ts): beside the source database
   const tiles = buildTiles ? resolve(values['tiles-db'] ?? (io.env.TILES_DB || join(dirname(dbPath), 'tiles.mbtiles'))) : undefined;
   try {
-    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, tiles, progress: io.stderr, now: io.now });
+    const summary = await importFromSource(positionals[0], dbPath, { quiet, threads, region, tiles, progress: io.stderr, now: io.now });
     if (!quiet) console.log(describeSummary(summary, dbPath));
     switch (summary.tiles?.kind) {
       case undefined:
@@ -98,6 +105,7 @@ export function describeSummary(s: ImportSummary, dbPath: string): string {
     `  elements read: nodes ${s.elements.nodes}, ways ${s.elements.ways}, relations ${s.elements.relations}`,
     `  id moves carried: ${s.idMoves}`,
     `  data as of: ${s.replicationTimestamp ?? 'unknown (no replication timestamp in the extract)'}`,
+    `  covers: ${s.coverage ? `${s.coverage.name}, ${s.coverage.bounds.join(',')} (west,south,east,north; from the ${s.coverage.from === 'header' ? "extract's header" : 'extent of the data'})` : 'nothing (no header bbox, no toilets or places)'}`,
   ].join('\n');
 }
 

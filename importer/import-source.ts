@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { importExtract, type ImportSummary } from './import.js';
 import { ExtractError } from './pbf/index.js';
 import { download } from './download.js';
+import { extractName } from './coverage.js';
 import { ProgressReporter, type ProgressOutput } from './progress.js';
 import { discardTemporary, temporaryFile } from './temporaries.js';
 import { buildTiles, type TilesOutcome } from './tiles.js';
@@ -12,6 +13,10 @@ import { buildTiles, type TilesOutcome } from './tiles.js';
 export interface ImportSourceOptions {
   quiet: boolean;
   threads?: number;
+  /** The covered region's name (default: from the extract's file name). */
+  region?: string;
+  /** The built-in demo extract (recorded in the meta). */
+  demo?: boolean;
   /** Also build the basemap's vector tiles into this MBTiles file once the toilets are imported. */
   tiles?: string;
   /** Where the progress goes (default process.stderr), and its clock (default Date.now). */
@@ -41,6 +46,9 @@ export async function importFromSource(source: string, dbPath: string, options: 
     const summary: SourceImport = await importExtract(extractPath, {
       db,
       sourceUrl: remote ? source : null,
+      extractName: extractName(source),
+      region: options.region,
+      demo: options.demo,
       threads: options.threads,
       onProgress: (p) => progress.update({ label: 'import', done: p.bytesRead, total: p.totalBytes, count: { name: 'elements', value: p.elements } }),
     });

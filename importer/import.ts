@@ -14,7 +14,8 @@ import { DatabaseWriter } from './database-writer.js';
 import { discardTemporary, keepTemporary, temporaryFile } from './temporaries.js';
 import { WriteBack } from './write-back.js';
 import type { NodeFindings, NodeTransformSetup, NodeWork, PositionedToilet } from './node-transform.js';
-import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type ImportMeta } from '../src/source/schema.js';
+import { SOURCE_DDL, SOURCE_SCHEMA_VERSION, type Coverage, type ImportMeta } from '../src/source/schema.js';
+import { coverageOf, extractName, regionFromFileName, type Positions } from './coverage.js';
 import { buildPlaceIndex } from '../src/places/build.js';
 import { placeIndexBlobs } from '../src/places/stored.js';
 import { ToiletGrid, type ToiletPoints } from '../src/places/toilet-nearness.js';
@@ -29,6 +30,12 @@ export interface ImportOptions {
   /** Decoder threads; 0 decodes on the main thread. Default: one per core, 0 for an extract under 4 MiB. */
   threads?: number;
   onProgress?(p: { bytesRead: number; totalBytes: number; elements: number }): void;
+  /** The extract's name as shown (a downloaded one's URL segment); default: the file's name. */
+  extractName?: string;
+  /** The covered region's name; default: from the extract's name (importer/coverage.ts). */
+  region?: string;
+  /** The built-in demo extract: recorded so the server says so and replaces it with an operator's data. */
+  demo?: boolean;
   /** Clock for the import time (tests). */
   now?: () => Date;
 }
@@ -40,6 +47,8 @@ export interface ImportSummary {
   elements: { nodes: number; ways: number; relations: number };
   idMoves: number;
   replicationTimestamp: string | null;
+  /** The area the data covers (null: an extract without a header bbox and without toilets or places). */
+  coverage: Coverage | null;
   elapsedMs: number;
 }
 
@@ -118,15 +127,19 @@ export async function importExtract(extractPath: string, options: ImportOptions)
   try {
     await db.exec(SOURCE_DDL.replace('id             TEXT NOT NULL UNIQUE', 'id             TEXT NOT NULL'));
     writeBack = new WriteBack(tempPath);
-    const summary = await writeExtract(db, writeBack, extractPath, extractDate, { ...options, now }, livePath);
+    const shownName = options.extractName ?? extractName(extractPath);
+    const region = options.region ?? regionFromFileName(shownName);
+    const summary = await writeExtract(db, writeBack, extractPath, extractDate, { ...options, now }, livePath, (data) => coverageOf(region, header.bbox, data));
     const meta: ImportMeta = {
       schema_version: String(SOURCE_SCHEMA_VERSION),
-      source_file: basename(extractPath),
+      source_file: shownName,
       source_url: options.sourceUrl ?? null,
       replication_timestamp: header.replicationTimestamp !== null ? new Date(header.replicationTimestamp * 1000).toISOString() : null,
       writing_program: header.writingProgram,
       imported_at: now().toISOString(),
       counts: JSON.stringify(summary),
+      coverage: summary.coverage && JSON.stringify(summary.coverage),
+      demo: String(options.demo === true),
     };
     summary.replicationTimestamp = meta.replication_timestamp;
     const entries = Object.entries(meta).filter(([, value]) => value !== null);
@@ -153,6 +166,7 @@ async function writeExtract(
   extractDate: number,
   options: ImportOptions & { now: () => Date },
   livePath: string,
+  cover: (data: Positions[]) => Coverage | null,
 ): Promise<ImportSummary> {
   const summary: ImportSummary = {
     toilets: { nodes: 0, ways: 0, relations: 0, hosts: 0, total: 0 },
@@ -161,6 +175,7 @@ async function writeExtract(
     elements: { nodes: 0, ways: 0, relations: 0 },
     idMoves: 0,
     replicationTimestamp: null,
+    coverage: null,
     elapsedMs: 0,
   };
   const skipped: ImportSummary['skipped'] = {};
@@ -257,6 +272,7 @@ async function writeExtract(
     place.lon = roundCoordinate(place.lon);
     summary.places[place.kind]++;
   }
+  summary.coverage = cover([written, { lat: places.map((p) => p.lat), lon: places.map((p) => p.lon) }]);
   const placesInserted = db.insertRows('places', PLACE_COLUMNS, PLACE_COLUMNS.map((column) => places.map(PLACE_VALUES[column])));
   placesInserted.catch(() => {}); // awaited below
   const index = buildPlaceIndex(places, { towns: worldTowns(), nearness: ToiletGrid.of(written).nearness });

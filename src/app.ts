@@ -9,7 +9,7 @@ import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
-import { AccountsStore } from './accounts/store.js';
+import { Accounts } from './accounts/accounts.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -21,6 +21,8 @@ import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
 import { registerMetricsRoute } from './observe/metrics-route.js';
 import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
+import { Heartbeats } from './api/health.js';
+import { registerStatusRoutes } from './status/status.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -43,8 +45,8 @@ export interface App {
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
   community: Community;
-  /** Personal and secret data (ACCOUNTS_DB), on this thread only. */
-  accounts: AccountsStore;
+  /** Accounts, passkeys and sessions (ACCOUNTS_DB), on this thread only. */
+  accounts: Accounts;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -60,7 +62,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
-  const accounts = new AccountsStore(config.accountsDb);
+  const accounts = new Accounts(config, log, now);
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
@@ -70,6 +72,7 @@ export function createApp(options: AppOptions): App {
   const observer = createObserver({ config, thread: 0, shared: observing.forThread(0), sink: accessLines, now });
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
+  const heartbeats = Heartbeats.create(config.httpThreads);
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -80,6 +83,7 @@ export function createApp(options: AppOptions): App {
     places,
     log,
     now,
+    health: { heartbeats, thread: 0 },
     observer,
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
   });
@@ -92,14 +96,17 @@ export function createApp(options: AppOptions): App {
     });
     registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
   }
+  registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, now });
-  community.serve(server, { catalog, limits, problems });
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
+  accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
-      ? new ReadThreads({ config, server, catalog, limits, places, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
       : null;
 
   return {
@@ -114,17 +121,21 @@ export function createApp(options: AppOptions): App {
     threads,
     listen: async () => {
       community.start();
+      heartbeats.start(0, now);
+      accounts.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },
     close: async () => {
+      heartbeats.stop(0);
       catalog.close();
+      // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
+      // thread's are answered here meanwhile); only then may the MCP handler close.
+      await Promise.all([threads?.close(), server.close()]);
+      observer?.accessLog?.flush(); // after the read threads sent their last lines
       await mcp.close();
-      await threads?.close();
-      await server.close();
-      observer?.accessLog?.flush();
       community.close();
       accounts.close();
       tiles.close();

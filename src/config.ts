@@ -27,6 +27,8 @@ export interface Config {
   host: string;
   /** Origin (and optional path) every absolute URL the service emits starts with; no trailing slash. */
   baseUrl: string;
+  /** BASE_URL was not set: baseUrl is http://localhost:$PORT (main.ts warns when the server listens beyond loopback). */
+  baseUrlIsDefault: boolean;
   /** The source database written by `npm run import`. */
   toiletsDb: string;
   /** Extract (path or URL) imported at start when the source database is missing or empty. */
@@ -52,6 +54,10 @@ export interface Config {
   areaCacheSeconds: number;
   /** operationIds announced as deprecated: they get Deprecation/Sunset headers and `deprecated` in OpenAPI. */
   deprecated: { operationId: string; deprecation: Date; sunset: Date }[];
+  /** Sign-in and registration attempts per minute per IP (src/accounts); 0 lifts the limit. */
+  accountRateLimitPerMinute: number;
+  /** How long a signed-in session lasts (docs/SECURITY.md says why these defaults). */
+  sessions: SessionLifetimes;
   /** Community contributions and moderation; never touched by an import. */
   overlayDb: string;
   /** Personal and secret data (src/accounts/): opened by the main thread only, never by the dump. */
@@ -84,6 +90,15 @@ export interface Config {
   accessLogClient: boolean;
 }
 
+/** Idle (since the last request) and absolute (since sign-in) ends of a session, in milliseconds. */
+export interface SessionLifetimes {
+  idleMs: number;
+  absoluteMs: number;
+  /** Moderators' sessions, shorter: a stolen one can change what everyone sees. */
+  moderatorIdleMs: number;
+  moderatorAbsoluteMs: number;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
@@ -93,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl(env.BASE_URL || `http://localhost:${port}`),
+    baseUrlIsDefault: !env.BASE_URL,
     toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
@@ -104,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
+    accountRateLimitPerMinute: integer(env, 'ACCOUNT_RATE_LIMIT_PER_MINUTE', 10, 0, 1e9),
+    sessions: sessionLifetimes(env),
     overlayDb,
     accountsDb: accountsDb(env, overlayDb, toiletsDb),
     contributionsEnabled: boolean(env, 'CONTRIBUTIONS_ENABLED', true),
@@ -156,6 +174,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name}=${raw} is not valid: use a whole number from ${min} to ${max} (default ${fallback})`);
   }
   return value;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** SESSION_IDLE_HOURS etc.; an idle end longer than the absolute one is a mistake worth saying. */
+function sessionLifetimes(env: NodeJS.ProcessEnv): SessionLifetimes {
+  const pair = (idleName: string, idleHours: number, absoluteName: string, absoluteHours: number) => {
+    const idle = integer(env, idleName, idleHours, 1, 24 * 366);
+    const absolute = integer(env, absoluteName, absoluteHours, 1, 24 * 366);
+    if (idle > absolute) throw new ConfigError(`${idleName}=${idle} is longer than ${absoluteName}=${absolute}: a session ends at the absolute end whatever its use; make the idle end shorter`);
+    return [idle * HOUR_MS, absolute * HOUR_MS];
+  };
+  const [idleMs, absoluteMs] = pair('SESSION_IDLE_HOURS', 14 * 24, 'SESSION_ABSOLUTE_HOURS', 30 * 24);
+  const [moderatorIdleMs, moderatorAbsoluteMs] = pair('MODERATOR_SESSION_IDLE_HOURS', 12, 'MODERATOR_SESSION_ABSOLUTE_HOURS', 7 * 24);
+  return { idleMs, absoluteMs, moderatorIdleMs, moderatorAbsoluteMs };
 }
 
 /** ACCOUNTS_DB, beside the overlay database by default; never the same file as another database. */

@@ -1,12 +1,11 @@
-// npm start: read the config, import TOILETS_EXTRACT when there is no data yet, load, serve, and
+// npm start: read the config, import TOILETS_EXTRACT or the demo data when there is no data yet (first-import.ts), load, serve, and
 // reload on SIGHUP; SIGTERM/SIGINT finish in-flight requests before exiting.
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { basename } from 'node:path';
 import { loadConfig, ConfigError } from './config.js';
 import { jsonLogger } from './log.js';
 import { createApp } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
-import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
+import { DEMO_REGION, firstImport } from './first-import.js';
 import { storageTrouble } from './storage/errors.js';
 
 let log = jsonLogger();
@@ -16,19 +15,25 @@ async function main(): Promise<void> {
   const modulesMs = Math.round(performance.now());
   const config = loadConfig();
   log = jsonLogger(process.stdout, process.stderr, config.logLevel);
-  const missing = config.toiletsExtract ? whyImport(config.toiletsDb) : null;
-  if (config.toiletsExtract && missing) {
-    log.info(`${missing}: importing TOILETS_EXTRACT before serving`, { extract: config.toiletsExtract, db: config.toiletsDb });
+  if (config.baseUrlIsDefault && !isLoopback(config.host)) {
+    log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
+  }
+  const first = firstImport(config.toiletsDb, config.toiletsExtract);
+  if (first !== null) {
+    log.info(first.demo ? `${first.reason}: importing the demo data (${DEMO_REGION}) before serving` : `${first.reason}: importing TOILETS_EXTRACT before serving`, { extract: first.demo ? basename(first.extract) : config.toiletsExtract, db: config.toiletsDb });
     const stopRemoving = removeTemporariesOnInterrupt();
-    const summary = await importFromSource(config.toiletsExtract, config.toiletsDb, { quiet: !process.stderr.isTTY }).finally(stopRemoving);
+    const summary = await importFromSource(first.extract, config.toiletsDb, { quiet: !process.stderr.isTTY, demo: first.demo }).finally(stopRemoving);
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
   const app = createApp({ config, log, accessLines: (lines) => log.lines(lines) });
   const started = performance.now();
   app.threads?.prepare(config.httpThreads - 1);
   const report = app.catalog.load();
-  if (report.toilets === 0) {
+  const info = app.catalog.snapshot.info;
+  if (info.importedAt === null) {
     log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
+  } else if (info.demo) {
+    log.info(`serving the demo data (${info.coverage?.name ?? DEMO_REGION}, OpenStreetMap as of ${info.dataAsOf?.slice(0, 10) ?? 'an unknown date'}): import your region with \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set); it replaces the demo`);
   }
   app.catalog.watch();
   const listening = performance.now();
@@ -58,6 +63,8 @@ async function main(): Promise<void> {
     threads: config.httpThreads,
     toilets: report.toilets,
     data_as_of: report.dataAsOf,
+    region: info.coverage?.name ?? null,
+    demo: info.demo,
     modules_ms: modulesMs,
     load_ms: Math.round(performance.now() - started),
     parts: { toilets_ms: report.loadMs - app.placeIndex.loadMs, places_ms: app.placeIndex.loadMs, threads_ms: Math.round(performance.now() - listening) },
@@ -67,21 +74,9 @@ async function main(): Promise<void> {
   app.community.writeFirstDump(app.catalog);
 }
 
-/** Why the source database needs an import before serving (missing, unreadable, empty, from another version), or null. */
-function whyImport(path: string): string | null {
-  if (!existsSync(path)) return 'no toilets yet';
-  try {
-    const db = new Database(path, { readonly: true });
-    try {
-      const version = readMeta(db).schema_version;
-      if (version !== String(SOURCE_SCHEMA_VERSION)) return `the source database has layout version ${version ?? 'none'}, this server reads ${SOURCE_SCHEMA_VERSION}`;
-      return (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n > 0 ? null : 'no toilets yet';
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 'the source database cannot be read';
-  }
+/** Whether a listening address is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
 }
 
 main().catch((error) => {

@@ -12,6 +12,6 @@ export function attributionJson(baseUrl: string): string {
   });
 }
 
-export const DISPLAY_NOTE = asciiJson(
-  'Show attribution.text with these results. A partner label marks a paid listing by the business; it never changes the order of results, and the toilet\'s own access, hours and open_now stay as mapped.',
-);
+export const DISPLAY_NOTE_TEXT =
+  'Show attribution.text with these results. A partner label marks a paid listing by the business; it never changes the order of results, and the toilet\'s own access, hours and open_now stay as mapped.';
+export const DISPLAY_NOTE = asciiJson(DISPLAY_NOTE_TEXT);

@@ -11,6 +11,7 @@ import type { ProblemSlug } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
 import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
 import { countRefusal, limiterOf, type Limits } from './limits.js';
+import { findInvalid } from '../schemas/validate.js';
 
 /**
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
@@ -19,7 +20,10 @@ import { countRefusal, limiterOf, type Limits } from './limits.js';
  *   rateLimit      429  first: every answer then carries the RateLimit headers
  *   featureSwitch  503  an operation switched off refuses everyone alike
  *   origin         403
- *                       (session or bearer token, 401: the accounts and OAuth issues add them here)
+ *   session        401  a signed-in session where the operation needs one (`security: 'session'`), and a
+ *                       passkey assertion of the last 5 minutes for the sensitive ones (`recentPasskey`);
+ *                       read, where the operation takes one, so that a signed-in account needs no human
+ *                       check (`session: 'optional'`). (OAuth's bearer token, 401, joins here.)
  *   bodySize       413  where the operation lists 413, else 400; answered before the body is read
  *   validation     400  the route's own
  *   existence      404  the route's own (ownership too, once there are accounts)
@@ -28,7 +32,7 @@ import { countRefusal, limiterOf, type Limits } from './limits.js';
  *
  * then the route's handler (the write).
  */
-export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'bodySize', 'validation', 'existence', 'humanCheck'] as const;
+export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'session', 'bodySize', 'validation', 'existence', 'humanCheck'] as const;
 
 /** Why a request is not served: a problem type of the catalogue and what to change. */
 export interface Refusal {
@@ -48,11 +52,32 @@ export interface GuardContext<I = unknown> {
   input: I;
   /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its challenge_token. */
   body: { readonly challenge_token?: unknown } | null;
-  /** The signed-in account, which needs no human check. Nobody signs in until the accounts issue adds the session guard. */
+  /** The signed-in account, which needs no human check: set by the session guard. */
   account: string | null;
+  /** The signed-in session (routes whose operation reads one), else null. */
+  session: SignedIn | null;
   /** The token the human check passed; the write spends it once. Null when none was needed. */
   humanCheck: HumanCheckPass | null;
 }
+
+/** A valid session, as the session guard found it. */
+export interface SignedIn {
+  readonly account: string;
+  readonly moderator: boolean;
+  /** SHA-256 of the session's token: its key in the accounts database. */
+  readonly tokenHash: Buffer;
+  /** When the session last proved a passkey (sign-in or re-authentication). */
+  readonly verifiedAtMs: number;
+}
+
+/** Reads the session cookie (src/accounts/sessions.ts); only the main thread has one. */
+export interface SessionReader {
+  /** The session the Cookie header names, if it is valid now (and its idle clock restarted), else null. */
+  read(cookieHeader: string, nowMs: number): SignedIn | null;
+}
+
+/** How recent a passkey assertion the sensitive operations (`recentPasskey`) need. */
+export const RECENT_PASSKEY_MS = 5 * 60_000;
 
 /** A verified human-check token: `key` names it for the single-use record until `expiresAtMs`. */
 export interface HumanCheckPass {
@@ -81,10 +106,12 @@ export interface GuardDeps {
   now: () => number;
   /** Only the thread that serves the contributions (the main thread) verifies human checks. */
   humanCheck?: HumanCheckVerifier;
+  /** Only the main thread reads sessions. */
+  sessions?: SessionReader;
 }
 
 /** What a route declares; a registry operation declares it in its entry. */
-export type GuardNeeds = Pick<OperationSpec, 'rateLimit' | 'guards'>;
+export type GuardNeeds = Pick<OperationSpec, 'rateLimit' | 'guards' | 'security'>;
 
 /**
  * One kind of guard: given what a route declares, its check (with the request headers the check reads),
@@ -110,7 +137,8 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return {
       check: (request, context) => {
         const result = limiter.take(request.ip, context.nowMs);
-        context.headers = limiter.headers(result);
+        const rateHeaders = limiter.headers(result);
+        context.headers = context.headers.length === 0 ? rateHeaders : [...context.headers, ...rateHeaders];
         if (result.allowed) return null;
         countRefusal(limits, rateLimit);
         return {
@@ -135,6 +163,31 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return {
       headers: ['origin', 'sec-fetch-site'],
       check: ({ headers: { origin, 'sec-fetch-site': fetchSite } }) => ((origin ? origin === siteOrigin : fetchSite === 'same-origin') ? null : refusal),
+    };
+  },
+
+  session: ({ security, guards }, { sessions }) => {
+    const required = security === 'session';
+    if (!required && guards?.session !== 'optional') return null;
+    if (sessions === undefined) throw new Error('a route reads the session, but this guard chain has no session reader: give GuardDeps.sessions');
+    const recent = guards?.recentPasskey === true;
+    return {
+      headers: ['cookie'],
+      check: ({ headers: { cookie } }, context) => {
+        const session = cookie === '' ? null : sessions.read(cookie, context.nowMs);
+        if (session === null) {
+          return required ? { slug: 'sign-in-required', detail: 'Sign in first: this operation needs a signed-in account (startSignIn, then signIn with a passkey).' } : null;
+        }
+        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) {
+          return {
+            slug: 'reauthentication-required',
+            detail: `Confirm it is you: this operation needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Sign in again (startSignIn, then signIn), then send the request again.`,
+          };
+        }
+        context.session = session;
+        context.account = session.account;
+        return null;
+      },
     };
   },
 
@@ -165,6 +218,8 @@ export interface GuardedRoute<I> {
   /** Request headers the route's own steps read (the guards add theirs). */
   readonly headers?: readonly string[];
   readonly cors?: CorsPolicy;
+  /** Headers every answer of the route carries, refusals included (`Cache-Control: no-store` of private answers). */
+  readonly answerHeaders?: HeaderList;
   /** Takes a body of at most `maxBytes`; a larger one is refused at the bodySize step with `tooLargeStatus`. */
   readonly body?: { readonly maxBytes: number; readonly tooLargeStatus: 400 | 413 };
   /** Validation (400): the input in checked form, or the refusal saying what to correct. */
@@ -179,6 +234,8 @@ export interface GuardedRoute<I> {
 export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'>;
 
 const NO_HEADERS: HeaderList = [];
+/** Answers about one person: no cache keeps them, whatever their status. */
+const PRIVATE_ANSWER: HeaderList = ['Cache-Control', 'no-store'];
 
 export class GuardChain {
   constructor(private readonly deps: GuardDeps) {}
@@ -193,6 +250,7 @@ export class GuardChain {
       operation: spec.operationId,
       needs: spec,
       body: maxBytes === undefined ? undefined : { maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 },
+      ...(spec.cacheControl === 'no-store' ? { answerHeaders: PRIVATE_ANSWER } : {}),
       ...route,
     });
   }
@@ -230,6 +288,7 @@ export class GuardChain {
       }
     }
     const { body, handle } = route;
+    const answerHeaders = route.answerHeaders ?? NO_HEADERS;
     const beforeBodyChecks = checks.slice(0, beforeBody);
     server.route({
       method: route.method,
@@ -237,11 +296,12 @@ export class GuardChain {
       ...(route.operation ? { operation: route.operation } : {}),
       headers: [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
-      handler: (request) => this.serve(checks, request, handle),
+      handler: (request) => this.serve(checks, request, handle, answerHeaders),
       ...(body
         ? {
             maxBodyBytes: body.maxBytes,
-            tooLarge: (request: HttpRequestInfo, maxBytes: number) => this.serve(beforeBodyChecks, request, (_request, context) => this.refuse(tooLarge(maxBytes, body.tooLargeStatus), context)),
+            tooLarge: (request: HttpRequestInfo, maxBytes: number) =>
+              this.serve(beforeBodyChecks, request, (_request, context) => this.refuse(tooLarge(maxBytes, body.tooLargeStatus), context), answerHeaders),
           }
         : {}),
     });
@@ -254,9 +314,9 @@ export class GuardChain {
   }
 
   /** Runs the checks in order; synchronous until a check answers with a promise (the human check). */
-  private serve<I>(checks: readonly Check<I>[], request: HttpRequestInfo, then: GuardedRoute<I>['handle']): RouteResult | Promise<RouteResult> {
+  private serve<I>(checks: readonly Check<I>[], request: HttpRequestInfo, then: GuardedRoute<I>['handle'], answerHeaders: HeaderList): RouteResult | Promise<RouteResult> {
     // `input` is set by the validation step before any route code reads it
-    const context: GuardContext<I> = { nowMs: this.deps.now(), headers: NO_HEADERS, input: undefined as I, body: null, account: null, humanCheck: null };
+    const context: GuardContext<I> = { nowMs: this.deps.now(), headers: answerHeaders, input: undefined as I, body: null, account: null, session: null, humanCheck: null };
     const refusal = runChecks(checks, 0, request, context);
     if (refusal === null) return then(request, context);
     if (refusal instanceof Promise) return refusal.then((late) => (late === null ? then(request, context) : this.refuse(late, context)));
@@ -272,6 +332,26 @@ function runChecks<I>(checks: readonly Check<I>[], from: number, request: HttpRe
     return outcome;
   }
   return null;
+}
+
+export const NOT_JSON = Symbol('not JSON');
+
+/** The parsed body; an empty body is an empty object (confirmToilet needs no fields). */
+export function parseJson(body: Buffer): any {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** The JSON body of an operation, checked against its request schema: the body, or the 400 listing each fault. */
+export function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { body: any } | Refusal {
+  const body = parseJson(request.body ?? Buffer.alloc(0));
+  if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
+  const found = findInvalid(spec.requestBody!.schema, body);
+  return found.length > 0 ? invalidBody(found) : { body };
 }
 
 /** A 400 for a body that is not what the operation takes, listing each fault. */

@@ -5,6 +5,7 @@
 import { HttpServer, type RequestObserver, type ServerHooks } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import { PROBLEM_TYPES } from '../http/problem-types.js';
+import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import type { Config } from '../config.js';
@@ -14,6 +15,7 @@ import { createLimits, type LimitTables, type Limits } from './limits.js';
 import { AreaCache } from './area-cache.js';
 import { registerReadRoutes } from './rest.js';
 import { serviceHooks } from './server-hooks.js';
+import { registerHealthRoute, type Heartbeats } from './health.js';
 
 export interface ReadSideOptions {
   config: Config;
@@ -26,6 +28,8 @@ export interface ReadSideOptions {
   now: () => number;
   /** The main thread's limit tables (shared memory), for a read thread; a new set on the main thread. */
   limitTables?: LimitTables;
+  /** The threads' heartbeats and this thread's number, for GET /healthz (health.ts). */
+  health: { heartbeats: Heartbeats; thread: number };
   /** Told of every answered request (metrics, access log: src/observe); null: nothing is observed. */
   observer?: RequestObserver | null;
   /** Called for each write the storage refused (metrics). */
@@ -44,12 +48,13 @@ export interface ReadSide {
 export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
-  const limits = createLimits(config.rateLimitPerMinute, config.areaRateLimitPerMinute, config.tilesRateLimitPerMinute, options.limitTables);
+  const limits = createLimits(config, options.limitTables);
   const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
   const hooks = serviceHooks(problems, log, options.onStorageTrouble);
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, observer: options.observer ?? null });
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };
 }

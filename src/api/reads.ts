@@ -12,6 +12,7 @@ import type { AreaParams, FindParams } from '../schemas/params.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../places/lookup.js';
 import { attributionJson, DISPLAY_NOTE } from './attribution.js';
 import { asciiJson } from '../rules/ascii-json.js';
+import { covers, OutsideCoverageTails, outsideCoverageText, touches } from './coverage.js';
 
 /** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
 const WALK_METERS_PER_MINUTE = 80;
@@ -25,6 +26,9 @@ export interface Origin {
   label: string | null;
   source: OriginSource;
 }
+
+/** The filters of findToiletsNear and listToiletsInArea (FilterFlags' keys, in the spec's order). */
+const FILTER_NAMES: readonly (keyof FilterFlags)[] = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'];
 
 export interface FilterFlags {
   open_now: boolean;
@@ -70,6 +74,8 @@ export class Reads {
   private readonly renderer: ToiletRenderer;
   /** The attribution and display note members, and the answer's closing brace. */
   private readonly tail: Uint8Array;
+  /** The tails of empty answers about a position outside the data's coverage. */
+  private readonly outsideTails: OutsideCoverageTails;
   private readonly out = new JsonBytes();
   private readonly rows = new Int32Array(MAX_RESULTS + 1);
   private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
@@ -92,6 +98,23 @@ export class Reads {
   ) {
     this.renderer = new ToiletRenderer(baseUrl);
     this.tail = fragment(`,"attribution":${attributionJson(baseUrl)},"display_note":${DISPLAY_NOTE}}`);
+    this.outsideTails = new OutsideCoverageTails(attributionJson(baseUrl));
+  }
+
+  /**
+   * Why a findToiletsNear answer from `origin` has no results, in a sentence for a model (MCP): the region
+   * this service covers when the origin lies outside it, else the filters that were sent, else the distance
+   * searched. Never advice about filters that were not sent.
+   */
+  noResultsReason(origin: { lat: number; lon: number; label: string }, filters: FilterFlags): string {
+    const coverage = this.catalog.snapshot.info.coverage;
+    if (coverage !== null && !covers(coverage, origin.lat, origin.lon)) return `No results for ${origin.label}. ${outsideCoverageText(coverage, 'position')}`;
+    const within = this.maxDistanceM < 1000 ? `${this.maxDistanceM} m` : `${Math.round(this.maxDistanceM / 100) / 10} km`;
+    const sent = FILTER_NAMES.filter((name) => filters[name]);
+    if (sent.length > 0) {
+      return `No toilet within ${within} of ${origin.label} matched ${sent.length === 1 ? 'the filter' : 'all of the filters'} ${sent.join(', ')}. Ask the user whether to search without ${sent.length === 1 ? 'it' : 'some of them'}.`;
+    }
+    return `No public toilet is mapped within ${within} of ${origin.label}.`;
   }
 
   /**
@@ -131,7 +154,8 @@ export class Reads {
       out.bytes(i + 1 < shown ? ITEM_END_NEXT : ITEM_END);
     }
     out.bytes(found > params.limit ? MORE : NO_MORE);
-    out.bytes(this.tail);
+    const coverage = snapshot.info.coverage;
+    out.bytes(found === 0 && coverage !== null && !touches(coverage, params.bbox) ? this.outsideTails.tail(coverage, 'box') : this.tail);
     return out.view();
   }
 
@@ -214,7 +238,8 @@ export class Reads {
       writeSide(out, t, north, origin, 'lat');
       out.bytes(BRACKET_CLOSE);
     }
-    out.bytes(this.tail);
+    const coverage = snapshot.info.coverage;
+    out.bytes(found === 0 && coverage !== null && !covers(coverage, origin.lat, origin.lon) ? this.outsideTails.tail(coverage, 'position') : this.tail);
     return out.view();
   }
 

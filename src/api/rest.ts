@@ -6,6 +6,7 @@ import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import type { InvalidParam, Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
+import { prepareStatic } from '../http/representation.js';
 import { parseQuery } from '../schemas/query.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
 import { operationById, API_PREFIX } from '../schemas/operations.js';
@@ -42,6 +43,10 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const nearestHeaders = successHeaders('findToiletsNear');
   const areaHeaders = successHeaders('listToiletsInArea');
   const toiletHeaders = successHeaders('getToilet');
+  /** The registry's `conditional` operations: their answers are tagged, and If-None-Match gets a 304 (representation.ts). */
+  const tagged = (operationId: string): true | undefined => operationById(operationId).conditional;
+  const areaTagged = tagged('listToiletsInArea');
+  const toiletTagged = tagged('getToilet');
   const invalid = (invalidParams: readonly InvalidParam[]): Refusal => ({
     slug: 'invalid-parameters',
     detail: `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`,
@@ -90,7 +95,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
         body = reads.inArea(input, nowMs);
         areaCache.set(request.query, body, nowMs);
       }
-      return { status: 200, headers: [...areaHeaders, ...headers], body };
+      return { status: 200, headers: [...areaHeaders, ...headers], body, etag: areaTagged };
     },
   });
 
@@ -103,17 +108,17 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (body === null) {
         return guards.refuse({ slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Ids look like n123456 (OpenStreetMap node), w123 (way) or r12 (relation); find them with findToiletsNear or listToiletsInArea.` }, context);
       }
-      return { status: 200, headers: [...toiletHeaders, ...context.headers], body };
+      return { status: 200, headers: [...toiletHeaders, ...context.headers], body, etag: toiletTagged };
     },
   });
 
-  const openApi = JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId) }));
-  server.route({
-    method: 'GET',
-    pattern: `${API_PREFIX}/openapi.json`,
-    cors: PUBLIC_CORS,
-    handler: () => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'public, max-age=3600'], body: openApi }),
-  });
+  // 62 KB, the same until a restart: compressed (brotli, gzip) and tagged once
+  const openApi: HttpReply = {
+    status: 200,
+    headers: compileHeaders(['Content-Type', 'application/json', 'Cache-Control', 'public, max-age=3600']),
+    ...prepareStatic(JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId) }))),
+  };
+  server.route({ method: 'GET', pattern: `${API_PREFIX}/openapi.json`, cors: PUBLIC_CORS, handler: () => openApi });
 
   server.route({
     method: 'GET',

@@ -7,10 +7,12 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { OverlayStore } from './store.js';
+import { storageTrouble } from '../storage/errors.js';
 import { CommunityOverlay } from './overlay-source.js';
-import { Pseudonyms, serverKey } from './pseudonyms.js';
+import { accountPerson, anonymousPerson, Pseudonyms, serverKey } from './pseudonyms.js';
 import { Contributions } from './contributions.js';
-import { createHumanCheck } from './human-check.js';
+import { createHumanCheck, type HumanCheck } from './human-check.js';
+import type { HumanCheckPass, SessionReader } from '../api/guards.js';
 import { registerContributionRoutes } from './routes.js';
 import { registerDumpRoutes } from './dump-routes.js';
 import { OverlayWatcher } from './live.js';
@@ -21,12 +23,16 @@ export interface CommunityServeDeps {
   catalog: ToiletCatalog;
   limits: Limits;
   problems: Problems;
+  /** Signed-in contributors need no human check and are counted per account. */
+  sessions: SessionReader;
 }
 
 export class Community {
   readonly store: OverlayStore;
   /** The overlay the catalog merges into every answer. */
   readonly overlay: CommunityOverlay;
+  /** The human check of the site's pages (set by serve); createAccount needs it too. */
+  humanCheck: HumanCheck | null = null;
   private watcher: OverlayWatcher | null = null;
   private notes: OsmNoteSender | null = null;
 
@@ -50,10 +56,45 @@ export class Community {
     const pseudonyms = new Pseudonyms(store, key);
     const contributions = new Contributions(store, pseudonyms, deps.catalog, now);
     const humanCheck = createHumanCheck(config.humanCheck, key);
+    this.humanCheck = humanCheck;
     registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now });
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
+  }
+
+  /**
+   * Why the overlay database cannot take a write now (disk full, read-only, locked, failing), or null when a
+   * one-row write just committed. Throws a fault that is not storage trouble.
+   */
+  writeTrouble(): string | null {
+    try {
+      this.store.probeWrite(this.now());
+      return null;
+    } catch (error) {
+      const trouble = storageTrouble(error);
+      if (trouble === null) throw error;
+      return trouble;
+    }
+  }
+
+  /** Marks a human-check token used, once: false when it was used before (accounts' createAccount). */
+  spend(pass: HumanCheckPass): boolean {
+    const { store } = this;
+    return store.transaction(() => {
+      if (store.tokenUsed(pass.key)) return false;
+      store.useToken(pass.key, pass.expiresAtMs);
+      return true;
+    });
+  }
+
+  /**
+   * What deleting an account does to its contributions (a deletion hook, app.ts): its ratings and votes
+   * stay, under one random pseudonym of the device-id form, so every count stays right and nothing links
+   * them to the account any more. Submissions and reports never recorded who sent them.
+   */
+  forgetAccount(accountId: string): void {
+    this.store.reassignPerson(accountPerson(accountId), anonymousPerson());
   }
 
   /** Writes the open data dump in the background when DUMP_DIR has none yet (first-dump.ts). */

@@ -138,4 +138,10 @@ CREATE TABLE IF NOT EXISTS changes (
 
 export const OVERLAY_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'contributions, moderation, OSM notes and the change log', up: (db) => db.exec(RELEASED_LAYOUT) },
+  // GET /readyz proves the file takes a write by writing this one row (src/status/status.ts)
+  {
+    version: 2,
+    name: 'the readiness probe row',
+    up: (db) => db.exec('CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY CHECK (id = 1), probed_at INTEGER NOT NULL)'),
+  },
 ];

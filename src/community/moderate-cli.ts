@@ -13,6 +13,7 @@ import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
 import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
+import { AccountModeration } from './account-moderation.js';
 
 const COMMAND = {
   name: 'moderate',
@@ -24,6 +25,10 @@ const COMMAND = {
   unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again
   gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
   log [--limit N]                                 the latest moderator actions
+  moderators list                                 the accounts with the moderator role
+  moderators add <account> --reason TEXT          grant the role (<account>: acc_… id or e-mail)
+  moderators remove <account> --reason TEXT       withdraw it; ends the account's sessions
+  accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey
 facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence
 --json prints machine-readable output. Exit codes: 0 done, 1 refused (the message says why), 2 wrong arguments.`,
   options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
@@ -39,6 +44,9 @@ const COMMANDS: Record<string, { words: string[]; optional?: number; changes: bo
   unlock: { words: ['<toilet id>', '<fact>'], changes: true },
   gone: { words: ['<toilet id>'], changes: true },
   log: { words: [], changes: false },
+  // list needs no reason, add and remove do: checked with the subcommand
+  moderators: { words: ['list|add|remove', '[<account>]'], optional: 1, changes: false },
+  accounts: { words: ['recovery-link', '<account>'], changes: true },
 };
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
@@ -65,6 +73,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+    const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     const reason = () => values.reason ?? '';
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
     switch (command) {
@@ -109,6 +118,25 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
         const entries = moderation.history(limit);
         show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
+        break;
+      }
+      case 'moderators': {
+        const [which, who] = args;
+        if (which === 'list' && args.length === 1) {
+          const moderators = accountModeration.moderators();
+          show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
+        } else if ((which === 'add' || which === 'remove') && args.length === 2) {
+          if (reason().trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
+          const done = which === 'add' ? accountModeration.grant(who, reason()) : accountModeration.withdraw(who, reason());
+          show({ done }, () => done);
+        } else return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
+        break;
+      }
+      case 'accounts': {
+        const [which, who] = args;
+        if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
+        const link = accountModeration.recoveryLink(who, reason());
+        show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
         break;
       }
       default:

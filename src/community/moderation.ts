@@ -267,8 +267,11 @@ export class Moderation {
     return id;
   }
 
-  /** Runs an action and records it, all in one transaction. */
-  private act(action: string, target: string, reason: string, details: object, run: () => string): string {
+  /**
+   * Runs an action and records it in the moderation log, all in one overlay transaction (account actions,
+   * account-moderation.ts, run their accounts-database change inside it).
+   */
+  act<T = string>(action: string, target: string, reason: string, details: object, run: () => T): T {
     if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
     return this.store.transaction(() => {
       const outcome = run();

@@ -7,6 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { OverlayStore } from './store.js';
+import { addressKey } from '../http/client-ip.js';
 
 export class Pseudonyms {
   constructor(
@@ -14,15 +15,28 @@ export class Pseudonyms {
     private readonly serverKey: Buffer,
   ) {}
 
-  /** Who rates or votes: the keyed hash of a device id (accounts will use 'a:<account id>'). */
+  /** Who rates or votes without an account: the keyed hash of a device id. */
   person(deviceId: string): string {
     return `d:${keyedHash(this.serverKey, deviceId)}`;
   }
 
-  /** The keyed hash of an address on a UTC day (YYYY-MM-DD). */
+  /** The keyed hash of an address (an IPv6 one by its /64) on a UTC day (YYYY-MM-DD). */
   address(ip: string, day: string): string {
-    return keyedHash(this.store.dayKey(day), ip);
+    return keyedHash(this.store.dayKey(day), addressKey(ip));
   }
+}
+
+/** Who rates or votes signed in: the account, whatever device it uses. */
+export function accountPerson(accountId: string): string {
+  return `a:${accountId}`;
+}
+
+/**
+ * What a deleted account's ratings and votes are kept under: a random pseudonym of the device-id form,
+ * linked to nothing, so the counts stay right and nobody can tell they were an account's.
+ */
+export function anonymousPerson(): string {
+  return `d:${randomBytes(16).toString('hex')}`;
 }
 
 function keyedHash(key: Buffer, value: string): string {

@@ -6,7 +6,7 @@ import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
-import { GuardChain, invalidBody, type Refusal } from '../api/guards.js';
+import { GuardChain, invalidBody, NOT_JSON, parseJson, type Refusal, type SessionReader } from '../api/guards.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
 import { API_PREFIX, RATE_LIMIT_POLICIES, operationById } from '../schemas/operations.js';
@@ -14,7 +14,7 @@ import { TOILET_ID, type InvalidParam, type ReportKind } from '../schemas/resour
 import { findInvalid } from '../schemas/validate.js';
 import type { Contributions, Outcome, Proof, Submission, VoteInput } from './contributions.js';
 import type { HumanCheck } from './human-check.js';
-import type { Pseudonyms } from './pseudonyms.js';
+import { accountPerson, type Pseudonyms } from './pseudonyms.js';
 import { normalizeVote } from './normal-form.js';
 
 const TOILET_ID_PATTERN = new RegExp(TOILET_ID.pattern);
@@ -28,6 +28,7 @@ export interface ContributionRouteDeps {
   contributions: Contributions;
   humanCheck: HumanCheck;
   pseudonyms: Pseudonyms;
+  sessions: SessionReader;
   now: () => number;
 }
 
@@ -89,7 +90,7 @@ export function registerContributionRoutes(server: HttpServer, deps: Contributio
         const id = toilet ? request.params.id : '';
         if (toilet && !known(id)) return guards.refuse(notFound(id), context); // a moderator may have acted while the token was checked
         const { account, input, headers } = context;
-        const person = account !== null ? `a:${account}` : typeof input.deviceId === 'string' ? pseudonyms.person(input.deviceId) : null;
+        const person = account !== null ? accountPerson(account) : typeof input.deviceId === 'string' ? pseudonyms.person(input.deviceId) : null;
         const outcome = operation.write({ id, input: input.input, ip: request.ip, person, proof: context.humanCheck });
         switch (outcome.kind) {
           case 'done':
@@ -174,16 +175,4 @@ export function registerContributionRoutes(server: HttpServer, deps: Contributio
     needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: 'contributions' } },
     handle: async (_request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-store', ...context.headers], body: await humanCheck.challenge(context.nowMs) }),
   });
-}
-
-const NOT_JSON = Symbol('not JSON');
-
-/** The parsed body; an empty body is an empty object (confirmToilet needs no fields). */
-function parseJson(body: Buffer): any {
-  if (body.length === 0) return {};
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return NOT_JSON;
-  }
 }

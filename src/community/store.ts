@@ -39,9 +39,12 @@ export class OverlayStore {
     const db = this.db;
     this.statements = {
       logChange: db.prepare('INSERT INTO changes (toilet_id, at) VALUES (?, ?)'),
+      probe: db.prepare('INSERT OR REPLACE INTO readiness_probe (id, probed_at) VALUES (1, ?)'),
       changesSince: db.prepare('SELECT seq, toilet_id FROM changes WHERE seq > ? ORDER BY seq').raw(true),
       lastChange: db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck(),
       tokenUsed: db.prepare('SELECT 1 FROM used_tokens WHERE token = ?').pluck(),
+      reassignRatings: db.prepare('UPDATE ratings SET person = ? WHERE person = ?'),
+      reassignVotes: db.prepare('UPDATE votes SET person = ? WHERE person = ?'),
       useToken: db.prepare('INSERT INTO used_tokens (token, expires_at) VALUES (?, ?)'),
       dayKey: db.prepare('SELECT key FROM day_keys WHERE day = ?').pluck(),
       addDayKey: db.prepare('INSERT INTO day_keys (day, key) VALUES (?, ?)'),
@@ -60,6 +63,11 @@ export class OverlayStore {
   /** Runs `fn` in one immediate transaction: all of it commits (durably) or none. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /** Writes and commits (durably) one row, to prove the file takes writes now; throws what SQLite says when it does not. */
+  probeWrite(nowMs: number): void {
+    this.transaction(() => this.statements.probe.run(nowMs));
   }
 
   /** Changes when another connection commits (SQLite's data_version): cheap to poll. */
@@ -84,6 +92,14 @@ export class OverlayStore {
       else set.toiletIds.add(toiletId);
     }
     return set;
+  }
+
+  /** Moves every rating and vote of one person to another (an account's, when it is deleted), in one transaction. */
+  reassignPerson(from: string, to: string): void {
+    this.transaction(() => {
+      this.statements.reassignRatings.run(to, from);
+      this.statements.reassignVotes.run(to, from);
+    });
   }
 
   tokenUsed(token: string): boolean {

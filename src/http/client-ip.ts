@@ -90,6 +90,15 @@ export function ipv6Prefix64(text: string, out: Uint16Array): boolean {
   return true;
 }
 
+/**
+ * The key per-address rules count an address under: an IPv4 address as it is, an IPv6 address by its /64
+ * (`2001:db8:1:2::/64`), as the rate limiter counts it. Not for the hot path (it allocates).
+ */
+export function addressKey(ip: string): string {
+  const groups = new Uint16Array(4);
+  return ipv6Prefix64(ip, groups) ? `${[...groups].map((g) => g.toString(16)).join(':')}::/64` : ip;
+}
+
 const COLON = 58;
 const DOT = 46;
 const DOTTED_TAIL = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;

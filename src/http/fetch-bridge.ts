@@ -2,6 +2,7 @@
 // SDK's `handler.fetch(request) → Promise<Response>`. A route using it captures every header
 // (`headers: 'all'`) and its body (`maxBodyBytes`), and returns the Response as its result.
 import { endResponse, headerNames, isBodiless, statusLine, writeHeaders, type HeaderList } from './reply.js';
+import { compressResponseBody } from './representation.js';
 import type { HttpRequestInfo } from './request-info.js';
 import type { HttpResponse } from './uws.js';
 
@@ -28,6 +29,8 @@ export interface ResponseTarget {
   readonly signal: AbortSignal;
   /** Answer a HEAD request: headers only. */
   readonly head: boolean;
+  /** The request's Accept-Encoding: a body read whole is compressed when it is worth it (representation.ts). */
+  readonly acceptEncoding: string;
   /** Written after the Response's own headers, replacing any of the same name (e.g. CORS). */
   readonly extraHeaders: HeaderList | null;
   readonly closeConnection: boolean;
@@ -51,15 +54,17 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
   // HEAD and 204/304 send no body; a null body is an empty one (Content-Length: 0), e.g. MCP's 202.
   const withoutBody = target.head || isBodiless(response.status);
   if (withoutBody || body === null || !isEventStream(response)) {
-    let bytes: ArrayBuffer | undefined;
+    let bytes: Uint8Array | undefined;
     if (withoutBody) await body?.cancel();
-    else if (body !== null) bytes = await response.arrayBuffer();
+    else if (body !== null) bytes = new Uint8Array(await response.arrayBuffer());
     if (signal.aborted) return 0;
+    const coded = bytes === undefined ? null : compressResponseBody(bytes, response.headers.get('content-type'), response.headers.get('content-encoding'), target.acceptEncoding);
     res.cork(() => {
       writeHead(target, response);
-      endResponse(res, bytes, withoutBody, target.closeConnection);
+      if (coded !== null) writeHeaders(res, coded.headers);
+      endResponse(res, coded?.body ?? bytes, withoutBody, target.closeConnection);
     });
-    return bytes?.byteLength ?? 0;
+    return (coded?.body ?? bytes)?.byteLength ?? 0;
   }
 
   const reader = body.getReader();

@@ -29,7 +29,7 @@ export type ForwardMessage = ForwardedRequest | { kind: 'abort'; id: number };
 
 /** Main thread → read thread: a plain reply, or a web Response's head then (streamed) its body. */
 export type AnswerMessage =
-  | { kind: 'reply'; id: number; status: number; headers: HeaderList; body: string | Uint8Array | null }
+  | { kind: 'reply'; id: number; status: number; headers: HeaderList; body: string | Uint8Array | null; etag: true | string | null; encodings: NonNullable<HttpReply['encodings']> | null }
   | { kind: 'response'; id: number; status: number; statusText: string; headers: [string, string][]; body: Uint8Array | null; streamed: boolean }
   | { kind: 'chunk'; id: number; bytes: Uint8Array }
   | { kind: 'end'; id: number; error: string | null };
@@ -71,6 +71,7 @@ export class Forwarder {
         headers: spec.headers,
         ...(spec.maxBodyBytes >= 0 ? { maxBodyBytes: spec.maxBodyBytes } : {}),
         ...(cors ? { cors } : {}),
+        ...(spec.contentSecurityPolicy === null ? {} : { contentSecurityPolicy: spec.contentSecurityPolicy }),
         handler: (request) => this.forward(route, request, -1),
         tooLarge: (request, maxBytes) => this.forward(route, request, maxBytes),
       });
@@ -84,7 +85,14 @@ export class Forwarder {
     switch (message.kind) {
       case 'reply':
         this.pending.delete(message.id);
-        pending.resolve({ status: message.status, headers: message.headers, body: message.body === null ? undefined : typeof message.body === 'string' ? message.body : bufferOf(message.body) });
+        pending.resolve({
+          status: message.status,
+          headers: message.headers,
+          body: message.body === null ? undefined : typeof message.body === 'string' ? message.body : bufferOf(message.body),
+          // the writing thread negotiates coding and 304 with its own request's headers (representation.ts)
+          ...(message.etag === null ? {} : { etag: message.etag }),
+          ...(message.encodings === null ? {} : { encodings: buffersOf(message.encodings) }),
+        });
         break;
       case 'response': {
         let body: Uint8Array | ReadableStream<Uint8Array> | null = message.body;
@@ -173,7 +181,7 @@ export class ForwardedRequests {
 
   private reply(id: number, reply: HttpReply): void {
     const body = reply.body === undefined ? null : typeof reply.body === 'string' ? reply.body : ownBytes(reply.body);
-    this.post({ kind: 'reply', id, status: reply.status, headers: reply.headers ?? [], body });
+    this.post({ kind: 'reply', id, status: reply.status, headers: reply.headers ?? [], body, etag: reply.etag ?? null, encodings: reply.encodings ?? null });
   }
 
   private async respond(id: number, response: Response, signal: AbortSignal): Promise<void> {
@@ -211,6 +219,11 @@ export class ForwardedRequests {
 /** A copy of `bytes` in a buffer of its own (a Buffer may be a slice of a pool that must not move). */
 function ownBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
+}
+
+/** Prepared codings as Buffers again (structured cloning turned them into Uint8Arrays). */
+function buffersOf(encodings: NonNullable<HttpReply['encodings']>): NonNullable<HttpReply['encodings']> {
+  return Object.fromEntries(Object.entries(encodings).map(([coding, bytes]) => [coding, bufferOf(bytes)]));
 }
 
 /** A Buffer over a posted Uint8Array's bytes (structured cloning turns Buffers into Uint8Arrays). */

@@ -1,5 +1,6 @@
 // The answer a route handler returns, and the one function that writes it to a uWS response.
 import { STATUS_CODES } from 'node:http';
+import type { Compression } from './encoding.js';
 import type { HttpResponse } from './uws.js';
 
 /**
@@ -30,6 +31,16 @@ export function compileHeaders(headers: HeaderList): HeaderList {
   return [headers[0], value];
 }
 
+/** Two header lists as one, joined like compileHeaders (both already valid): one uWS call writes them all. */
+export function joinHeaders(first: HeaderList, second: HeaderList): HeaderList {
+  if (first.length === 0) return second;
+  if (second.length === 0) return first;
+  let value = first[1];
+  for (let i = 2; i < first.length; i += 2) value += `\r\n${first[i]}: ${first[i + 1]}`;
+  for (let i = 0; i < second.length; i += 2) value += `\r\n${second[i]}: ${second[i + 1]}`;
+  return [first[0], value];
+}
+
 /** Lower-case names of every header in a list, including those joined into values by compileHeaders. */
 export function headerNames(headers: HeaderList): string[] {
   const names: string[] = [];
@@ -45,6 +56,14 @@ export interface HttpReply {
   readonly status: number;
   readonly headers?: HeaderList;
   readonly body?: string | Buffer;
+  /**
+   * A 200's strong validator (representation.ts): `true` has the server tag the exact body bytes
+   * (etag.ts); a string is a tag made beforehand (prepareStatic). A GET or HEAD whose If-None-Match
+   * names it is answered 304.
+   */
+  readonly etag?: true | string;
+  /** The body already compressed (prepareStatic): sent by Accept-Encoding instead of compressing per request. */
+  readonly encodings?: Readonly<Partial<Record<Compression, Buffer>>>;
 }
 
 // "404 Not Found" etc., built once: writeStatus wants the whole status line text.

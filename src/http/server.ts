@@ -10,7 +10,9 @@ import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
 import { framingFault, type FramingFault } from './framing.js';
-import { isBodiless, writeReply, type HeaderList, type HttpReply } from './reply.js';
+import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
+import { represent } from './representation.js';
+import { securityHeaders, type SecurityOptions } from './security-headers.js';
 import {
   closeListenSocket,
   createApp,
@@ -42,6 +44,8 @@ export interface RouteDefinition {
   /** Makes the route answer cross-origin requests (public reads only). */
   readonly cors?: CorsPolicy;
   readonly handler: RouteHandler;
+  /** The Content-Security-Policy of a page route (security-headers.ts pageContentSecurityPolicy); default frame-ancestors 'none'. */
+  readonly contentSecurityPolicy?: string;
   /** Answers a body over maxBodyBytes instead of the payloadTooLarge hook (another thread's answer, see forward.ts). */
   readonly tooLarge?: (request: HttpRequestInfo, maxBytes: number) => RouteResult | Promise<RouteResult>;
   /** What metrics and the access log call the route: the spec's operationId where it has one; default `METHOD pattern`. */
@@ -56,6 +60,7 @@ export interface RouteSpec {
   /** -1: the route takes no body. */
   readonly maxBodyBytes: number;
   readonly cors: CorsOptions | null;
+  readonly contentSecurityPolicy: string | null;
   readonly operation: string;
 }
 
@@ -99,6 +104,8 @@ export interface HttpServerOptions {
   readonly observer?: RequestObserver | null;
   /** Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY); 0 = use the socket's peer. */
   readonly trustedProxyHops?: number;
+  /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
+  readonly security?: SecurityOptions;
 }
 
 export interface CloseOptions {
@@ -180,6 +187,9 @@ export class HttpServer {
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
   private readonly trustedProxyHops: number;
+  private readonly security: SecurityOptions;
+  /** The security headers of answers no route writes (404, 405, preflights, refused framing). */
+  private readonly answerHeaders: HeaderList;
   private readonly patterns = new Map<string, PatternEntry>();
   /** In the order registered: a route's number is its position (routeSpecs, dispatch). */
   private readonly routes: { spec: RouteSpec; route: CompiledRoute }[] = [];
@@ -194,6 +204,8 @@ export class HttpServer {
     this.hooks = options.hooks;
     this.state = new ServerState(options.hooks, options.observer ?? null);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
+    this.security = options.security ?? { https: false };
+    this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
     this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
     this.app.any('/*', (res, req) => this.unrouted(res, req));
@@ -218,12 +230,14 @@ export class HttpServer {
       paramNames: segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)),
       headerNames: headers === 'all' ? null : headers.map((h) => h.toLowerCase()),
       maxBodyBytes: definition.maxBodyBytes ?? -1,
-      extraHeaders: definition.cors?.responseHeaders ?? null,
+      // CORS and the security headers, in one header line
+      extraHeaders: joinHeaders(definition.cors?.responseHeaders ?? [], compileHeaders(securityHeaders(this.security, definition.contentSecurityPolicy))),
       handler: definition.handler,
       tooLarge: definition.tooLarge ?? null,
       operation: this.state.observer?.operation(operation, pattern) ?? -1,
     };
-    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, operation }, route });
+    const contentSecurityPolicy = definition.contentSecurityPolicy ?? null;
+    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, contentSecurityPolicy, operation }, route });
     this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
     if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
     if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
@@ -316,6 +330,8 @@ export class HttpServer {
       route.paramNames.length === 0 ? EMPTY : readParams(req, route.paramNames),
       route.headerNames === null ? readAllHeaders(req) : route.headerNames.length === 0 ? EMPTY : readHeaders(req, route.headerNames),
       this.forwardedIp(req),
+      req.getHeader('accept-encoding'),
+      req.getHeader('if-none-match'),
     );
     this.observing(request, route.operation);
     const fault = framingFault(req);
@@ -332,7 +348,7 @@ export class HttpServer {
     } catch (error) {
       reply = this.state.failure(error, request);
     }
-    this.writeNow(res, reply, request, null, true);
+    this.writeNow(res, reply, request, this.answerHeaders, true);
   }
 
   private answer(route: CompiledRoute, res: HttpResponse, request: ServerRequest, exchange: Exchange | null): void {
@@ -359,13 +375,15 @@ export class HttpServer {
   /** Writes inside the uWS callback (already corked). */
   private writeNow(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null, closeConnection: boolean): void {
     const client = this.state.client(request);
+    let sent = reply;
     try {
-      writeReply(res, reply, request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
+      sent = represent(reply, request);
+      writeReply(res, sent, request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
     } catch (error) {
       this.state.failure(error, request);
       res.close();
     }
-    this.state.observe(request, reply.status, replyBytes(reply, request.method === 'HEAD'), client);
+    this.state.observe(request, sent.status, replyBytes(sent, request.method === 'HEAD'), client);
   }
 
   private receiveBody(route: CompiledRoute, res: HttpResponse, req: HttpRequest, request: ServerRequest): void {
@@ -407,7 +425,7 @@ export class HttpServer {
   /** No route for this method and path: 405 if another method has one, else 404. */
   private unrouted(res: HttpResponse, req: HttpRequest): void {
     this.requestsReceived++;
-    const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req));
+    const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req), req.getHeader('accept-encoding'));
     this.observing(request, this.unroutedOperation);
     const fault = framingFault(req);
     if (fault !== null) {
@@ -421,7 +439,7 @@ export class HttpServer {
     } catch (error) {
       reply = this.state.failure(error, request);
     }
-    this.writeNow(res, reply, request, allow.length === 0 ? null : ['Allow', allow.join(', ')], false);
+    this.writeNow(res, reply, request, allow.length === 0 ? this.answerHeaders : [...this.answerHeaders, 'Allow', allow.join(', ')], false);
   }
 
   private allowedMethods(path: string): string[] {
@@ -444,7 +462,7 @@ export class HttpServer {
       this.app.options(pattern, (res, req) => {
         const request = new ServerRequest(res, 'OPTIONS', req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, null);
         this.observing(request, this.preflightOperation);
-        this.writeNow(res, entry.preflight!, request, null, false);
+        this.writeNow(res, entry.preflight!, request, this.answerHeaders, false);
       });
     } else if (entry.cors !== cors) {
       throw new RangeError(`routes on ${pattern} must share one CORS policy`);
@@ -476,6 +494,9 @@ class ServerRequest implements HttpRequestInfo {
     readonly headers: Readonly<Record<string, string>>,
     /** The address from trusted X-Forwarded-For entries; null: the socket's peer. */
     private clientIp: string | null,
+    /** Read for every request: the write path negotiates the coding and answers 304 (representation.ts). */
+    readonly acceptEncoding = '',
+    readonly ifNoneMatch = '',
   ) {}
 
   get ip(): string {
@@ -550,14 +571,16 @@ class Exchange {
   private write(reply: HttpReply): void {
     if (this.aborted) return;
     this.client = this.server.client(this.request);
+    let sent = reply;
     try {
-      this.res.cork(() => writeReply(this.res, reply, this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
+      sent = represent(reply, this.request);
+      this.res.cork(() => writeReply(this.res, sent, this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
     } catch (error) {
       this.server.failure(error, this.request);
       this.res.close();
     }
-    this.status = reply.status;
-    this.bytes = replyBytes(reply, this.request.method === 'HEAD');
+    this.status = sent.status;
+    this.bytes = replyBytes(sent, this.request.method === 'HEAD');
     this.finish();
   }
 
@@ -570,6 +593,7 @@ class Exchange {
           res: this.res,
           signal: this.request.signal,
           head: this.request.method === 'HEAD',
+          acceptEncoding: this.request.acceptEncoding,
           extraHeaders: this.extraHeaders,
           closeConnection: this.closeConnection || this.server.closing,
         },
@@ -591,7 +615,7 @@ class Exchange {
   }
 }
 
-/** Body bytes an answer carries (HEAD and 204/304 none). */
+/** Body bytes an answer carries as sent (compressed, if it was; HEAD and 204/304 none). */
 function replyBytes(reply: HttpReply, head: boolean): number {
   const body = reply.body;
   if (body === undefined || head || isBodiless(reply.status)) return 0;

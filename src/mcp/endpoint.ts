@@ -2,7 +2,6 @@
 // 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
 // factory. In front of the handler, per HTTP request: the per-IP budget REST shares, then the Origin check.
 // Every answer carries the rate-limit headers. No Authorization is read; no events are advertised.
-import { createHash } from 'node:crypto';
 import { createMcpHandler, McpServer, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { Reads } from '../api/reads.js';
 import { countRefusal, type Limits } from '../api/limits.js';
@@ -11,7 +10,8 @@ import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import { toWebRequest } from '../http/fetch-bridge.js';
-import type { HttpReply } from '../http/reply.js';
+import { compileHeaders, type HttpReply } from '../http/reply.js';
+import { prepareStatic } from '../http/representation.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
 import { headerPairs, jsonRpcErrorResponse, parseBody, requestIdOf, withHeaders } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
@@ -111,31 +111,15 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     server.route({ method, pattern: MCP_PATH, headers: 'all', cors: MCP_CORS, ...(method === 'POST' ? { maxBodyBytes: MAX_MCP_BODY_BYTES } : {}), handler: serve });
   }
 
-  const card = JSON.stringify(serverCard(config.baseUrl));
-  const etag = `"${createHash('sha256').update(card).digest('base64url').slice(0, 27)}"`;
-  const cardHeaders = ['Cache-Control', 'public, max-age=3600', 'ETag', etag];
+  // Tagged and compressed once; the server answers If-None-Match with 304 (representation.ts).
+  const card = prepareStatic(JSON.stringify(serverCard(config.baseUrl)));
   for (const [pattern, contentType] of [
     ['/.well-known/mcp/server-card.json', 'application/json'],
     [`${MCP_PATH}/server-card`, 'application/mcp-server-card+json'],
   ]) {
-    const fresh: HttpReply = { status: 200, headers: ['Content-Type', contentType, ...cardHeaders], body: card };
-    const unchanged: HttpReply = { status: 304, headers: cardHeaders };
-    server.route({
-      method: 'GET',
-      pattern,
-      headers: ['if-none-match'],
-      cors: CARD_CORS,
-      handler: (request) => (matchesEtag(request.headers['if-none-match'], etag) ? unchanged : fresh),
-    });
+    const reply: HttpReply = { status: 200, headers: compileHeaders(['Content-Type', contentType, 'Cache-Control', 'public, max-age=3600']), ...card };
+    server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: () => reply });
   }
 
   return { close: () => handler.close() };
-}
-
-/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
-function matchesEtag(ifNoneMatch: string, etag: string): boolean {
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
 }

@@ -32,7 +32,8 @@ const FIND_DESCRIPTION = [
   'Never guess a location. If the user has not said where they are, call without place and coordinates:',
   "the host's approximate location of the user is used when it sends one (origin.source is then `host_hint`; say the position is approximate);",
   'otherwise the result has status `needs_location` and a question in `ask_user`: ask the user that question and call again with their answer.',
-  'Status `place_not_found` also means: ask the `ask_user` question. `no_results` means nothing matched nearby; try fewer filters.',
+  'Status `place_not_found` also means: ask the `ask_user` question.',
+  '`no_results` means nothing matched nearby; the result ends with a sentence saying why (the filters sent, or a position outside the region this service covers): tell the user.',
   'The filters open_now, wheelchair, changing_table, free and no_purchase_needed only narrow the results.',
   'Always show attribution.text with the results.',
 ].join(' ');
@@ -90,7 +91,10 @@ export class ToolSet {
       // The hint costs a place lookup when it names only a city: ask for it only when it can be used.
       const hint = args.place === undefined && args.lat === undefined ? await hostHintOrigin(ctx.mcpReq._meta, places) : null;
       const body = reads.findNear(args, now(), hint);
-      return answer(body instanceof Promise ? await body : body); // a direct answer is read before anything else runs
+      const result = answer(body instanceof Promise ? await body : body); // a direct answer is read before anything else runs
+      const found = result.structuredContent as { status: string; origin: { lat: number; lon: number; label: string } | null };
+      if (found.status === 'no_results' && found.origin !== null) result.content.push({ type: 'text', text: reads.noResultsReason(found.origin, args) });
+      return result;
     } catch (error) {
       return this.failure(error);
     }

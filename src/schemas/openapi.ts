@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 description of the REST interface, built from the operations registry, the parameter
-// schemas and the resource schemas. Reads name no security scheme and the document declares none at top level.
+// schemas and the resource schemas. Reads name no security scheme (`security: []`, which says so to tools such
+// as Redocly's linter) and the document declares none at top level. test/schemas/redocly.test.ts lints it.
 
-import { API_PREFIX, OPERATIONS, rateLimitPolicyHeader, type OperationSpec } from './operations.js';
+import { API_PREFIX, OPERATIONS, rateLimitPolicyHeader, sessionCookieName, type OperationSpec } from './operations.js';
 import { QUERY_PARAMS, type QueryParamSet } from './params.js';
 import { rewriteRefs, type JsonSchema } from './refs.js';
 import { SCHEMAS, type SchemaName } from './resources.js';
@@ -19,7 +20,7 @@ type Json = { [key: string]: unknown };
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string }[];
   paths: { [path: string]: { [method: string]: Json } };
   components: { schemas: { [name: string]: JsonSchema }; securitySchemes?: { [name: string]: Json } };
@@ -27,14 +28,15 @@ export interface OpenApiDocument {
 
 export const API_VERSION = '1.0.0';
 
-const SECURITY_SCHEMES: Record<NonNullable<OperationSpec['security']>, Json> = {
+const securitySchemes = (baseUrl: string): Record<NonNullable<OperationSpec['security']>, Json> => ({
   session: {
     type: 'apiKey',
     in: 'cookie',
-    name: 'session',
-    description: 'The signed-in session of the site page; operations naming it answer 401 without an account.',
+    name: sessionCookieName(baseUrl),
+    description:
+      'The signed-in session of the site page: an HttpOnly, SameSite=Lax cookie set by signIn and createAccount. Operations naming it answer 401 without a valid session; the sensitive ones also want a passkey sign-in from the last 5 minutes.',
   },
-};
+});
 
 const componentRef = (name: string) => `#/components/schemas/${name}`;
 const schemaRef = (name: SchemaName) => ({ $ref: componentRef(name) });
@@ -50,7 +52,11 @@ const HEADER_DOCS: Record<string, { description: string; schema: JsonSchema }> =
   Deprecation: { description: 'The operation is deprecated (RFC 9745): `@<unix seconds>` of the deprecation.', schema: { type: 'string' } },
   Sunset: { description: 'When the operation will be removed (RFC 8594), an HTTP-date.', schema: { type: 'string' } },
   Link: { description: 'Links with rel="deprecation" and rel="sunset" to the documentation of the removal.', schema: { type: 'string' } },
+  ETag: { description: 'Strong tag of the exact answer bytes (per content coding); send it back in If-None-Match.', schema: { type: 'string' } },
+  Vary: { description: 'Answers of 1 KB or more depend on Accept-Encoding (gzip).', schema: { type: 'string' } },
 };
+
+const NOT_MODIFIED = 'Not modified (an extension of the spec’s statuses): If-None-Match names the answer this request would get. No body; counted toward the rate limit.';
 
 function header(name: keyof typeof HEADER_DOCS, example?: string): Json {
   return { ...HEADER_DOCS[name], ...(example === undefined ? {} : { example }) };
@@ -59,7 +65,7 @@ function header(name: keyof typeof HEADER_DOCS, example?: string): Json {
 /** Headers of one answer (spec, Limits and Versioning). */
 function responseHeaders(operation: OperationSpec, status: number, deprecated: boolean): Json {
   const headers: Json = {};
-  const success = status < 300;
+  const success = status < 300 || status === 304;
   const policy = operation.rateLimit;
   if (policy) {
     // The first three on every answer; the policy headers on success and 429 answers.
@@ -71,6 +77,8 @@ function responseHeaders(operation: OperationSpec, status: number, deprecated: b
   }
   if (status === 429 || status === 503) headers['Retry-After'] = header('Retry-After');
   if (success && operation.cacheControl) headers['Cache-Control'] = header('Cache-Control', operation.cacheControl);
+  if (operation.conditional && (status === 200 || status === 304)) headers.ETag = header('ETag');
+  if (success && operation.method === 'get') headers.Vary = header('Vary', 'Accept-Encoding');
   if (deprecated) for (const name of ['Deprecation', 'Sunset', 'Link']) headers[name] = header(name);
   return headers;
 }
@@ -89,6 +97,9 @@ function operationObject(operation: OperationSpec, deprecated: boolean): Json {
   const parameters = [
     ...Object.entries(operation.pathParams ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
     ...(operation.query ? queryParameters(QUERY_PARAMS[operation.query]) : []),
+    ...(operation.conditional
+      ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the client holds: answered 304 while it is current.', schema: { type: 'string' } }]
+      : []),
   ];
   const responses: Json = {
     [operation.success.status]: {
@@ -97,6 +108,7 @@ function operationObject(operation: OperationSpec, deprecated: boolean): Json {
       content: { 'application/json': { schema: schemaRef(operation.success.schema) } },
     },
   };
+  if (operation.conditional) responses[304] = { description: NOT_MODIFIED, headers: responseHeaders(operation, 304, deprecated) };
   for (const [status, description] of Object.entries(operation.errors)) {
     responses[status] = {
       description,
@@ -113,7 +125,7 @@ function operationObject(operation: OperationSpec, deprecated: boolean): Json {
       ? { requestBody: { required: true, content: { 'application/json': { schema: schemaRef(operation.requestBody.schema) } } } }
       : {}),
     responses,
-    ...(operation.security ? { security: [{ [operation.security]: [] }] } : {}),
+    security: operation.security ? [{ [operation.security]: [] }] : [],
     ...(deprecated ? { deprecated: true } : {}),
   };
 }
@@ -135,12 +147,14 @@ export function buildOpenApi({ baseUrl, deprecated, operations = OPERATIONS }: O
       version: API_VERSION,
       description:
         'Finds public toilets near a place or coordinate, in a map box, or by id. Reads are free and need no account, key or cookie. Toilet data comes from OpenStreetMap under ODbL-1.0: show the `attribution` of every answer.',
+      // what the answers are licensed under: the data (the service's code is MIT)
+      license: { name: 'Open Database License 1.0 (the OpenStreetMap data in the answers)', identifier: 'ODbL-1.0' },
     },
     servers: [{ url: `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}` }],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, rewriteRefs(schema, componentRef)])),
-      ...(schemes.length > 0 ? { securitySchemes: Object.fromEntries(schemes.map((name) => [name, SECURITY_SCHEMES[name]])) } : {}),
+      ...(schemes.length > 0 ? { securitySchemes: Object.fromEntries(schemes.map((name) => [name, securitySchemes(baseUrl)[name]])) } : {}),
     },
   };
 }

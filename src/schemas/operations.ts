@@ -9,7 +9,7 @@ import { TOILET_ID, type SchemaName } from './resources.js';
 /** The REST interface lives under this path of {base_url}; the version is part of it. */
 export const API_PREFIX = '/api/v1';
 
-export type HttpMethod = 'get' | 'post' | 'patch';
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
 
 export interface RateLimitPolicy {
@@ -25,11 +25,21 @@ export const RATE_LIMIT_POLICIES = {
   areaPerIp: { name: 'area-per-ip', quota: 300, windowSeconds: 60 },
   /** The basemap (/tiles/): a map view loads 10–30 tiles, so they have a budget of their own, not the API's. */
   tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
+  /** Sign-in and registration attempts (src/accounts): few, so a stolen cookie or an enumeration script gets nowhere fast. */
+  accountsPerIp: { name: 'accounts-per-ip', quota: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */
 export function rateLimitPolicyHeader(policy: RateLimitPolicy): string {
   return `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
+}
+
+/**
+ * The session cookie (security scheme `session`): `__Host-session` when BASE_URL is https (the browser then
+ * takes it only over https, for this host alone, on path /), plain `session` on an http development server.
+ */
+export function sessionCookieName(baseUrl: string): string {
+  return baseUrl.startsWith('https:') ? '__Host-session' : 'session';
 }
 
 /** An operator's switch that can turn a group of operations off (503 with Retry-After); see Config. */
@@ -46,6 +56,13 @@ export interface OperationGuards {
   readonly origin?: 'site';
   /** A solved human-check `challenge_token` in the body unless an account is signed in, else 403. */
   readonly humanCheck?: true;
+  /**
+   * `optional`: the session cookie is read when sent (a signed-in account then needs no human check); an
+   * operation with `security: 'session'` requires one (401 without).
+   */
+  readonly session?: 'optional';
+  /** With `security: 'session'`: a passkey assertion of the last 5 minutes, else 401 reauthentication-required. */
+  readonly recentPasskey?: true;
 }
 
 export interface OperationSpec {
@@ -65,8 +82,13 @@ export interface OperationSpec {
   /** null for operations exempt from rate limiting (the payment provider's webhook). */
   readonly rateLimit: RateLimitPolicy | null;
   readonly guards?: OperationGuards;
-  /** Cache-Control value of success answers, where the spec asks for one. */
+  /** Cache-Control value of success answers, where the spec asks for one (or revalidation needs one). */
   readonly cacheControl?: string;
+  /**
+   * Success answers carry a strong ETag of their exact bytes, and a request whose If-None-Match names it is
+   * answered 304 (counted toward the rate limit like any answer): our extension of the spec's status list.
+   */
+  readonly conditional?: true;
   readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: SchemaName };
   /** Every error status the operation answers, with what it means here. */
   readonly errors: { readonly [S in ErrorStatus]?: string };
@@ -75,7 +97,7 @@ export interface OperationSpec {
 const RATE_LIMITED = 'Rate limit reached; wait Retry-After seconds, then resend.';
 const SERVER_ERROR = 'Server error.';
 const SITE_PAGE =
-  "For this site's own web page only (Origin must be the site's). Send `challenge_token`, a solved human-check challenge from GET /api/v1/challenge, used once.";
+  "For this site's own web page only (Origin must be the site's). Send `challenge_token`, a solved human-check challenge from GET /api/v1/challenge, used once; a signed-in account (session cookie) needs none.";
 /** Contribution bodies larger than this answer 400. */
 const CONTRIBUTION_MAX_BYTES = 16 * 1024;
 const INVALID_BODY = 'The body is not JSON, larger than 16 KiB, or has invalid fields; `invalid_params` lists each one.';
@@ -83,7 +105,210 @@ const FORBIDDEN = 'The request came from another origin, or the human check fail
 const NO_TOILET = 'No toilet has the id, or a moderator marked it gone.';
 const CONTRIBUTIONS_OFF = 'Contributions are switched off; wait Retry-After seconds.';
 /** The guards of the five contribution operations (spec, Authentication 5 and 6). */
-const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: 'contributions', origin: 'site', humanCheck: true };
+const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: 'contributions', origin: 'site', session: 'optional', humanCheck: true };
+
+const ACCOUNT_MAX_BYTES = 32 * 1024;
+const ACCOUNT_INVALID_BODY = 'The body is not JSON, larger than 32 KiB, or has invalid fields; `invalid_params` lists each one.';
+const OTHER_ORIGIN = "The request came from another origin: account operations are for this site's own pages.";
+const SIGNED_OUT = 'No valid session: sign in first (the cookie is missing, expired or ended, or the account was deleted).';
+const NOT_RECENT = `${SIGNED_OUT} Or the last passkey sign-in of this session is more than 5 minutes old: sign in again, then resend.`;
+const ATTEMPTS_LIMITED = 'Too many sign-in or registration attempts from this address (10 a minute); wait Retry-After seconds.';
+/** Account answers are personal: never stored by a cache. */
+const PRIVATE = 'no-store';
+/** Guards of the account operations that change something: the site's pages only. */
+const ACCOUNT_WRITE: OperationGuards = { origin: 'site' };
+const SENSITIVE: OperationGuards = { origin: 'site', recentPasskey: true };
+
+/** The account operations (issue 31): passkeys, sessions, the account itself. Paths are ours, stable and documented in README. */
+const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'startPasskeyRegistration',
+    method: 'post',
+    path: '/account/passkey-options',
+    summary: 'Options to create a passkey',
+    description:
+      'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
+    requestBody: { schema: 'StartPasskeyRegistrationRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: { origin: 'site', session: 'optional' },
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'WebAuthn creation options.', schema: 'PasskeyCreationOptions' },
+    errors: { 400: `${ACCOUNT_INVALID_BODY} Also: display_name is missing (signed out), or the recovery link is unknown, used or expired.`, 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+  {
+    operationId: 'createAccount',
+    method: 'post',
+    path: '/account',
+    summary: 'Create an account with a passkey',
+    description: 'Answers the options of startPasskeyRegistration with the new passkey, with a solved `challenge_token`. Signs in: the answer sets the session cookie.',
+    requestBody: { schema: 'CreateAccountRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: { origin: 'site', humanCheck: true },
+    cacheControl: PRIVATE,
+    success: { status: 201, description: 'The account, signed in (Set-Cookie).', schema: 'Account' },
+    errors: {
+      400: `${ACCOUNT_INVALID_BODY} Or the passkey was refused (challenge expired or used, other origin or RP ID, no user verification, registered already).`,
+      403: 'The request came from another origin, or the human check failed.',
+      429: ATTEMPTS_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'getAccount',
+    method: 'get',
+    path: '/account',
+    summary: 'The signed-in account',
+    description: 'Never cached, never shared with other origins.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The account.', schema: 'Account' },
+    errors: { 401: SIGNED_OUT, 429: RATE_LIMITED },
+  },
+  {
+    operationId: 'deleteAccount',
+    method: 'delete',
+    path: '/account',
+    summary: 'Delete the signed-in account',
+    description:
+      'Deletes the account, its passkeys and every session; its ratings and votes stay counted under a pseudonym linked to nothing. Needs a passkey sign-in from the last 5 minutes. Send `{}`, or `{"confirm_cancellation": true}` to end with it what would otherwise keep it (409).',
+    requestBody: { schema: 'DeleteAccountRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SENSITIVE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'Deleted; the answer removes the session cookie.', schema: 'AccountDeleted' },
+    errors: {
+      400: ACCOUNT_INVALID_BODY,
+      401: NOT_RECENT,
+      403: OTHER_ORIGIN,
+      409: 'Something the account holds must end first (a running subscription): the detail names it; resend with confirm_cancellation true.',
+      429: RATE_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'listPasskeys',
+    method: 'get',
+    path: '/account/passkeys',
+    summary: 'The passkeys of the signed-in account',
+    description: 'Name, created and last used. Never cached, never shared with other origins.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The passkeys.', schema: 'PasskeyList' },
+    errors: { 401: SIGNED_OUT, 429: RATE_LIMITED },
+  },
+  {
+    operationId: 'addPasskey',
+    method: 'post',
+    path: '/account/passkeys',
+    summary: 'Add a passkey to the signed-in account',
+    description: 'Answers the options startPasskeyRegistration gave this session. Needs a passkey sign-in from the last 5 minutes. The answer counts the other sessions, to offer ending them.',
+    requestBody: { schema: 'AddPasskeyRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: SENSITIVE,
+    cacheControl: PRIVATE,
+    success: { status: 201, description: 'The passkey is registered.', schema: 'PasskeyAdded' },
+    errors: {
+      400: `${ACCOUNT_INVALID_BODY} Or the passkey was refused (challenge expired or used, other origin or RP ID, no user verification, registered already).`,
+      401: NOT_RECENT,
+      403: OTHER_ORIGIN,
+      429: ATTEMPTS_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'removePasskey',
+    method: 'delete',
+    path: '/account/passkeys/{passkey}',
+    summary: 'Remove a passkey of the signed-in account',
+    description: 'Never the last one. Needs a passkey sign-in from the last 5 minutes. The answer counts the other sessions, to offer ending them.',
+    pathParams: { passkey: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,1400}$', title: 'a credential id (base64url) from listPasskeys' } },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SENSITIVE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The passkey is removed.', schema: 'PasskeyRemoved' },
+    errors: { 401: NOT_RECENT, 403: OTHER_ORIGIN, 404: 'The account has no passkey with this id.', 409: 'It is the last passkey of the account.', 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+  {
+    operationId: 'signOutEverywhere',
+    method: 'delete',
+    path: '/account/sessions',
+    summary: 'End every other session of the account',
+    description: 'This session stays. Needs a passkey sign-in from the last 5 minutes.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SENSITIVE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The other sessions are ended.', schema: 'SessionsEnded' },
+    errors: { 401: NOT_RECENT, 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+  {
+    operationId: 'recoverAccount',
+    method: 'post',
+    path: '/account/recovery',
+    summary: 'Register a new passkey with an operator recovery link',
+    description:
+      "For a person who lost every passkey: the operator's recovery link (`npm run moderate -- accounts recovery-link`, single use, 15 minutes) carries `recovery_token`. Answers the options startPasskeyRegistration gave for it; ends the account's other sessions and signs in (Set-Cookie).",
+    requestBody: { schema: 'RecoverAccountRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: ACCOUNT_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 201, description: 'The passkey is registered and the account signed in.', schema: 'Account' },
+    errors: {
+      400: `${ACCOUNT_INVALID_BODY} Or the recovery link is unknown, used or expired, or the passkey was refused.`,
+      403: OTHER_ORIGIN,
+      429: ATTEMPTS_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'startSignIn',
+    method: 'post',
+    path: '/session/options',
+    summary: 'Options to sign in with a passkey',
+    description: 'Discoverable credentials: no user name needed, and the browser can offer passkeys in the autofill of a field with autocomplete="username webauthn". The options hold a challenge valid once, for 5 minutes.',
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: ACCOUNT_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'WebAuthn request options.', schema: 'PasskeyRequestOptions' },
+    errors: { 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+  {
+    operationId: 'signIn',
+    method: 'post',
+    path: '/session',
+    summary: 'Sign in with a passkey',
+    description: 'Answers the options of startSignIn. Starts a new session (Set-Cookie) and ends the one the request carried, if any.',
+    requestBody: { schema: 'SignInRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    guards: ACCOUNT_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The account, signed in (Set-Cookie).', schema: 'Account' },
+    errors: {
+      400: ACCOUNT_INVALID_BODY,
+      401: 'The passkey was not verified: challenge expired or used, unknown passkey, wrong signature, origin or RP ID, no user verification, or a signature counter that went back.',
+      403: OTHER_ORIGIN,
+      429: ATTEMPTS_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'signOut',
+    method: 'delete',
+    path: '/session',
+    summary: 'Sign out',
+    description: 'Ends the session the request carries and removes its cookie; answers the same when there is none.',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: ACCOUNT_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'Signed out.', schema: 'SignedOut' },
+    errors: { 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+];
 
 /** Listed so that fixed paths come before templated ones (`/toilets/nearest` before `/toilets/{id}`). */
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -114,6 +339,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     query: 'listToiletsInArea',
     rateLimit: RATE_LIMIT_POLICIES.areaPerIp,
     cacheControl: 'public, max-age=300',
+    conditional: true,
     success: { status: 200, description: 'The toilets in the box.', schema: 'AreaResult' },
     errors: {
       400: 'A parameter is invalid or the box is too large; `invalid_params` lists each one.',
@@ -130,6 +356,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     description: 'Show the attribution.',
     pathParams: { id: TOILET_ID },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
+    // Contributions show in the very next answer: a cache keeps the answer but asks (If-None-Match) each time.
+    cacheControl: 'no-cache',
+    conditional: true,
     success: { status: 200, description: 'The toilet.', schema: 'ToiletAnswer' },
     errors: {
       404: 'No toilet has the id, or a moderator marked it gone.',
@@ -168,7 +397,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'post',
     path: '/toilets/{id}/ratings',
     summary: 'Rate the cleanliness of a toilet',
-    description: `${SITE_PAGE} One rating per person (device_id) and toilet; the latest counts. One address adds one new rater per toilet per UTC day (429 until the next day); people who rated before may change their rating.`,
+    description: `${SITE_PAGE} One rating per person (the signed-in account, else device_id) and toilet; the latest counts. One address (an IPv6 one by its /64) adds one new rater per toilet per UTC day (429 until the next day); people who rated before may change their rating.`,
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'RateToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
@@ -195,7 +424,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     path: '/toilets/{id}/votes',
     summary: 'Vote on facts of a toilet',
     description:
-      `${SITE_PAGE} Each person has one vote per fact; the latest counts. A voted value replaces the shown value when it has more than half of all votes of the last 24 months and at least 2; the source value counts as one vote; on a tie the shown value stays. One address adds one new voter per toilet per UTC day. Votes for existence \`gone\` never hide a toilet; a moderator decides.`,
+      `${SITE_PAGE} Each person (the signed-in account, else device_id) has one vote per fact; the latest counts. A voted value replaces the shown value when it has more than half of all votes of the last 24 months and at least 2; the source value counts as one vote; on a tie the shown value stays. One address adds one new voter per toilet per UTC day. Votes for existence \`gone\` never hide a toilet; a moderator decides.`,
     pathParams: { id: TOILET_ID },
     requestBody: { schema: 'CorrectToiletRequest', maxBytes: CONTRIBUTION_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
@@ -207,6 +436,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
+  ...ACCOUNT_OPERATIONS,
 ];
 
 export function fullPath(operation: OperationSpec): string {

@@ -68,3 +68,20 @@ export function bundleSchema(root: JsonSchema, lookup: (name: string) => JsonSch
     ...(seen.size > 0 ? { $defs: defs } : {}),
   };
 }
+
+/** A named object schema with every property required except `optional`, and no other properties. */
+export function closedObject<const N extends string, const P extends Record<string, JsonSchema>>(
+  name: N,
+  description: string,
+  properties: P,
+  optional: readonly (keyof P & string)[] = [],
+) {
+  return {
+    $id: schemaId(name),
+    description,
+    type: 'object',
+    properties,
+    required: Object.keys(properties).filter((key) => !optional.includes(key)),
+    additionalProperties: false,
+  } as const;
+}

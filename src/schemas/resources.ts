@@ -3,7 +3,8 @@
 // Enum values of toilet facts come from src/rules/facts.ts; the other enums are the spec's and live here.
 
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type FactAttribute } from '../rules/facts.js';
-import { bundleSchema, ref, schemaId, type JsonSchema } from './refs.js';
+import { bundleSchema, closedObject, ref, schemaId, type JsonSchema } from './refs.js';
+import { ACCOUNT_SCHEMAS } from './account-resources.js';
 
 export const PARTNER_TIER = ['basic', 'plus'] as const;
 export const PARTNER_CONDITIONS = ['everyone', 'customers'] as const;
@@ -58,22 +59,6 @@ function nullable<const S extends JsonSchema>(schema: S) {
   return { anyOf: [schema, { type: 'null' }] } as const;
 }
 
-/** A named object schema with every property required except `optional`, and no other properties. */
-function closedObject<const N extends string, const P extends Record<string, JsonSchema>>(
-  name: N,
-  description: string,
-  properties: P,
-  optional: readonly (keyof P & string)[] = [],
-) {
-  return {
-    $id: schemaId(name),
-    description,
-    type: 'object',
-    properties,
-    required: Object.keys(properties).filter((key) => !optional.includes(key)),
-    additionalProperties: false,
-  } as const;
-}
 
 // ---- Resources ----
 
@@ -423,6 +408,7 @@ export const SCHEMAS = {
   HostedPageAnswer,
   WebhookEvent,
   WebhookAnswer,
+  ...ACCOUNT_SCHEMAS,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -5,8 +5,11 @@ import Database from 'better-sqlite3';
 import { TOILET_COLUMNS_DDL } from './columns.js';
 import { PLACE_INDEX_DDL } from '../places/stored.js';
 
-/** Bump when the layout changes; the server refuses a database with another version and says to re-import. */
-export const SOURCE_SCHEMA_VERSION = 3;
+/**
+ * Bump when the layout changes; the server refuses a database with another version and says to re-import.
+ * 4: meta holds the coverage (region name and bounds) and whether the data is the built-in demo.
+ */
+export const SOURCE_SCHEMA_VERSION = 4;
 
 export const SOURCE_DDL = `
 CREATE TABLE meta (
@@ -63,9 +66,18 @@ CREATE TABLE id_moves (
 );
 ${TOILET_COLUMNS_DDL}${PLACE_INDEX_DDL}`;
 
+/** The area an import's data covers (importer/coverage.ts): west, south, east, north in degrees. */
+export interface Coverage {
+  name: string;
+  bounds: [number, number, number, number];
+  /** Where the bounds come from: the extract header's bbox, or the extent of the toilets and places found. */
+  from: 'header' | 'data';
+}
+
 /** Keys of the meta table. */
 export interface ImportMeta {
   schema_version: string;
+  /** The extract's file name (a URL's last path segment): never a folder. */
   source_file: string;
   /** The URL the extract was downloaded from, when it was. */
   source_url: string | null;
@@ -75,6 +87,32 @@ export interface ImportMeta {
   imported_at: string;
   /** JSON of the import summary counts. */
   counts: string;
+  /** JSON of the Coverage, when the import found anything to cover. */
+  coverage: string | null;
+  /** 'true' when the data is the built-in demo extract (npm start with no data), else 'false'. */
+  demo: string;
+}
+
+/** How many places the import found (its summary in `counts`), 0 when not recorded. */
+export function placesOf(meta: Partial<ImportMeta>): number {
+  try {
+    const counts = JSON.parse(meta.counts ?? '{}') as { places?: Record<string, number> };
+    return Object.values(counts.places ?? {}).reduce((sum, n) => sum + n, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The coverage a meta table records, or null (none recorded, or not readable). */
+export function coverageOf(meta: Partial<ImportMeta>): Coverage | null {
+  if (meta.coverage === undefined || meta.coverage === null) return null;
+  try {
+    const parsed = JSON.parse(meta.coverage) as Coverage;
+    const sane = typeof parsed.name === 'string' && Array.isArray(parsed.bounds) && parsed.bounds.length === 4 && parsed.bounds.every(Number.isFinite);
+    return sane ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 export function openSourceDatabase(path: string): Database.Database {

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Forwarder } from '../http/forward.js';
 import { createReadSide } from '../api/read-side.js';
+import { Heartbeats } from '../api/health.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
 import { createObserver } from '../observe/observer.js';
@@ -45,6 +46,7 @@ class MainThreadPlaces implements PlaceLookup {
 }
 
 const replica = new SnapshotReplica();
+const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
 // access lines go to the main thread in batches (access-log.ts), not one message per request
 const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
@@ -56,6 +58,7 @@ const { server } = createReadSide({
   log,
   now: Date.now,
   limitTables: setup.limits,
+  health: { heartbeats, thread: setup.thread },
   observer,
 });
 // every route with a body is passed on, with the main thread's answer to an oversized one
@@ -91,7 +94,10 @@ port.on('message', (message: ToReadThread) => {
       break;
     case 'listen':
       server.listen(message.host, message.port).then(
-        () => send({ kind: 'listening' }),
+        () => {
+          heartbeats.start(setup.thread, Date.now);
+          send({ kind: 'listening' });
+        },
         (error: Error) => send({ kind: 'listen-failed', message: error.message }), // the main thread then closes every read thread
       );
       break;
@@ -105,6 +111,7 @@ port.on('message', (message: ToReadThread) => {
       send({ kind: 'counted', counts: { thread: setup.thread, received: server.requestsReceived, forwarded: forwarder.forwarded } });
       break;
     case 'close':
+      heartbeats.stop(setup.thread);
       void server.close().then(() => {
         observer?.accessLog?.flush();
         replica.close();

@@ -13,6 +13,7 @@ import type { LoadedToilets } from '../toilets/load.js';
 import type { OverlayChange, SourceInfo } from '../toilets/snapshot.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import type { Heartbeats } from '../api/health.js';
 import type { FromReadThread, ReadThreadSetup, ThreadCounts, ToReadThread } from './messages.js';
 import type { SharedObserving } from '../observe/observer.js';
 
@@ -29,6 +30,7 @@ export interface ReadThreadsDeps {
   catalog: ToiletCatalog;
   limits: Limits;
   places: PlaceLookup | null;
+  heartbeats: Heartbeats;
   log: Logger;
   /** A thread number's metrics block (the same for its replacement) and the access log's keys. */
   observing(thread: number): SharedObserving;
@@ -94,7 +96,15 @@ export class ReadThreads implements CatalogFollower {
 
   private spawn(number: number): ReadThread {
     const { config, server, limits, places } = this.deps;
-    const setup: ReadThreadSetup = { thread: number, config, routes: server.routeSpecs(), limits: limitTables(limits), places: places !== null, observing: this.deps.observing(number) };
+    const setup: ReadThreadSetup = {
+      thread: number,
+      config,
+      routes: server.routeSpecs(),
+      limits: limitTables(limits),
+      places: places !== null,
+      heartbeats: this.deps.heartbeats.buffer,
+      observing: this.deps.observing(number),
+    };
     const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const thread: ReadThread = { number, worker, exited: once(worker, 'exit').then(([code]) => code as number), waiting: new Map() };
     const forwarded = new ForwardedRequests(server, worker, this.deps.failure);
@@ -120,6 +130,7 @@ export class ReadThreads implements CatalogFollower {
   /** A thread ended outside close(): another takes its place, with the snapshot in use now. */
   private ended(thread: ReadThread, code: number): void {
     this.threads = this.threads.filter((t) => t !== thread);
+    this.deps.heartbeats.clear(thread.number); // not stuck: gone (and replaced below)
     if (this.closing) return;
     this.deps.log.error('a read thread ended; starting another', { thread: thread.number, code, replace_after_ms: REPLACE_AFTER_MS });
     const replaced = new Promise<void>((resolve) => setTimeout(resolve, REPLACE_AFTER_MS)).then(async () => {

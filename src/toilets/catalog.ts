@@ -6,9 +6,9 @@
 // static spatial indexes), so approving one reloads.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openSourceDatabase, readMeta } from '../source/schema.js';
+import { coverageOf, openSourceDatabase, placesOf, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
-import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
+import { NO_SOURCE, QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../memory.js';
@@ -19,7 +19,6 @@ export interface CatalogFollower {
   changed(overlays: OverlayChange): void;
 }
 
-const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null };
 
 export interface LoadReport {
   toilets: number;
@@ -91,7 +90,14 @@ export class ToiletCatalog {
       try {
         const meta = readMeta(db);
         loaded = loadToilets(db, community);
-        info = { dataAsOf: meta.replication_timestamp ?? null, importedAt: meta.imported_at ?? null, sourceFile: meta.source_file ?? null };
+        info = {
+          dataAsOf: meta.replication_timestamp ?? null,
+          importedAt: meta.imported_at ?? null,
+          sourceFile: meta.source_file ?? null,
+          coverage: coverageOf(meta),
+          demo: meta.demo === 'true',
+          places: placesOf(meta),
+        };
       } finally {
         db.close();
       }

@@ -2,7 +2,7 @@
 // with this thread's own filter tags, decided columns, compiled hours and answer fragments, and kept in
 // step by the messages the main thread's catalog sends its followers (see src/threads/).
 import { loadToilets, reviveLoaded, type LoadedToilets } from './load.js';
-import { QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SnapshotHolder, type SourceInfo } from './snapshot.js';
+import { NO_SOURCE, QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SnapshotHolder, type SourceInfo } from './snapshot.js';
 import type { CatalogFollower } from './catalog.js';
 import { collectGarbage } from '../memory.js';
 
@@ -12,7 +12,7 @@ export class SnapshotReplica implements CatalogFollower, SnapshotHolder {
   private readonly qualityTimer: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
-    this.current = Snapshot.build(loadToilets(null), { dataAsOf: null, importedAt: null, sourceFile: null }, { all: true, entries: [] }, now());
+    this.current = Snapshot.build(loadToilets(null), NO_SOURCE, { all: true, entries: [] }, now());
     this.qualityTimer = setInterval(() => this.current.refreshQuality(this.now()), QUALITY_REFRESH_MS);
     this.qualityTimer.unref();
   }

@@ -4,6 +4,7 @@
 // place (change): one synchronous update between requests, so no answer sees half of it. The loaded
 // columns and indexes are shared with the other threads' snapshots of the same load; what a snapshot
 // changes (decided columns, filter tags, fragments, compiled hours) is its own.
+import type { Coverage } from '../source/schema.js';
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
 import { qualityCode, SourceQuality } from '../rules/quality.js';
@@ -54,7 +55,16 @@ export interface SourceInfo {
   dataAsOf: string | null;
   importedAt: string | null;
   sourceFile: string | null;
+  /** The area the data covers (the import's region and bounds), when recorded. */
+  coverage: Coverage | null;
+  /** The built-in demo data (npm start with no data of its own). */
+  demo: boolean;
+  /** Places the import found in the extract (streets, stations, settlements, landmarks). */
+  places: number;
 }
+
+/** What a snapshot without a source database knows of its source. */
+export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 };
 
 export class Snapshot implements SourceView {
   readonly overlayByRow = new Map<number, MergedOverlay>();

@@ -5,6 +5,7 @@ import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Reads } from '../api/reads.js';
 import type { Config } from '../config.js';
+import { describeCoverage } from '../api/coverage.js';
 
 export interface PageDeps {
   config: Config;
@@ -42,6 +43,7 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
 Any copy or derived database must be shared under the same licence and credit OpenStreetMap.</p>
 <p>Extract: ${escapeHtml(info.sourceFile ?? 'none imported yet')}. Data as of: ${escapeHtml(info.dataAsOf ?? 'unknown')}. Imported: ${escapeHtml(info.importedAt ?? 'never')}.
 Toilets: ${catalog.snapshot.table.count}.</p>
+<p>Coverage: ${info.coverage ? escapeHtml(describeCoverage(info.coverage)) : 'none recorded'}. Outside it this service has no toilet data.${info.demo ? ' This is the demo data shipped with the service; its operator has not imported a region of their own yet.' : ''}</p>
 <h2>Data dumps</h2>
 <p>The whole data set as served (OpenStreetMap facts with community decisions applied, no personal data), under the ODbL:
 <a href="${config.baseUrl}/dumps/toilets.geojson.gz">GeoJSON</a>, <a href="${config.baseUrl}/dumps/toilets.csv.gz">CSV</a>,

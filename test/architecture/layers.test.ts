@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/storage': [],
   // the operator commands' shared argument parsing, exit codes and streams (node: modules only)
   'src/cli': [],
-  'src/accounts': ['src/storage'],
+  'src/accounts': ['src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
@@ -48,8 +48,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
-  'src/app': ['src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
-  'src/main': ['importer', 'src/app', 'src/source', 'src/config', 'src/log', 'src/storage'],
+  // the operational endpoints of the main thread: what the service serves, and whether it can write
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/first-import': ['src/source'],
+  'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
   importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage', 'src/cli'],
 };

@@ -3,6 +3,7 @@
 // a fresh folder, a new server shows exactly those. Backups are owner-only and self-contained; a restore
 // checks everything before it places anything, never writes over a file, and refuses a newer layout with
 // the migration runner's message.
+import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -108,7 +109,7 @@ describe('a backup while the server takes writes, restored into a fresh folder',
     assert.match(manifest.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.deepEqual(
       manifest.databases.map((d: { name: string; layout_version: number; from: string }) => [d.name, d.layout_version, d.from]),
-      [['overlay', latestVersion(OVERLAY_MIGRATIONS), live.overlayDb], ['accounts', 0, join(live.dir, 'accounts.db')]],
+      [['overlay', latestVersion(OVERLAY_MIGRATIONS), live.overlayDb], ['accounts', latestVersion(ACCOUNTS_MIGRATIONS), join(live.dir, 'accounts.db')]],
     );
     assert.deepEqual(manifest.key_files.map((k: { of: string; file: string }) => [k.of, k.file]), [['overlay', 'overlay.db.key']]);
     assert.match(manifest.left_out[0], /source database \(TOILETS_DB\)/);

@@ -72,7 +72,9 @@ describe('guard order', () => {
   }
 
   test('the chain runs the decided order', () => {
-    assert.deepEqual(GUARD_ORDER, ORDER);
+    // the session step refuses nothing on a contribution (it only reads a session when one is sent);
+    // its 401s are tested on the account operations (test/accounts)
+    assert.deepEqual(GUARD_ORDER, [...ORDER.slice(0, 3), 'session', ...ORDER.slice(3)]);
   });
 
   test('each fault alone gets its own answer, with the RateLimit headers', async () => {

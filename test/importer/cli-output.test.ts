@@ -35,8 +35,18 @@ test('the summary: toilets by element kind, places by kind, skipped by reason, e
     '  elements read: nodes 85149, ways 22606, relations 344',
     '  id moves carried: 0',
     '  data as of: 2020-07-20T10:27:03.000Z',
+    "  covers: Porto, -8.6212353,41.1247318,-8.5936815,41.1560755 (west,south,east,north; from the extract's header)",
     '',
   ]);
+});
+
+test('--region names the covered region instead of the file name', async () => {
+  const run = await runImportCommand([osmExtract('porto'), '--db', join(dir, 'porto-region.db'), '--region', 'Porto city centre'], { now: () => 0 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /\n {2}covers: Porto city centre, -8\.6212353,41\.1247318,-8\.5936815,41\.1560755 /);
+  const empty = await runImportCommand([osmExtract('porto'), '--db', join(dir, 'porto-region.db'), '--region', ' ']);
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /--region takes the covered region's name, 1 to 100 characters/);
 });
 
 test('--quiet prints nothing (the real script, in a process of its own)', () => {

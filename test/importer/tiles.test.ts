@@ -43,7 +43,7 @@ test('without tilemaker: the toilets are imported, one line says how to install 
 
 /** The pid of the import's tilemaker once it runs (the toilets are imported by then), or null if it ended first. */
 async function tilemakerOf(importPid: number): Promise<number | null> {
-  for (let i = 0; i < 1200; i++) {
+  while (isRunning(importPid)) {
     for (const task of readdirSync(`/proc/${importPid}/task`, { withFileTypes: false }).map(String)) {
       const children = readFileSync(`/proc/${importPid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
       const tilemaker = children.find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'tilemaker');
@@ -92,12 +92,13 @@ test('tilemaker killed half-way: exit 6, the toilets imported, the previous tile
   assert.deepEqual(temporariesIn(run.dir), []);
 });
 
-test('an interrupt while the tiles are built stops tilemaker and removes its files (exit 143)', { skip: noTilemaker }, async () => {
+test('an interrupt while the tiles are built stops tilemaker and removes its files (exit 143)', { skip: noTilemaker, timeout: 120_000 }, async () => {
   const run = await importInterrupted('import', 'SIGTERM');
   assert.equal(run.status, 143, run.stderr);
   assert.match(run.stderr, /import: interrupted \(SIGTERM\); its unfinished files are removed/);
-  for (let i = 0; i < 200 && isRunning(run.tilemaker); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  assert.equal(isRunning(run.tilemaker), false, 'tilemaker was stopped with the import');
+  // tilemaker was stopped with the import: it ends (however long that takes on a loaded machine; one that
+  // keeps running fails the test at its timeout)
+  while (isRunning(run.tilemaker)) await new Promise((resolve) => setTimeout(resolve, 25));
   assert.equal(readFileSync(join(run.dir, 'tiles.mbtiles'), 'utf8'), PREVIOUS_TILES);
   assert.equal(rows<{ n: number }>(run.db, 'SELECT count(*) AS n FROM toilets')[0].n, 29, 'the toilets were imported before the tiles');
   assert.deepEqual(temporariesIn(run.dir), []);

@@ -13,6 +13,11 @@ import { SHARED_DIR } from '../support/paths.js';
 const BASE_URL = 'https://toilets.example.org';
 const READS = ['findToiletsNear', 'listToiletsInArea', 'getToilet'];
 const CONTRIBUTIONS = ['submitToilet', 'confirmToilet', 'rateToilet', 'reportToilet', 'correctToilet'];
+/** Ours (issue 31): the spec names the session scheme but leaves these operations to us. */
+const ACCOUNTS = [
+  'startPasskeyRegistration', 'createAccount', 'getAccount', 'deleteAccount', 'listPasskeys', 'addPasskey',
+  'removePasskey', 'signOutEverywhere', 'recoverAccount', 'startSignIn', 'signIn', 'signOut',
+];
 type Json = Record<string, any>;
 
 /** operationId → "METHOD /path" from the spec's endpoint table. */
@@ -63,7 +68,7 @@ describe('buildOpenApi', () => {
     assert.equal(buildOpenApi({ baseUrl: `${BASE_URL}/`, deprecated: [] }).servers[0].url, `${BASE_URL}/api/v1`);
     assert.ok(Object.keys(document.paths).length > 0);
     assert.ok(!('security' in document));
-    assert.ok(!('securitySchemes' in document.components), 'reads need no scheme, so none is declared');
+    assert.deepEqual(Object.keys(document.components.securitySchemes ?? {}), ['session'], 'only the account operations name one');
   });
 
   it('is plain JSON', () => {
@@ -81,22 +86,33 @@ describe('buildOpenApi', () => {
     assert.deepEqual(Object.keys(document.components.schemas), Object.keys(SCHEMAS));
   });
 
-  it('has unique operationIds, exactly the operations served, at the spec’s methods and paths', () => {
+  it('has unique operationIds, exactly the operations served, the spec’s at the spec’s methods and paths', () => {
     const ids: string[] = operations(document).map((operation) => operation.operationId);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS].sort());
+    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS, ...ACCOUNTS].sort());
     const spec = specEndpoints();
     assert.equal(spec.size, 13, 'the spec table lists 13 operations');
     for (const [path, item] of pathItems(document)) {
       for (const [method, operation] of Object.entries(item)) {
-        assert.equal(`${method.toUpperCase()} ${API_PREFIX}${path}`, spec.get(operation.operationId), operation.operationId);
+        if (ACCOUNTS.includes(operation.operationId)) assert.equal(spec.has(operation.operationId), false, operation.operationId);
+        else assert.equal(`${method.toUpperCase()} ${API_PREFIX}${path}`, spec.get(operation.operationId), operation.operationId);
       }
     }
-    for (const operation of OPERATIONS) assert.equal(`${operation.method.toUpperCase()} ${fullPath(operation)}`, spec.get(operation.operationId));
+    for (const operation of OPERATIONS) {
+      if (!ACCOUNTS.includes(operation.operationId)) assert.equal(`${operation.method.toUpperCase()} ${fullPath(operation)}`, spec.get(operation.operationId));
+    }
   });
 
-  it('names no security on the reads', () => {
-    for (const operationId of READS) assert.ok(!('security' in operationById(document, operationId)), operationId);
+  it('names the session scheme on the account operations that need a signed-in account', () => {
+    const signedIn = ['getAccount', 'deleteAccount', 'listPasskeys', 'addPasskey', 'removePasskey', 'signOutEverywhere'];
+    for (const operationId of ACCOUNTS) {
+      assert.deepEqual(operationById(document, operationId).security, signedIn.includes(operationId) ? [{ session: [] }] : [], operationId);
+    }
+    assert.equal(document.components.securitySchemes?.session.name, '__Host-session');
+  });
+
+  it('names no security scheme on the reads, saying so with an empty list', () => {
+    for (const operationId of READS) assert.deepEqual(operationById(document, operationId).security, [], operationId);
   });
 
   it('declares each path template parameter, and only those, as a required path parameter', () => {
@@ -114,7 +130,7 @@ describe('buildOpenApi', () => {
 
   it('lists the query parameters from the parameter schemas', () => {
     for (const operationId of ['findToiletsNear', 'listToiletsInArea'] as const) {
-      const parameters: Json[] = operationById(document, operationId).parameters;
+      const parameters: Json[] = operationById(document, operationId).parameters.filter((parameter: Json) => parameter.in === 'query');
       assert.deepEqual(
         parameters.map((parameter) => parameter.name),
         Object.keys(QUERY_PARAMS[operationId].properties),
@@ -132,14 +148,14 @@ describe('buildOpenApi', () => {
   it('answers success as application/json and errors as application/problem+json', () => {
     const expected: Record<string, [string, string[]]> = {
       findToiletsNear: ['FindResult', ['200', '400', '429', '500', '503']],
-      listToiletsInArea: ['AreaResult', ['200', '400', '429', '500', '503']],
-      getToilet: ['ToiletAnswer', ['200', '404', '429', '500', '503']],
+      listToiletsInArea: ['AreaResult', ['200', '304', '400', '429', '500', '503']],
+      getToilet: ['ToiletAnswer', ['200', '304', '404', '429', '500', '503']],
     };
     for (const [operationId, [schema, statuses]] of Object.entries(expected)) {
       const { responses } = operationById(document, operationId);
       assert.deepEqual(Object.keys(responses), statuses, operationId);
       assert.deepEqual(responses['200'].content, { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
-      for (const status of statuses.slice(1)) {
+      for (const status of statuses.slice(1).filter((s) => s !== '304')) {
         assert.deepEqual(responses[status].content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${operationId} ${status}`);
         assert.equal(typeof responses[status].description, 'string');
       }
@@ -149,8 +165,14 @@ describe('buildOpenApi', () => {
   it('documents the rate-limit, Retry-After and Cache-Control headers where the spec puts them', () => {
     const headerNames = (operationId: string, status: string) => Object.keys(operationById(document, operationId).responses[status].headers).sort();
     const trio = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-    assert.deepEqual(headerNames('findToiletsNear', '200'), ['Cache-Control', 'RateLimit', 'RateLimit-Policy', ...trio].sort());
-    assert.deepEqual(headerNames('getToilet', '200'), ['RateLimit', 'RateLimit-Policy', ...trio].sort());
+    assert.deepEqual(headerNames('findToiletsNear', '200'), ['Cache-Control', 'RateLimit', 'RateLimit-Policy', 'Vary', ...trio].sort());
+    // getToilet's Cache-Control (no-cache) and the ETag/304 of the conditional reads extend the spec
+    assert.deepEqual(headerNames('getToilet', '200'), ['Cache-Control', 'ETag', 'RateLimit', 'RateLimit-Policy', 'Vary', ...trio].sort());
+    assert.deepEqual(headerNames('getToilet', '304'), ['Cache-Control', 'ETag', 'RateLimit', 'RateLimit-Policy', 'Vary', ...trio].sort());
+    assert.equal(operationById(document, 'getToilet').responses['304'].content, undefined, 'a 304 has no body');
+    assert.deepEqual(operationById(document, 'getToilet').parameters.at(-1), operationById(document, 'listToiletsInArea').parameters.at(-1));
+    assert.equal(operationById(document, 'getToilet').parameters.at(-1).name, 'If-None-Match');
+    assert.ok(!('304' in operationById(document, 'findToiletsNear').responses), 'nearest answers are not tagged');
     assert.deepEqual(headerNames('findToiletsNear', '429'), ['RateLimit', 'RateLimit-Policy', 'Retry-After', ...trio].sort());
     assert.deepEqual(headerNames('findToiletsNear', '503'), ['Retry-After', ...trio].sort());
     assert.deepEqual(headerNames('findToiletsNear', '400'), trio);
@@ -212,7 +234,7 @@ describe('buildOpenApi', () => {
     assert.deepEqual(Object.keys(extended.components.securitySchemes ?? {}), ['session']);
     assert.deepEqual(claim.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/ClaimToiletRequest' });
     assert.deepEqual(Object.keys(claim.responses), ['201', '400', '401', '403', '404', '409', '429']);
-    for (const operationId of READS) assert.ok(!('security' in operationById(extended, operationId)));
+    for (const operationId of READS) assert.deepEqual(operationById(extended, operationId).security, []);
     assert.ok(!('security' in extended));
   });
 });

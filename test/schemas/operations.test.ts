@@ -18,6 +18,7 @@ describe('operations registry', () => {
   it('writes the RateLimit-Policy header of each policy', () => {
     assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.perIp), '"per-ip";q=60;w=60');
     assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.areaPerIp), '"area-per-ip";q=300;w=60');
+    assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.accountsPerIp), '"accounts-per-ip";q=10;w=60');
   });
 });
 

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { OverlayStore } from '../../src/community/store.js';
-import { AccountsStore } from '../../src/accounts/store.js';
-import { userVersion } from '../../src/storage/migrations.js';
+import { ACCOUNTS_MIGRATIONS, AccountsStore } from '../../src/accounts/store.js';
+import { latestVersion, userVersion } from '../../src/storage/migrations.js';
+import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
 import { tempDir } from '../api/support.js';
 import { dump, moderate, startMain, type Data } from '../community/support.js';
 
@@ -48,7 +49,7 @@ let accountsDb: string;
 
 before(() => {
   dir = tempDir();
-  // no source data: the databases are refused before any is read
+  // no source data: the server imports the demo data, then refuses the databases
   data = { dir: dir.path, toiletsDb: join(dir.path, 'toilets.db'), overlayDb: join(dir.path, 'overlay.db'), remove: dir.remove };
   accountsDb = join(dir.path, 'accounts.db');
 });
@@ -56,8 +57,9 @@ after(() => data.remove());
 
 test('an overlay database from a newer release: the server, npm run moderate and npm run dump refuse it and leave it as it was', async () => {
   new OverlayStore(data.overlayDb).close();
-  setVersion(data.overlayDb, 2);
-  const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version 2, newer than this release of the service knows (1): ${WHAT_TO_DO}`;
+  const known = latestVersion(OVERLAY_MIGRATIONS);
+  setVersion(data.overlayDb, known + 1);
+  const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version ${known + 1}, newer than this release of the service knows (${known}): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
   for (const run of [moderate(data, ['list']), await dump(data)]) {
@@ -65,18 +67,19 @@ test('an overlay database from a newer release: the server, npm run moderate and
     assert.equal(run.stderr, `${refusal}\n`);
     assert.equal(run.stdout, '');
   }
-  assert.equal(versionOf(data.overlayDb), 2);
-  setVersion(data.overlayDb, 1);
+  assert.equal(versionOf(data.overlayDb), known + 1);
+  setVersion(data.overlayDb, known);
 });
 
 test('an accounts database from a newer release: the server and npm run moderate refuse it', async () => {
   new AccountsStore(accountsDb).close();
-  setVersion(accountsDb, 1);
-  const refusal = `cannot open the accounts database ${accountsDb}: it has layout version 1, newer than this release of the service knows (0): ${WHAT_TO_DO}`;
+  const newer = ACCOUNTS_MIGRATIONS.length + 1;
+  setVersion(accountsDb, newer);
+  const refusal = `cannot open the accounts database ${accountsDb}: it has layout version ${newer}, newer than this release of the service knows (${newer - 1}): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
   const run = moderate(data, ['list']);
   assert.equal(run.status, 1, run.stderr);
   assert.equal(run.stderr, `${refusal}\n`);
-  assert.equal(versionOf(accountsDb), 1);
+  assert.equal(versionOf(accountsDb), newer);
 });

@@ -1,8 +1,9 @@
 // An overlay database written by the last release without migrations (test/fixtures/
 // overlay-before-migrations.db: unversioned, rows in every table, made by make-overlay-before-migrations.mjs
-// with that release's code over the Monaco extract) is recognised by this release and brought to layout
-// version 1 by whichever opens it first (here `npm run dump`), every row kept and served as before. The
+// with that release's code over the Monaco extract) is recognised by this release and brought to
+// the latest layout version by whichever opens it first (here `npm run dump`), every row kept and served as before. The
 // accounts database appears beside it with the server, owner-only and migrated, and never with the dump.
+import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,18 +54,21 @@ test('the fixture is what the last release wrote: unversioned, rows in every tab
   for (const [table, rows] of Object.entries(fixture.rows)) assert.ok(rows.length > 0, `${table} has rows`);
 });
 
-test('npm run dump brings the old file to version 1 with every row and the same layout as a new file, and does not open the accounts database', async () => {
+test('npm run dump brings the old file to the latest version with every row and the same layout as a new file, and does not open the accounts database', async () => {
   const dumped = await dump(data);
   assert.equal(dumped.status, 0, dumped.stderr);
   const migrated = contents(data.overlayDb);
   assert.equal(migrated.version, latestVersion(OVERLAY_MIGRATIONS));
-  assert.equal(migrated.version, 1);
-  assert.deepEqual(migrated.rows, fixture.rows);
-  assert.deepEqual(migrated.layout, fixture.layout, 'step 1 is the released layout exactly');
+  assert.equal(migrated.version, 2);
+  // step 2 adds the readiness probe's table, empty until GET /readyz writes its row
+  assert.deepEqual(migrated.rows, { ...fixture.rows, readiness_probe: [] });
+  const released = (layout: unknown[]) => layout.filter((entry) => (entry as { tbl_name: string }).tbl_name !== 'readiness_probe');
+  assert.deepEqual(released(migrated.layout), fixture.layout, 'step 1 is the released layout exactly');
+  assert.equal(migrated.layout.length, fixture.layout.length + 1);
 
   const fresh = join(data.dir, 'fresh-overlay.db');
   new OverlayStore(fresh).close();
-  assert.deepEqual(contents(fresh).layout, fixture.layout, 'a new file gets the same layout');
+  assert.deepEqual(contents(fresh).layout, migrated.layout, 'a new file gets the same layout');
   assert.equal(existsSync(join(data.dir, 'accounts.db')), false, 'the dump never opens the accounts database');
 });
 
@@ -85,9 +89,9 @@ test('the server serves every contribution of the old file, and makes the accoun
     assert.deepEqual(queues.json.reports.map((q: { id: string; toilet_id: string }) => [q.id, q.toilet_id]), [['rep_1', REPORTED]]);
 
     const accountsDb = join(data.dir, 'accounts.db');
-    assert.equal(s.app.accounts.path, accountsDb);
+    assert.equal(s.app.accounts.store.path, accountsDb);
     for (const file of [accountsDb, `${accountsDb}-wal`, `${accountsDb}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
-    assert.equal(userVersion(s.app.accounts.db), 0, 'migrated: no steps yet');
+    assert.equal(userVersion(s.app.accounts.store.db), ACCOUNTS_MIGRATIONS.length, 'migrated to the latest layout');
   } finally {
     await s.close();
   }

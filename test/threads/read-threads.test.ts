@@ -108,6 +108,8 @@ test('every kind of request gets the same answer from either thread; the read th
       const expected = kind.same(answers[0]);
       assert.ok(answers[0].status < 500, `${kind.name}: ${answers[0].status} ${answers[0].text.slice(0, 200)}`);
       for (const answer of answers) assert.equal(kind.same(answer), expected, `${kind.name} answers alike`);
+      // the security headers (security-headers.ts), whichever thread wrote the answer
+      for (const answer of answers) assert.match(`${answer.headers['x-content-type-options']} ${answer.headers['content-security-policy']}`, /^nosniff .*frame-ancestors 'none'/, kind.name);
     }
     const byPlace = JSON.parse((await fresh(port, '/api/v1/toilets/nearest?place=Vaduz&limit=3')).text);
     assert.equal(byPlace.status, 'ok');

@@ -1,0 +1,70 @@
+// Assembles accounts for the server (app.ts): the accounts database, sessions (which the session guard of
+// every thread-main route reads), the WebAuthn ceremonies, the deletion hooks, the routes, and the hourly
+// clean-up of ended sessions and expired challenges and recovery links.
+import type { HttpServer } from '../http/server.js';
+import type { Problems } from '../http/problem.js';
+import type { Limits } from '../api/limits.js';
+import type { HumanCheckVerifier } from '../api/guards.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { AccountsStore } from './store.js';
+import { Sessions } from './sessions.js';
+import { PasskeyCeremonies } from './passkeys.js';
+import { DeletionHooks } from './deletion.js';
+import { registerAccountRoutes, type HumanCheckLedger } from './routes.js';
+
+const CLEAN_UP_EVERY_MS = 3_600_000;
+
+export interface AccountsServeDeps {
+  limits: Limits;
+  problems: Problems;
+  /** The human check createAccount needs, and where its used tokens are kept (src/community). */
+  humanCheck: HumanCheckVerifier;
+  ledger: HumanCheckLedger;
+}
+
+export class Accounts {
+  readonly store: AccountsStore;
+  readonly sessions: Sessions;
+  /** Later issues register what deleting an account must also end (deletion.ts). */
+  readonly deletion = new DeletionHooks();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.store = new AccountsStore(config.accountsDb);
+    this.sessions = new Sessions(this.store, config.sessions, config.baseUrl);
+  }
+
+  serve(server: HttpServer, deps: AccountsServeDeps): void {
+    const { config, store, sessions, deletion, log, now } = this;
+    const ceremonies = new PasskeyCeremonies(store, config.baseUrl, log);
+    registerAccountRoutes(server, { config, ...deps, store, sessions, ceremonies, deletion, log, now });
+  }
+
+  start(): void {
+    this.cleanUp();
+    this.timer = setInterval(() => this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
+  }
+
+  /** Deletes what has ended: a refused write (full disk) is logged and tried again in an hour. */
+  private cleanUp(): void {
+    try {
+      const nowMs = this.now();
+      this.store.transaction(() => {
+        this.sessions.purge(nowMs);
+        this.store.purgeExpired(nowMs);
+      });
+    } catch (error) {
+      this.log.error('accounts clean-up failed; trying again in an hour', { error: String(error) });
+    }
+  }
+
+  close(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.store.close();
+  }
+}

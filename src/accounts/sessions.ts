@@ -1,0 +1,90 @@
+// Signed-in sessions: a cookie holding an opaque random token (256 bits), of which the accounts database
+// keeps only the SHA-256 hash, so neither a copy of the database nor a log line lets anyone sign in. A
+// session ends at sign-out, at its idle end (no request for SESSION_IDLE_HOURS) or its absolute end
+// (SESSION_ABSOLUTE_HOURS after sign-in), whichever comes first; moderators' sessions have shorter ends.
+// The cookie is `__Host-session` on https (Secure, no Domain, Path=/), HttpOnly and SameSite=Lax.
+import { randomBytes } from 'node:crypto';
+import type { SessionLifetimes } from '../config.js';
+import type { SessionReader, SignedIn } from '../api/guards.js';
+import { sessionCookieName } from '../schemas/operations.js';
+import { secretHash, type AccountsStore } from './store.js';
+
+/**
+ * How often a session's last use is written: each request would cost a disk write (synchronous=FULL), and
+ * an idle end of hours needs no finer clock than a minute.
+ */
+const TOUCH_EVERY_MS = 60_000;
+
+export class Sessions implements SessionReader {
+  readonly cookieName: string;
+  private readonly cookieAttributes: string;
+
+  constructor(
+    private readonly store: AccountsStore,
+    private readonly lifetimes: SessionLifetimes,
+    baseUrl: string,
+  ) {
+    this.cookieName = sessionCookieName(baseUrl);
+    const secure = baseUrl.startsWith('https:') ? '; Secure' : '';
+    this.cookieAttributes = `; Path=/; HttpOnly; SameSite=Lax${secure}`;
+  }
+
+  /** Starts a session for the account (its passkey just verified); returns the Set-Cookie value. */
+  start(accountId: string, moderator: boolean, nowMs: number): string {
+    const token = randomBytes(32).toString('base64url');
+    this.store.insertSession({ token_hash: secretHash(token), account_id: accountId, created_at: nowMs, last_seen_at: nowMs, verified_at: nowMs });
+    const maxAgeSeconds = Math.floor(this.ends(moderator).absoluteMs / 1000);
+    return `${this.cookieName}=${token}${this.cookieAttributes}; Max-Age=${maxAgeSeconds}`;
+  }
+
+  /** The Set-Cookie value that removes the cookie from the browser. */
+  clearCookie(): string {
+    return `${this.cookieName}=${this.cookieAttributes}; Max-Age=0`;
+  }
+
+  read(cookieHeader: string, nowMs: number): SignedIn | null {
+    const token = cookieValue(cookieHeader, this.cookieName);
+    if (token === null) return null;
+    const tokenHash = secretHash(token);
+    const session = this.store.session(tokenHash);
+    if (session === null) return null;
+    const account = this.store.account(session.account_id);
+    if (account === null) return null; // deleted a moment ago; its sessions went with it
+    const moderator = account.moderator === 1;
+    const { idleMs, absoluteMs } = this.ends(moderator);
+    if (nowMs - session.last_seen_at >= idleMs || nowMs - session.created_at >= absoluteMs) {
+      this.store.deleteSession(tokenHash);
+      return null;
+    }
+    if (nowMs - session.last_seen_at >= TOUCH_EVERY_MS) this.store.touchSession(tokenHash, nowMs);
+    return { account: account.id, moderator, tokenHash, verifiedAtMs: session.verified_at };
+  }
+
+  /** The session the Cookie header names, valid or not: what a sign-in replaces. */
+  tokenHashOf(cookieHeader: string): Buffer | null {
+    const token = cookieValue(cookieHeader, this.cookieName);
+    return token === null ? null : secretHash(token);
+  }
+
+  /** Deletes the sessions past their ends (an hourly clean-up: an expired session is refused anyway). */
+  purge(nowMs: number): number {
+    const { idleMs, absoluteMs, moderatorIdleMs, moderatorAbsoluteMs } = this.lifetimes;
+    return this.store.purgeSessions({ idle: nowMs - idleMs, absolute: nowMs - absoluteMs, moderatorIdle: nowMs - moderatorIdleMs, moderatorAbsolute: nowMs - moderatorAbsoluteMs });
+  }
+
+  private ends(moderator: boolean): { idleMs: number; absoluteMs: number } {
+    const l = this.lifetimes;
+    return moderator ? { idleMs: l.moderatorIdleMs, absoluteMs: l.moderatorAbsoluteMs } : { idleMs: l.idleMs, absoluteMs: l.absoluteMs };
+  }
+}
+
+/** The value of cookie `name` in a Cookie header, or null; a token is base64url, anything else is no token. */
+function cookieValue(header: string, name: string): string | null {
+  for (const pair of header.split(';')) {
+    const at = pair.indexOf('=');
+    if (at < 0 || pair.slice(0, at).trim() !== name) continue;
+    const value = pair.slice(at + 1).trim();
+    return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+  }
+  return null;
+}

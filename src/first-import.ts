@@ -1,0 +1,65 @@
+// What `npm start` imports before it serves, if anything: TOILETS_EXTRACT when the source database is
+// missing, empty, unreadable, from an older layout or still the demo data; with no TOILETS_EXTRACT, the
+// built-in demo extract (data/demo/) when there is no source database at all, or when the demo data in
+// it is from an older layout. An operator's own data is never replaced by the demo.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
+
+/** The demo extract shipped with the service (ODbL, credited in data/demo/README.md). */
+export const DEMO_EXTRACT = fileURLToPath(new URL('../../data/demo/monaco-2020-07-19.osm.pbf', import.meta.url));
+/** The region the demo data covers, as /status and the log name it. */
+export const DEMO_REGION = 'Monaco';
+
+export interface FirstImport {
+  /** A path or URL. */
+  extract: string;
+  demo: boolean;
+  /** Why, for the log line. */
+  reason: string;
+}
+
+/**
+ * Refuses a TOILETS_DB whose folder does not exist (a mistyped path must not start an empty server), then
+ * says what to import before serving, or null.
+ */
+export function firstImport(toiletsDb: string, toiletsExtract: string | null): FirstImport | null {
+  const folder = dirname(resolve(toiletsDb));
+  if (!existsSync(folder)) throw new Error(`TOILETS_DB=${toiletsDb}: the folder ${folder} does not exist; create it (mkdir -p ${folder}) or correct TOILETS_DB`);
+  const state = sourceState(toiletsDb);
+  if (toiletsExtract !== null) {
+    const reason = state.kind === 'current' ? (state.demo ? 'the source database holds the demo data' : null) : state.reason;
+    return reason === null ? null : { extract: toiletsExtract, demo: false, reason };
+  }
+  if (state.kind === 'missing' || (state.kind === 'outdated' && state.demo)) {
+    if (!existsSync(DEMO_EXTRACT)) return null; // the server then says how to import, as with no data
+    return { extract: DEMO_EXTRACT, demo: true, reason: `${state.reason} and no TOILETS_EXTRACT` };
+  }
+  return null;
+}
+
+type SourceState =
+  | { kind: 'missing' | 'unreadable' | 'empty'; reason: string; demo: false }
+  | { kind: 'outdated'; reason: string; demo: boolean }
+  | { kind: 'current'; demo: boolean };
+
+function sourceState(path: string): SourceState {
+  if (!existsSync(path)) return { kind: 'missing', reason: 'no toilets yet', demo: false };
+  try {
+    const db = new Database(path, { readonly: true });
+    try {
+      const meta = readMeta(db);
+      const demo = meta.demo === 'true';
+      const version = meta.schema_version;
+      if (version !== String(SOURCE_SCHEMA_VERSION)) return { kind: 'outdated', reason: `the source database has layout version ${version ?? 'none'}, this server reads ${SOURCE_SCHEMA_VERSION}`, demo };
+      const toilets = (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n;
+      return toilets > 0 ? { kind: 'current', demo } : { kind: 'empty', reason: 'no toilets yet', demo: false };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return { kind: 'unreadable', reason: 'the source database cannot be read', demo: false };
+  }
+}

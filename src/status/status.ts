@@ -1,0 +1,96 @@
+// The operational endpoints of the main thread (read threads pass them on): GET /status, what this
+// instance serves (version, the data's date and region, counts, demo or not, uptime: the web app's notice
+// reads it), and GET /readyz, whether it can do its work now (data loaded, overlay database writable).
+// GET /healthz, answered by every thread itself, is in src/api/health.ts. None of them is part of the
+// versioned API under /api/v1 (docs/ARCHITECTURE.md, "Operational endpoints").
+import { readFileSync } from 'node:fs';
+import type { HttpServer } from '../http/server.js';
+import type { Problems } from '../http/problem.js';
+import { PUBLIC_CORS } from '../api/rest.js';
+import { NO_STORE } from '../api/health.js';
+import type { ToiletCatalog } from '../toilets/catalog.js';
+import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
+import type { Community } from '../community/community.js';
+
+/** The service's version, from package.json (dist/src/status/ → the repository root). */
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** /readyz writes to the overlay at most this often; answers in between repeat the last finding. */
+export const READY_PROBE_MS = 5000;
+const READY_RETRY_SECONDS = 30;
+
+export interface StatusDeps {
+  catalog: ToiletCatalog;
+  community: Community;
+  problems: Problems;
+  now: () => number;
+}
+
+/** GET /status: the fields the web app's notice and operators read (README, "Status and health"). */
+export interface ServiceStatus {
+  version: string;
+  demo: boolean;
+  region: string | null;
+  data_as_of: string | null;
+  imported_at: string | null;
+  /** The extract's file name (a URL's last segment): never a folder. */
+  extract: string | null;
+  coverage: { name: string; bounds: [number, number, number, number] } | null;
+  counts: { toilets: number; community_toilets: number; places: number };
+  uptime_seconds: number;
+}
+
+export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
+  const { catalog, community, problems, now } = deps;
+  // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
+  let counts: { toilets: number; community_toilets: number } | null = null;
+  const forget = () => (counts = null);
+  catalog.onChange(forget);
+  catalog.onOverlayChange(forget);
+  const status = (): ServiceStatus => {
+    const { info } = catalog.snapshot;
+    counts ??= countToilets(catalog);
+    return {
+      version: VERSION,
+      demo: info.demo,
+      region: info.coverage?.name ?? null,
+      data_as_of: info.dataAsOf,
+      imported_at: info.importedAt,
+      extract: info.sourceFile,
+      coverage: info.coverage && { name: info.coverage.name, bounds: info.coverage.bounds },
+      counts: { ...counts, places: info.places },
+      uptime_seconds: Math.floor(process.uptime()),
+    };
+  };
+  server.route({ method: 'GET', pattern: '/status', cors: PUBLIC_CORS, handler: () => ({ status: 200, headers: NO_STORE, body: JSON.stringify(status()) }) });
+
+  let probed: { atMs: number; trouble: string | null } | null = null;
+  server.route({
+    method: 'GET',
+    pattern: '/readyz',
+    handler: () => {
+      const nowMs = now();
+      const { info } = catalog.snapshot;
+      if (info.importedAt === null) {
+        return problems.reply('unavailable', 'No toilet data is loaded: run `npm run import -- <extract.osm.pbf or URL>` (or start with TOILETS_EXTRACT set).', { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
+      }
+      if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, trouble: community.writeTrouble() };
+      if (probed.trouble !== null) {
+        return problems.reply('unavailable', `The overlay database cannot take a write: ${probed.trouble}. Contributions are refused until it can; reads go on.`, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
+      }
+      return { status: 200, headers: NO_STORE, body: JSON.stringify({ status: 'ready' }) };
+    },
+  });
+}
+
+/** Visible toilets (a moderator's "gone" hides one) from the source and from the community. */
+function countToilets(catalog: ToiletCatalog): { toilets: number; community_toilets: number } {
+  const table = catalog.snapshot.table;
+  let toilets = 0;
+  let community = 0;
+  for (let row = 0; row < table.count; row++) {
+    if (table.traits[row] & Trait.Hidden) continue;
+    if (SOURCE_OF_ID_TYPE[table.idType[row]] === 'community') community++;
+    else toilets++;
+  }
+  return { toilets, community_toilets: community };
+}

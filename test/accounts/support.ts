@@ -1,0 +1,88 @@
+// Shared by the account tests: the real service (test/community/support.ts) and a browser-like client that
+// keeps the session cookie, sends the site's Origin, and answers WebAuthn options with a software
+// authenticator (test/support/authenticator.ts) whose passkeys the real @simplewebauthn/server verifies.
+import assert from 'node:assert/strict';
+import { SoftwareAuthenticator } from '../support/authenticator.js';
+import { assertValid, serviceClient, SITE_ORIGIN, TEST_ENV, type Clock, type Data, type Service } from '../community/support.js';
+import { serve, SILENT } from '../support/server.js';
+import type { SchemaName } from '../../src/schemas/resources.js';
+import type { Logger } from '../../src/log.js';
+
+/** The service of the community tests, with a logger of the test's own. */
+export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT): Promise<Service> {
+  const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now, log });
+  return { app, url: origin, clock, ...serviceClient(origin), close };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Origin header; null sends none. Default: the site's. */
+  origin?: string | null;
+  ip?: string;
+}
+
+/** One browser: its cookie jar (the session cookie) and its authenticator. */
+export class Browser {
+  cookie: string | null = null;
+  /** The last Set-Cookie the browser was sent. */
+  setCookie: string | null = null;
+  readonly authenticator = new SoftwareAuthenticator(SITE_ORIGIN);
+
+  constructor(
+    readonly service: Service,
+    readonly ip = '198.51.100.7',
+  ) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const origin = options.origin === undefined ? SITE_ORIGIN : options.origin;
+    const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? this.ip };
+    if (origin !== null) headers.Origin = origin;
+    if (this.cookie !== null) headers.Cookie = this.cookie;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(`${this.service.url}/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await response.text();
+    const json = text === '' ? undefined : JSON.parse(text);
+    if ((response.headers.get('content-type') ?? '').startsWith('application/problem+json')) {
+      assertValid('Problem', json);
+      assert.equal(json.status, response.status);
+    }
+    const set = response.headers.get('set-cookie');
+    if (set !== null) {
+      this.setCookie = set;
+      const [pair] = set.split(';');
+      this.cookie = pair.endsWith('=') ? null : pair;
+    }
+    return { status: response.status, headers: response.headers, json };
+  }
+
+  /** Creates an account with a new passkey; asserts 201. */
+  async signUp(displayName = 'Ada', email?: string): Promise<any> {
+    const options = await this.request('POST', '/account/passkey-options', { body: { display_name: displayName } });
+    assert.equal(options.status, 200, JSON.stringify(options.json));
+    const credential = this.authenticator.register(options.json);
+    const created = await this.request('POST', '/account', {
+      body: { display_name: displayName, ...(email ? { email } : {}), challenge_token: await this.service.token(this.ip), credential },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    valid('Account', created.json);
+    return created.json;
+  }
+
+  /** Signs in with passkey `id` (default: the newest); returns the answer. */
+  async signIn(id?: string, answer?: Parameters<SoftwareAuthenticator['assert']>[2]): Promise<Reply> {
+    const options = await this.request('POST', '/session/options');
+    assert.equal(options.status, 200, JSON.stringify(options.json));
+    valid('PasskeyRequestOptions', options.json);
+    return this.request('POST', '/session', { body: { credential: this.authenticator.assert(options.json, id, answer) } });
+  }
+}
+
+export function valid(schema: SchemaName, body: unknown): void {
+  assertValid(schema, body);
+}
