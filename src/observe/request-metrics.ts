@@ -30,8 +30,8 @@ STATUSES.forEach((status, slot) => (STATUS_SLOT[status] = slot));
 /** Where a request came in: the REST API, the MCP endpoint, or the rest (pages, dumps, documents). */
 export type Interface = 'rest' | 'mcp' | 'web';
 
-/** Routes per thread (each registered pattern, HEAD folded into GET, plus unrouted and preflights). */
-export const MAX_OPERATIONS = 64;
+/** Operations per thread: each route (HEAD counts with GET), plus unrouted and preflight; 41 in use at the time of writing. */
+export const MAX_OPERATIONS = 96;
 const CELL = 2 + LATENCY_BUCKETS.length;
 const NAMES_BYTES = 8192;
 // [names length (Int32)] [names text] [cells]

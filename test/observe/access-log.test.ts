@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { jsonLogger } from '../../src/log.js';
 import { AccessLog } from '../../src/observe/access-log.js';
 import { modernRequest } from '../mcp/support.js';
-import { HERE, liechtenstein, observing } from './support.js';
+import { fresh, HERE, liechtenstein, observing } from './support.js';
 
 const NEAREST = `/api/v1/toilets/nearest?lat=${HERE.lat}&lon=${HERE.lon}&limit=2&wheelchair=true`;
 const SECRETS = { Authorization: 'Bearer tok_secret_4711', Cookie: 'session=cookie_secret_0815', 'Stripe-Signature': 't=1,v1=stripe_secret_42' };
@@ -16,7 +16,7 @@ after(async () => (await liechtenstein()).remove());
 
 test('a nearest call leaves one line with its operation, status, duration, bytes and thread, and neither its coordinates nor its address', async () => {
   await observing({ TRUST_PROXY: '1' }, async ({ origin, logText, lines, close }) => {
-    const response = await fetch(origin + NEAREST, { headers: { ...SECRETS, 'X-Forwarded-For': '198.51.100.23' } });
+    const response = await fetch(origin + NEAREST, { headers: { ...SECRETS, 'X-Forwarded-For': '198.51.100.23', 'Accept-Encoding': 'identity' } });
     const body = await response.arrayBuffer();
     assert.equal(response.status, 200);
     await close(); // flushes the batch
@@ -35,6 +35,16 @@ test('a nearest call leaves one line with its operation, status, duration, bytes
     for (const secret of [HERE.lat, HERE.lon, '47.14', '9.52', 'wheelchair', 'limit', '/api/v1', '198.51.100.23', '127.0.0.1', 'tok_secret', 'cookie_secret', 'stripe_secret']) {
       assert.ok(!text.includes(secret), `the log holds ${secret}: ${text}`);
     }
+  });
+});
+
+test('bytes are the bytes sent: a gzipped answer counts its compressed size', async () => {
+  await observing({}, async ({ port, lines, close }) => {
+    // five results: well over the size worth compressing
+    const answer = await fresh(port, `/api/v1/toilets/nearest?lat=${HERE.lat}&lon=${HERE.lon}&limit=5`, { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(answer.headers['content-encoding'], 'gzip');
+    await close();
+    assert.equal(lines()[0].bytes, Number(answer.headers['content-length']));
   });
 });
 
