@@ -100,7 +100,13 @@ export function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ 
         if (!text.startsWith('{')) continue;
         try {
           const line = JSON.parse(text);
-          if (typeof line.port === 'number') resolve({ child, port: line.port, line, startedMs: performance.now() - started });
+          if (typeof line.port === 'number') {
+            // From here on its lines (the access log among them) are read and dropped, not gathered.
+            child.stdout!.removeAllListeners('data');
+            child.stdout!.resume();
+            resolve({ child, port: line.port, line, startedMs: performance.now() - started });
+            return;
+          }
         } catch {
           // a partial line; wait for more
         }

@@ -17,6 +17,10 @@ import { ReadThreads } from './threads/read-threads.js';
 import { TileSource } from './tiles/tile-source.js';
 import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
 import { claimPort } from './http/port.js';
+import { createObserver, ObservingBlocks } from './observe/observer.js';
+import { ServiceMetrics } from './observe/metrics.js';
+import { registerMetricsRoute } from './observe/metrics-route.js';
+import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import type { Config } from './config.js';
@@ -28,6 +32,8 @@ export interface AppOptions {
   now?: () => number;
   /** Replaces the place lookup (tests); null: no lookup at all. Default: the embedded index, plus GEOCODER_URL. */
   places?: PlaceLookup | null;
+  /** Writes batches of access-log lines from every thread (main.ts: the log's stdout); default: dropped. */
+  accessLines?(lines: string): void;
 }
 
 export interface App {
@@ -61,6 +67,11 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
+  const accessLines = options.accessLines ?? (() => {});
+  const observing = new ObservingBlocks(config);
+  const observer = createObserver({ config, thread: 0, shared: observing.forThread(0), sink: accessLines, now });
+  // the metrics reach the limits (made with the read side) and the storage hook through this holder
+  let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
@@ -73,16 +84,30 @@ export function createApp(options: AppOptions): App {
     log,
     now,
     health: { heartbeats, thread: 0 },
+    observer,
+    onStorageTrouble: () => metrics?.overlayWriteFailed(),
   });
+  if (config.metrics) {
+    const current = metrics = new ServiceMetrics({
+      blocks: () => observing.metricsBlocks(),
+      refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
+      data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
+      now,
+    });
+    registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
+  }
   registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, problems, now });
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
-  const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now });
+  const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
-  const threads = config.httpThreads > 1 ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, log, failure: hooks.serverError }) : null;
+  const threads =
+    config.httpThreads > 1
+      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      : null;
 
   return {
     server,
@@ -109,6 +134,7 @@ export function createApp(options: AppOptions): App {
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
+      observer?.accessLog?.flush(); // after the read threads sent their last lines
       await mcp.close();
       community.close();
       accounts.close();

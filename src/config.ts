@@ -1,8 +1,10 @@
 // Every setting the service reads, from the environment, with its default. README.md lists them; keep
 // the two in step. A bad value stops the start with a message naming the variable.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { OPERATIONS } from './schemas/operations.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 
 /** Key derivation algorithms of the ALTCHA proof of work this server can verify. */
 export const ALTCHA_ALGORITHMS = ['SHA-256', 'SHA-384', 'SHA-512', 'PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512'] as const;
@@ -73,6 +75,21 @@ export interface Config {
   mcpAllowedOrigins: string[] | null;
   /** MAP_STYLE_URL: an external MapLibre style the site's map uses when this server has no tiles; null: list only then. */
   mapStyleUrl: string | null;
+  /** The least level logged (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** Prometheus metrics at /metrics (METRICS); off, nothing is counted and /metrics is not served. */
+  metrics: boolean;
+  /**
+   * Client addresses (after TRUST_PROXY, as the rate limit sees them) that may read /metrics, as CIDR
+   * blocks (METRICS_ALLOW). Default: loopback, or none at all while TRUST_PROXY > 0.
+   */
+  metricsAllow: string[];
+  /** One JSON line per request (ACCESS_LOG). */
+  accessLog: boolean;
+  /** Share of access lines kept, 0..1; refusals are always kept (ACCESS_LOG_SAMPLE). */
+  accessLogSample: number;
+  /** Adds the client address as a daily keyed hash (ACCESS_LOG_CLIENT). */
+  accessLogClient: boolean;
 }
 
 /** Idle (since the last request) and absolute (since sign-in) ends of a session, in milliseconds. */
@@ -88,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
   const overlayDb = env.OVERLAY_DB || join(dirname(toiletsDb), 'overlay.db');
+  const trustProxy = integer(env, 'TRUST_PROXY', 0, 0, 10);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -96,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
-    trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 10),
+    trustProxy,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
     tilesRateLimitPerMinute: integer(env, 'TILES_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
@@ -122,6 +140,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
     mapStyleUrl: styleUrl(env.MAP_STYLE_URL),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    metrics: boolean(env, 'METRICS', true),
+    metricsAllow: metricsAllow(env.METRICS_ALLOW, trustProxy),
+    accessLog: boolean(env, 'ACCESS_LOG', true),
+    accessLogSample: fraction(env, 'ACCESS_LOG_SAMPLE', 1),
+    accessLogClient: boolean(env, 'ACCESS_LOG_CLIENT', false),
   };
 }
 
@@ -178,6 +202,35 @@ function accountsDb(env: NodeJS.ProcessEnv, overlayDb: string, toiletsDb: string
     if (resolve(path) === resolve(other)) throw new ConfigError(`ACCOUNTS_DB=${path} is the file ${name} names: personal data needs a database of its own (default ${fallback})`);
   }
   return path;
+}
+
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new ConfigError(`${name}=${raw} is not valid: use a number from 0 to 1, e.g. 0.01 for one in a hundred (default ${fallback})`);
+  return value;
+}
+
+/**
+ * METRICS_ALLOW="10.0.0.0/8,192.0.2.7,::1": addresses and CIDR blocks, as `address/prefix`. Unset, loopback
+ * only; but behind a proxy (TRUST_PROXY > 0) loopback is the proxy itself, which may pass on anyone's
+ * request, so then nothing until the operator names the scrapers' addresses. `none` allows no one.
+ */
+function metricsAllow(raw: string | undefined, trustProxy: number): string[] {
+  if (raw === undefined || raw.trim() === '') return trustProxy > 0 ? [] : ['127.0.0.0/8', '::1/128'];
+  if (raw.trim() === 'none') return [];
+  return raw.split(',').map((item) => {
+    const entry = item.trim();
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const length = prefix === undefined ? bits : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+    if (family === 0 || extra !== undefined || !(length >= 0 && length <= bits)) {
+      throw new ConfigError(`METRICS_ALLOW item "${entry}" is not valid: use IP addresses or CIDR blocks such as 10.0.0.0/8 or 2001:db8::/32, comma-separated, or none`);
+    }
+    return `${address}/${length}`;
+  });
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

@@ -1,8 +1,20 @@
 // Structured log lines (one JSON object per line on stdout/stderr), readable by journald and log shippers.
+// Errors go to stderr, everything else (information, warnings, the access log) to stdout. LOG_LEVEL sets
+// the least level written.
+
+export const LOG_LEVELS = ['info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The service's own logger: also warnings, and whole lines made elsewhere (the access log's batches). */
+export interface JsonLogger extends Logger {
+  warn(message: string, fields?: Record<string, unknown>): void;
+  /** Writes lines already formatted (each a JSON object ending in a newline) to stdout. */
+  lines(text: string): void;
 }
 
 /**
@@ -11,9 +23,9 @@ export interface Logger {
  * lines, not the service (its next line, say a reload after the nightly import, or the one that starts a
  * graceful shutdown).
  */
-export function jsonLogger(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Logger {
-  const line = (level: string, message: string, fields?: Record<string, unknown>) =>
-    `${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`;
+export function jsonLogger(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr, level: LogLevel = 'info'): JsonLogger {
+  const line = (lineLevel: string, message: string, fields?: Record<string, unknown>) =>
+    `${JSON.stringify({ time: new Date().toISOString(), level: lineLevel, message, ...fields })}\n`;
   const failed = new Set<NodeJS.WritableStream>();
   const write = (stream: NodeJS.WritableStream, text: string) => {
     if (!failed.has(stream)) stream.write(text);
@@ -27,8 +39,13 @@ export function jsonLogger(out: NodeJS.WritableStream = process.stdout, err: Nod
     });
   watch(out, err);
   if (err !== out) watch(err, out);
+  const least = LOG_LEVELS.indexOf(level);
+  const at = (lineLevel: LogLevel, stream: NodeJS.WritableStream) =>
+    LOG_LEVELS.indexOf(lineLevel) < least ? () => {} : (message: string, fields?: Record<string, unknown>) => write(stream, line(lineLevel, message, fields));
   return {
-    info: (message, fields) => write(out, line('info', message, fields)),
-    error: (message, fields) => write(err, line('error', message, fields)),
+    info: at('info', out),
+    warn: at('warn', out),
+    error: at('error', err),
+    lines: (text) => write(out, text),
   };
 }

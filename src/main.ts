@@ -8,12 +8,13 @@ import { importFromSource, removeTemporariesOnInterrupt } from '../importer/inde
 import { DEMO_REGION, firstImport } from './first-import.js';
 import { storageTrouble } from './storage/errors.js';
 
-const log = jsonLogger();
+let log = jsonLogger();
 
 async function main(): Promise<void> {
   // From process start to here: Node itself and every module, the bundled time-zone and border data among them.
   const modulesMs = Math.round(performance.now());
   const config = loadConfig();
+  log = jsonLogger(process.stdout, process.stderr, config.logLevel);
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
     log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
   }
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     const summary = await importFromSource(first.extract, config.toiletsDb, { quiet: !process.stderr.isTTY, demo: first.demo }).finally(stopRemoving);
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
-  const app = createApp({ config, log });
+  const app = createApp({ config, log, accessLines: (lines) => log.lines(lines) });
   const started = performance.now();
   app.threads?.prepare(config.httpThreads - 1);
   const report = app.catalog.load();

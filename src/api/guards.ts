@@ -10,7 +10,7 @@ import type { InvalidParam, Problems } from '../http/problem.js';
 import type { ProblemSlug } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
 import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
-import { limiterOf, type Limits } from './limits.js';
+import { countRefusal, limiterOf, type Limits } from './limits.js';
 import { findInvalid } from '../schemas/validate.js';
 
 /**
@@ -140,6 +140,7 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
         const rateHeaders = limiter.headers(result);
         context.headers = context.headers.length === 0 ? rateHeaders : [...context.headers, ...rateHeaders];
         if (result.allowed) return null;
+        countRefusal(limits, rateLimit);
         return {
           slug: 'rate-limited',
           detail: `This address sent more than ${result.limit} requests in ${limiter.policy.windowSeconds} seconds. Wait ${result.resetSeconds} seconds, then send the request again.`,
@@ -211,6 +212,8 @@ export interface GuardedRoute<I> {
   readonly method: HttpMethod;
   /** uWS pattern, `:name` for parameters. */
   readonly pattern: string;
+  /** The spec's operationId, for metrics and the access log (default: method and pattern). */
+  readonly operation?: string;
   readonly needs: GuardNeeds;
   /** Request headers the route's own steps read (the guards add theirs). */
   readonly headers?: readonly string[];
@@ -244,6 +247,7 @@ export class GuardChain {
     this.route(server, {
       method: spec.method.toUpperCase() as HttpMethod,
       pattern: fullPath(spec).replace(/\{(\w+)\}/g, ':$1'),
+      operation: spec.operationId,
       needs: spec,
       body: maxBytes === undefined ? undefined : { maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 },
       ...(spec.cacheControl === 'no-store' ? { answerHeaders: PRIVATE_ANSWER } : {}),
@@ -289,6 +293,7 @@ export class GuardChain {
     server.route({
       method: route.method,
       pattern: route.pattern,
+      ...(route.operation ? { operation: route.operation } : {}),
       headers: [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
       handler: (request) => this.serve(checks, request, handle, answerHeaders),

@@ -11,7 +11,15 @@ export interface Limits {
   areaPerIp: FixedWindowRateLimiter;
   tilesPerIp: FixedWindowRateLimiter;
   accountsPerIp: FixedWindowRateLimiter;
+  /** Requests refused per policy (RATE_LIMIT_POLICY_NAMES order), by every thread: shared memory, for /metrics. */
+  refusals: BigInt64Array;
 }
+
+/** The limiters among the limits. */
+const LIMITERS = ['perIp', 'areaPerIp', 'tilesPerIp', 'accountsPerIp'] as const;
+
+/** The policies' names, in the order of Limits.refusals. */
+export const RATE_LIMIT_POLICY_NAMES: readonly string[] = Object.values(RATE_LIMIT_POLICIES).map((policy) => policy.name);
 
 /** The limiters' shared counters: limits made over them on another thread count the same budgets. */
 export type LimitTables = Record<keyof Limits, SharedArrayBuffer>;
@@ -30,16 +38,28 @@ export function createLimits(quotas: Quotas, tables?: LimitTables): Limits {
     areaPerIp: limiter(areaPerIp, quotas.areaRateLimitPerMinute, tables?.areaPerIp),
     tilesPerIp: limiter(tilesPerIp, quotas.tilesRateLimitPerMinute, tables?.tilesPerIp),
     accountsPerIp: limiter(accountsPerIp, quotas.accountRateLimitPerMinute, tables?.accountsPerIp, ACCOUNT_ATTEMPT_KEYS),
+    refusals: new BigInt64Array(tables?.refusals ?? new SharedArrayBuffer(8 * RATE_LIMIT_POLICY_NAMES.length)),
   };
 }
 
 export function limitTables(limits: Limits): LimitTables {
-  return { perIp: limits.perIp.table, areaPerIp: limits.areaPerIp.table, tilesPerIp: limits.tilesPerIp.table, accountsPerIp: limits.accountsPerIp.table };
+  return {
+    perIp: limits.perIp.table,
+    areaPerIp: limits.areaPerIp.table,
+    tilesPerIp: limits.tilesPerIp.table,
+    accountsPerIp: limits.accountsPerIp.table,
+    refusals: limits.refusals.buffer as SharedArrayBuffer,
+  };
+}
+
+/** Counts one refusal under `policy` (any thread: atomic). */
+export function countRefusal(limits: Limits, policy: { readonly name: string }): void {
+  Atomics.add(limits.refusals, RATE_LIMIT_POLICY_NAMES.indexOf(policy.name), 1n);
 }
 
 /** The limiter that counts `policy` (a policy of the operations registry). */
 export function limiterOf(limits: Limits, policy: RateLimitPolicy): FixedWindowRateLimiter {
-  const limiter = Object.values(limits).find((candidate) => candidate.policy.name === policy.name);
+  const limiter = LIMITERS.map((name) => limits[name]).find((candidate) => candidate.policy.name === policy.name);
   if (limiter === undefined) throw new Error(`no limiter counts the rate-limit policy ${policy.name}`);
   return limiter;
 }

@@ -2,7 +2,7 @@
 // thread (threads/read-thread.ts): the reads over a snapshot holder, the per-IP limits (in shared memory,
 // so one budget whichever thread counts it), the problem catalogue, the area cache dropped whenever the
 // answers change, and an HTTP server that answers the public REST reads behind the guard chain.
-import { HttpServer, type ServerHooks } from '../http/server.js';
+import { HttpServer, type RequestObserver, type ServerHooks } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import { PROBLEM_TYPES } from '../http/problem-types.js';
 import { securityOptionsFor } from '../http/security-headers.js';
@@ -30,6 +30,10 @@ export interface ReadSideOptions {
   limitTables?: LimitTables;
   /** The threads' heartbeats and this thread's number, for GET /healthz (health.ts). */
   health: { heartbeats: Heartbeats; thread: number };
+  /** Told of every answered request (metrics, access log: src/observe); null: nothing is observed. */
+  observer?: RequestObserver | null;
+  /** Called for each write the storage refused (metrics). */
+  onStorageTrouble?(): void;
 }
 
 export interface ReadSide {
@@ -48,8 +52,8 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
-  const hooks = serviceHooks(problems, log);
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, security: securityOptionsFor(config.baseUrl) });
+  const hooks = serviceHooks(problems, log, options.onStorageTrouble);
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
   registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };

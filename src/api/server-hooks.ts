@@ -9,7 +9,7 @@ import { storageTrouble } from '../storage/errors.js';
 /** How long a client waits before sending again a request the storage refused (a full disk needs an operator). */
 export const STORAGE_RETRY_SECONDS = 60;
 
-export function serviceHooks(problems: Problems, log: Logger): ServerHooks {
+export function serviceHooks(problems: Problems, log: Logger, onStorageTrouble: () => void = () => {}): ServerHooks {
   return {
     notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
     methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
@@ -18,6 +18,7 @@ export function serviceHooks(problems: Problems, log: Logger): ServerHooks {
     serverError: (error, request) => {
       const trouble = storageTrouble(error);
       if (trouble !== null) {
+        onStorageTrouble();
         log.error(`storage unavailable: ${trouble}`, { method: request.method, path: request.path, error: String(error) });
         return problems.reply('unavailable', `The service cannot store anything right now: ${trouble}. Send the request again in ${STORAGE_RETRY_SECONDS} seconds.`, {
           retryAfterSeconds: STORAGE_RETRY_SECONDS,

@@ -44,11 +44,11 @@ const MANAGED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connect
  * produced, waiting for the socket to drain when uWS reports backpressure, and the stream is
  * cancelled when the client goes away. Any other body is read whole and written in one corked call.
  *
- * Resolves when the answer is complete or the client has gone. Rejects only when nothing has been
+ * Resolves with the body bytes written when the answer is complete or the client has gone. Rejects only when nothing has been
  * written yet (the caller can still answer 500); a body that fails midway closes the connection (the
  * client sees a truncated answer) and is reported to `onLateError`.
  */
-export async function sendResponse(target: ResponseTarget, response: Response, onLateError: (error: unknown) => void): Promise<void> {
+export async function sendResponse(target: ResponseTarget, response: Response, onLateError: (error: unknown) => void): Promise<number> {
   const { res, signal } = target;
   const body = response.body;
   // HEAD and 204/304 send no body; a null body is an empty one (Content-Length: 0), e.g. MCP's 202.
@@ -57,14 +57,14 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
     let bytes: Uint8Array | undefined;
     if (withoutBody) await body?.cancel();
     else if (body !== null) bytes = new Uint8Array(await response.arrayBuffer());
-    if (signal.aborted) return;
+    if (signal.aborted) return 0;
     const coded = bytes === undefined ? null : compressResponseBody(bytes, response.headers.get('content-type'), response.headers.get('content-encoding'), target.acceptEncoding);
     res.cork(() => {
       writeHead(target, response);
       if (coded !== null) writeHeaders(res, coded.headers);
       endResponse(res, coded?.body ?? bytes, withoutBody, target.closeConnection);
     });
-    return;
+    return (coded?.body ?? bytes)?.byteLength ?? 0;
   }
 
   const reader = body.getReader();
@@ -81,6 +81,7 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
   signal.addEventListener('abort', onAbort, { once: true });
   let started = false;
   let writableHandlerSet = false;
+  let sent = 0;
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -92,9 +93,9 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
           onLateError(error); // first: the error hook may still read the request (e.g. its ip)
           res.close();
         }
-        return;
+        return sent;
       }
-      if (signal.aborted) return;
+      if (signal.aborted) return sent;
       // Status and headers go out with the first chunk (uWS sends them no sooner anyway).
       const first = !started;
       started = true;
@@ -103,9 +104,10 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
           if (first) writeHead(target, response);
           res.end(undefined, target.closeConnection);
         });
-        return;
+        return sent;
       }
       const data = chunk.value;
+      sent += data.byteLength;
       let drained = true;
       res.cork(() => {
         if (first) writeHead(target, response);
@@ -122,7 +124,7 @@ export async function sendResponse(target: ResponseTarget, response: Response, o
           });
         }
         await new Promise<void>((resolve) => (wakeWriter = resolve));
-        if (signal.aborted) return;
+        if (signal.aborted) return sent;
       }
     }
   } finally {

@@ -67,6 +67,7 @@ export class Forwarder {
       server.route({
         method: spec.method,
         pattern: spec.pattern,
+        operation: spec.operation,
         headers: spec.headers,
         ...(spec.maxBodyBytes >= 0 ? { maxBodyBytes: spec.maxBodyBytes } : {}),
         ...(cors ? { cors } : {}),

@@ -107,6 +107,11 @@ export const PROBLEM_TYPES = {
     status: 409,
     description: 'Something the account holds must be ended first, such as a running subscription; the detail names it and says how to confirm its end in the deletion request.',
   },
+  'metrics-forbidden': {
+    title: 'Metrics are not served to this address',
+    status: 403,
+    description: "The service's metrics are served only to the addresses its operator allows (METRICS_ALLOW), such as the monitoring system's. Scrape them from one of those, or ask the operator.",
+  },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -10,7 +10,7 @@ import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
 import { framingFault, type FramingFault } from './framing.js';
-import { compileHeaders, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
+import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
 import { represent } from './representation.js';
 import { securityHeaders, type SecurityOptions } from './security-headers.js';
 import {
@@ -48,6 +48,8 @@ export interface RouteDefinition {
   readonly contentSecurityPolicy?: string;
   /** Answers a body over maxBodyBytes instead of the payloadTooLarge hook (another thread's answer, see forward.ts). */
   readonly tooLarge?: (request: HttpRequestInfo, maxBytes: number) => RouteResult | Promise<RouteResult>;
+  /** What metrics and the access log call the route: the spec's operationId where it has one; default `METHOD pattern`. */
+  readonly operation?: string;
 }
 
 /** What another server thread needs to register the same route (and pass its requests on, see forward.ts). */
@@ -59,6 +61,7 @@ export interface RouteSpec {
   readonly maxBodyBytes: number;
   readonly cors: CorsOptions | null;
   readonly contentSecurityPolicy: string | null;
+  readonly operation: string;
 }
 
 /** Answers the server produces itself; the API turns them into problem+json. */
@@ -77,8 +80,28 @@ export interface ServerHooks {
   serverError(error: unknown, request: HttpRequestInfo): HttpReply;
 }
 
+/**
+ * Told once about every request the server answers (src/observe: metrics and the access log), after its
+ * answer is written. Requests another thread passed on are told there, not here (dispatch).
+ */
+export interface RequestObserver {
+  /** The observer's number for an operation, asked once when its route is registered. */
+  operation(name: string, pattern: string): number;
+  /** Whether `observed` wants the client address (then read before the answer is written). */
+  readonly wantsClient: boolean;
+  /**
+   * `status` 499 when the client went away before its answer; `bytes` of the body sent; `startedMs` from
+   * performance.now() when the request arrived; `client` null unless wanted (and still readable).
+   */
+  observed(operation: number, method: string, status: number, bytes: number, startedMs: number, client: string | null): void;
+}
+
+/** The status told for a request whose client went away before its answer (nginx's convention). */
+export const CLIENT_GONE = 499;
+
 export interface HttpServerOptions {
   readonly hooks: ServerHooks;
+  readonly observer?: RequestObserver | null;
   /** Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY); 0 = use the socket's peer. */
   readonly trustedProxyHops?: number;
   /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
@@ -100,6 +123,8 @@ interface CompiledRoute {
   readonly extraHeaders: HeaderList | null;
   readonly handler: RouteHandler;
   readonly tooLarge: NonNullable<RouteDefinition['tooLarge']> | null;
+  /** The observer's number for the route's operation (-1: no observer). */
+  readonly operation: number;
 }
 
 /** Every route registered on one pattern: for 405 answers and CORS preflights. */
@@ -124,7 +149,20 @@ class ServerState {
   closing = false;
   onIdle: (() => void) | null = null;
 
-  constructor(private readonly hooks: ServerHooks) {}
+  constructor(
+    private readonly hooks: ServerHooks,
+    readonly observer: RequestObserver | null,
+  ) {}
+
+  /** The one observer call per request; `client` as observe() read it before the answer. */
+  observe(request: ServerRequest, status: number, bytes: number, client: string | null): void {
+    this.observer?.observed(request.operation, request.method, status, bytes, request.startedMs, client);
+  }
+
+  /** The client address for the observer, read now (before the answer is written), if it wants it. */
+  client(request: ServerRequest): string | null {
+    return this.observer?.wantsClient === true ? request.ip : null;
+  }
 
   begin(): void {
     this.inFlight++;
@@ -159,13 +197,17 @@ export class HttpServer {
   private closed: Promise<void> | null = null;
   /** Requests this server has received (routed or not), for thread statistics. */
   requestsReceived = 0;
+  private readonly unroutedOperation: number;
+  private readonly preflightOperation: number;
 
   constructor(options: HttpServerOptions) {
     this.hooks = options.hooks;
-    this.state = new ServerState(options.hooks);
+    this.state = new ServerState(options.hooks, options.observer ?? null);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
     this.security = options.security ?? { https: false };
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
+    this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
+    this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
     this.app.any('/*', (res, req) => this.unrouted(res, req));
   }
 
@@ -182,6 +224,7 @@ export class HttpServer {
     entry.methods.push(method);
 
     const headers = definition.headers ?? [];
+    const operation = definition.operation ?? `${method} ${pattern}`;
     const route: CompiledRoute = {
       method,
       paramNames: segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1)),
@@ -191,9 +234,10 @@ export class HttpServer {
       extraHeaders: joinHeaders(definition.cors?.responseHeaders ?? [], compileHeaders(securityHeaders(this.security, definition.contentSecurityPolicy))),
       handler: definition.handler,
       tooLarge: definition.tooLarge ?? null,
+      operation: this.state.observer?.operation(operation, pattern) ?? -1,
     };
     const contentSecurityPolicy = definition.contentSecurityPolicy ?? null;
-    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, contentSecurityPolicy }, route });
+    this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, contentSecurityPolicy, operation }, route });
     this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
     if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
     if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
@@ -289,6 +333,7 @@ export class HttpServer {
       req.getHeader('accept-encoding'),
       req.getHeader('if-none-match'),
     );
+    this.observing(request, route.operation);
     const fault = framingFault(req);
     if (fault !== null) this.refuseFraming(res, request, fault);
     else if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
@@ -320,14 +365,25 @@ export class HttpServer {
     }
   }
 
+  /** Marks the request for the observer: its operation, and when it arrived. */
+  private observing(request: ServerRequest, operation: number): void {
+    if (this.state.observer === null) return;
+    request.operation = operation;
+    request.startedMs = performance.now();
+  }
+
   /** Writes inside the uWS callback (already corked). */
   private writeNow(res: HttpResponse, reply: HttpReply, request: ServerRequest, extraHeaders: HeaderList | null, closeConnection: boolean): void {
+    const client = this.state.client(request);
+    let sent = reply;
     try {
-      writeReply(res, represent(reply, request), request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
+      sent = represent(reply, request);
+      writeReply(res, sent, request.method === 'HEAD', extraHeaders, closeConnection || this.state.closing);
     } catch (error) {
       this.state.failure(error, request);
       res.close();
     }
+    this.state.observe(request, sent.status, replyBytes(sent, request.method === 'HEAD'), client);
   }
 
   private receiveBody(route: CompiledRoute, res: HttpResponse, req: HttpRequest, request: ServerRequest): void {
@@ -370,6 +426,7 @@ export class HttpServer {
   private unrouted(res: HttpResponse, req: HttpRequest): void {
     this.requestsReceived++;
     const request = new ServerRequest(res, req.getCaseSensitiveMethod(), req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, this.forwardedIp(req), req.getHeader('accept-encoding'));
+    this.observing(request, this.unroutedOperation);
     const fault = framingFault(req);
     if (fault !== null) {
       this.refuseFraming(res, request, fault);
@@ -404,6 +461,7 @@ export class HttpServer {
       entry.cors = cors;
       this.app.options(pattern, (res, req) => {
         const request = new ServerRequest(res, 'OPTIONS', req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, null);
+        this.observing(request, this.preflightOperation);
         this.writeNow(res, entry.preflight!, request, this.answerHeaders, false);
       });
     } else if (entry.cors !== cors) {
@@ -421,6 +479,9 @@ export class HttpServer {
 
 class ServerRequest implements HttpRequestInfo {
   body: Buffer | null = null;
+  /** For the observer (see observing): the route's operation and performance.now() at arrival. */
+  operation = -1;
+  startedMs = 0;
   private controller: AbortController | null = null;
   private aborted = false;
 
@@ -440,6 +501,11 @@ class ServerRequest implements HttpRequestInfo {
 
   get ip(): string {
     return (this.clientIp ??= formatIpBytes(new Uint8Array(this.res.getRemoteAddress())));
+  }
+
+  /** The address if already read (or forwarded): after an abort the socket may no longer be asked. */
+  get knownIp(): string | null {
+    return this.clientIp;
   }
 
   // Created on first use: synchronous handlers never pay for an AbortController.
@@ -464,6 +530,10 @@ class Exchange {
   aborted = false;
   closeConnection = false;
   private finished = false;
+  /** What the observer is told at finish: the status and body bytes written (none: the client went away). */
+  private status = CLIENT_GONE;
+  private bytes = 0;
+  private client: string | null = null;
 
   constructor(
     private readonly server: ServerState,
@@ -500,19 +570,25 @@ class Exchange {
 
   private write(reply: HttpReply): void {
     if (this.aborted) return;
+    this.client = this.server.client(this.request);
+    let sent = reply;
     try {
-      this.res.cork(() => writeReply(this.res, represent(reply, this.request), this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
+      sent = represent(reply, this.request);
+      this.res.cork(() => writeReply(this.res, sent, this.request.method === 'HEAD', this.extraHeaders, this.closeConnection || this.server.closing));
     } catch (error) {
       this.server.failure(error, this.request);
       this.res.close();
     }
+    this.status = sent.status;
+    this.bytes = replyBytes(sent, this.request.method === 'HEAD');
     this.finish();
   }
 
   private async respond(response: Response): Promise<void> {
     if (this.aborted) return;
+    this.client = this.server.client(this.request);
     try {
-      await sendResponse(
+      this.bytes = await sendResponse(
         {
           res: this.res,
           signal: this.request.signal,
@@ -524,6 +600,7 @@ class Exchange {
         response,
         (error) => this.server.failure(error, this.request),
       );
+      if (!this.aborted) this.status = response.status;
     } catch (error) {
       if (!this.aborted) this.write(this.server.failure(error, this.request));
     }
@@ -533,8 +610,16 @@ class Exchange {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    this.server.observe(this.request, this.status, this.bytes, this.client ?? (this.server.observer?.wantsClient === true ? this.request.knownIp : null));
     this.server.end();
   }
+}
+
+/** Body bytes an answer carries as sent (compressed, if it was; HEAD and 204/304 none). */
+function replyBytes(reply: HttpReply, head: boolean): number {
+  const body = reply.body;
+  if (body === undefined || head || isBodiless(reply.status)) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 function readParams(req: HttpRequest, names: readonly string[]): Record<string, string> {

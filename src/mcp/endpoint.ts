@@ -4,7 +4,7 @@
 // Every answer carries the rate-limit headers. No Authorization is read; no events are advertised.
 import { createMcpHandler, McpServer, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { Reads } from '../api/reads.js';
-import type { Limits } from '../api/limits.js';
+import { countRefusal, type Limits } from '../api/limits.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
@@ -24,6 +24,8 @@ export interface McpDeps {
   places: PlaceLookup | null;
   log: Logger;
   now: () => number;
+  /** Told about every tool call and whether it answered or failed (metrics). */
+  onToolCall?(tool: string, outcome: 'ok' | 'error'): void;
 }
 
 export interface McpEndpoint {
@@ -77,6 +79,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     const budget = limits.perIp.take(request.ip, now());
     const rateHeaders = headerPairs(limits.perIp.headers(budget));
     if (!budget.allowed) {
+      countRefusal(limits, limits.perIp.policy);
       const seconds = budget.resetSeconds;
       return jsonRpcErrorResponse(
         429,

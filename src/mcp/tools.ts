@@ -19,6 +19,7 @@ export interface ToolDeps {
   places: PlaceLookup | null;
   now: () => number;
   log: Logger;
+  onToolCall?(tool: string, outcome: 'ok' | 'error'): void;
 }
 
 /** Reads only, same answer for the same call and data, and the data is the open world's map. */
@@ -70,13 +71,18 @@ export class ToolSet {
     server.registerTool(
       'find_toilets_near',
       { title: 'Find public toilets nearby', description: FIND_DESCRIPTION, inputSchema: this.findArguments, outputSchema: this.findOutput, annotations: READ_ONLY },
-      (args, ctx) => this.findNear(args, ctx),
+      async (args, ctx) => this.counted('find_toilets_near', await this.findNear(args, ctx)),
     );
     server.registerTool(
       'get_toilet',
       { title: 'Get one public toilet', description: GET_DESCRIPTION, inputSchema: this.getArguments, outputSchema: this.getOutput, annotations: READ_ONLY },
-      (args) => this.getToilet(args.id),
+      (args) => this.counted('get_toilet', this.getToilet(args.id)),
     );
+  }
+
+  private counted(tool: string, result: CallToolResult): CallToolResult {
+    this.deps.onToolCall?.(tool, result.isError === true ? 'error' : 'ok');
+    return result;
   }
 
   private async findNear(args: FindParams, ctx: ServerContext): Promise<CallToolResult> {

@@ -6,6 +6,7 @@ import type { RouteSpec } from '../http/server.js';
 import type { PlaceMatch, PlaceQuery } from '../places/lookup.js';
 import type { LoadedToilets } from '../toilets/load.js';
 import type { OverlayChange, SourceInfo } from '../toilets/snapshot.js';
+import type { SharedObserving } from '../observe/observer.js';
 
 /** workerData of a read thread. */
 export interface ReadThreadSetup {
@@ -19,6 +20,8 @@ export interface ReadThreadSetup {
   places: boolean;
   /** Every thread's heartbeat (src/api/health.ts), in shared memory. */
   heartbeats: SharedArrayBuffer;
+  /** This thread number's metrics block and the access log's daily keys. */
+  observing: SharedObserving;
 }
 
 /** Main thread → read thread. */
@@ -41,7 +44,9 @@ export type FromReadThread =
   | { kind: 'counted'; counts: ThreadCounts }
   | { kind: 'closed' }
   /** A log line, written by the main thread's logger. */
-  | { kind: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> };
+  | { kind: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> }
+  /** A batch of access-log lines (each a JSON object and a newline), written as they are. */
+  | { kind: 'access-log'; lines: string };
 
 /** Requests a thread received since it started, and how many of them it passed to the main thread. */
 export interface ThreadCounts {

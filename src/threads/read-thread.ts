@@ -7,6 +7,7 @@ import { createReadSide } from '../api/read-side.js';
 import { Heartbeats } from '../api/health.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
+import { createObserver } from '../observe/observer.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 
@@ -47,6 +48,8 @@ class MainThreadPlaces implements PlaceLookup {
 const replica = new SnapshotReplica();
 const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
+// access lines go to the main thread in batches (access-log.ts), not one message per request
+const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
 const { server } = createReadSide({
   config,
   holder: replica,
@@ -56,6 +59,7 @@ const { server } = createReadSide({
   now: Date.now,
   limitTables: setup.limits,
   health: { heartbeats, thread: setup.thread },
+  observer,
 });
 // every route with a body is passed on, with the main thread's answer to an oversized one
 const forwarder = new Forwarder(port);
@@ -72,6 +76,7 @@ function fail(error: unknown): void {
   if (failing) return;
   failing = true;
   void server.close({ timeoutMs: 2000 }).finally(() => {
+    observer?.accessLog?.flush();
     replica.close();
     port.close();
   });
@@ -108,6 +113,7 @@ port.on('message', (message: ToReadThread) => {
     case 'close':
       heartbeats.stop(setup.thread);
       void server.close().then(() => {
+        observer?.accessLog?.flush();
         replica.close();
         send({ kind: 'closed' });
         port.close();

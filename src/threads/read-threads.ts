@@ -15,6 +15,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Heartbeats } from '../api/health.js';
 import type { FromReadThread, ReadThreadSetup, ThreadCounts, ToReadThread } from './messages.js';
+import type { SharedObserving } from '../observe/observer.js';
 
 const ENTRY = new URL('./read-thread.js', import.meta.url);
 /**
@@ -31,6 +32,10 @@ export interface ReadThreadsDeps {
   places: PlaceLookup | null;
   heartbeats: Heartbeats;
   log: Logger;
+  /** A thread number's metrics block (the same for its replacement) and the access log's keys. */
+  observing(thread: number): SharedObserving;
+  /** Writes a read thread's batch of access-log lines. */
+  accessLines(lines: string): void;
   /** The answer to a passed-on request whose answer failed after its handler returned (the serverError hook). */
   failure(error: unknown, request: HttpRequestInfo): HttpReply;
 }
@@ -91,7 +96,15 @@ export class ReadThreads implements CatalogFollower {
 
   private spawn(number: number): ReadThread {
     const { config, server, limits, places } = this.deps;
-    const setup: ReadThreadSetup = { thread: number, config, routes: server.routeSpecs(), limits: limitTables(limits), places: places !== null, heartbeats: this.deps.heartbeats.buffer };
+    const setup: ReadThreadSetup = {
+      thread: number,
+      config,
+      routes: server.routeSpecs(),
+      limits: limitTables(limits),
+      places: places !== null,
+      heartbeats: this.deps.heartbeats.buffer,
+      observing: this.deps.observing(number),
+    };
     const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const thread: ReadThread = { number, worker, exited: once(worker, 'exit').then(([code]) => code as number), waiting: new Map() };
     const forwarded = new ForwardedRequests(server, worker, this.deps.failure);
@@ -187,6 +200,9 @@ export class ReadThreads implements CatalogFollower {
         return;
       case 'log':
         this.deps.log[message.level](message.message, { thread: thread.number, ...message.fields });
+        return;
+      case 'access-log':
+        this.deps.accessLines(message.lines);
         return;
       case 'closed':
       case 'counted':

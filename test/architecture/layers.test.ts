@@ -31,15 +31,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
-  'src/config': ['src/schemas'],
+  'src/config': ['src/schemas', 'src/log'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
   'src/http': ['src/storage'],
+  // metrics and the access log: the server's observer, the main thread's exposition (prom-client)
+  'src/observe': ['src/http', 'src/config', 'src/log'],
   'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory', 'src/storage'],
   'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
-  'src/threads': ['src/api', 'src/http', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // the moderation command opens the accounts database as well (recovery links, deletions)
@@ -48,7 +50,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
-  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format

@@ -1,0 +1,114 @@
+// Prometheus metrics of the whole service, made on the main thread when /metrics is scraped (prom-client
+// formats them). Requests and their latency come from every thread's metrics block (request-metrics.ts),
+// summed by prom-client's AggregatorRegistry as it sums the registries of a cluster's workers; rate-limit
+// refusals from the limits' shared counters; the rest lives on the main thread: the data in use, overlay
+// write failures, MCP tool calls, and prom-client's process metrics (CPU, memory, event loop, GC).
+import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { LATENCY_BUCKETS, readRequestSeries, type RequestSeries } from './request-metrics.js';
+
+const PREFIX = 'toilet_finder_';
+
+export interface MetricSources {
+  /** Every thread's request metrics block. */
+  blocks(): SharedArrayBuffer[];
+  /** Rate-limit refusals per policy, counted by every thread. */
+  refusals: { policies: readonly string[]; counts: BigInt64Array };
+  /** The data in use. */
+  data(): { toilets: number; dataAsOf: string | null; importedAt: string | null };
+  now: () => number;
+}
+
+export class ServiceMetrics {
+  private readonly registry = new Registry();
+  private readonly overlayWriteFailures: Counter;
+  private readonly mcpCalls: Counter<'tool' | 'outcome'>;
+
+  constructor(private readonly sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    this.overlayWriteFailures = new Counter({ name: `${PREFIX}overlay_write_failures_total`, help: 'Writes the overlay database refused (full disk, locked, read-only): each answered 503.', registers });
+    this.mcpCalls = new Counter({ name: `${PREFIX}mcp_calls_total`, help: 'MCP tool calls by tool and outcome (error: the tool answered with an error result).', labelNames: ['tool', 'outcome'], registers });
+    new Gauge({
+      name: `${PREFIX}toilets`,
+      help: 'Toilets in the data in use.',
+      registers,
+      collect() {
+        this.set(sources.data().toilets);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}snapshot_age_seconds`,
+      help: 'Age of the map data in use: seconds since its OpenStreetMap replication time, or since its import when the extract carries none.',
+      registers,
+      collect() {
+        const { dataAsOf, importedAt } = sources.data();
+        const since = Date.parse(dataAsOf ?? importedAt ?? '');
+        if (Number.isNaN(since)) this.reset();
+        else this.set(Math.max(0, (sources.now() - since) / 1000));
+      },
+    });
+    const { policies, counts } = sources.refusals;
+    new Counter({
+      name: `${PREFIX}rate_limit_refusals_total`,
+      help: 'Requests refused by a rate limit (429), by policy, REST and MCP together.',
+      labelNames: ['policy'],
+      registers,
+      collect() {
+        this.reset();
+        policies.forEach((policy, index) => this.inc({ policy }, Number(Atomics.load(counts, index))));
+      },
+    });
+  }
+
+  /** One write the overlay database refused. */
+  overlayWriteFailed(): void {
+    this.overlayWriteFailures.inc();
+  }
+
+  mcpCall(tool: string, outcome: 'ok' | 'error'): void {
+    this.mcpCalls.inc({ tool, outcome });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The exposition text: every thread's requests summed, then the main thread's own metrics. */
+  async text(): Promise<string> {
+    const threads = this.sources.blocks().map((block) => requestMetrics(readRequestSeries(block)));
+    return Registry.merge([AggregatorRegistry.aggregate(threads as unknown as Parameters<typeof AggregatorRegistry.aggregate>[0]), this.registry]).metrics();
+  }
+}
+
+/**
+ * prom-client's JSON form of a metric, as Registry.getMetricsAsJSON gives it and AggregatorRegistry sums
+ * it (its typings call the type an enum and ask for a collect function; at run time it is the text name).
+ */
+interface MetricJson {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  aggregator: 'sum';
+  values: { labels: Record<string, string | number>; value: number; metricName?: string }[];
+}
+
+/** One thread's series as prom-client's JSON form of a registry, for AggregatorRegistry to sum. */
+function requestMetrics(series: RequestSeries[]): MetricJson[] {
+  const requests: MetricJson['values'] = [];
+  const durations: MetricJson['values'] = [];
+  const answers = new Map<string, number>();
+  for (const s of series) {
+    const labels = { operation: s.operation, status: s.status };
+    requests.push({ labels, value: s.count });
+    s.buckets.forEach((count, bucket) => durations.push({ labels: { ...labels, le: LATENCY_BUCKETS[bucket] }, value: count, metricName: `${PREFIX}http_request_duration_seconds_bucket` }));
+    durations.push({ labels: { ...labels, le: '+Inf' }, value: s.count, metricName: `${PREFIX}http_request_duration_seconds_bucket` });
+    durations.push({ labels, value: s.sumSeconds, metricName: `${PREFIX}http_request_duration_seconds_sum` });
+    durations.push({ labels, value: s.count, metricName: `${PREFIX}http_request_duration_seconds_count` });
+    answers.set(s.interface, (answers.get(s.interface) ?? 0) + s.count);
+  }
+  return [
+    { name: `${PREFIX}http_requests_total`, help: 'Requests answered, by operation (the spec operationId, else method and route) and status; 499: the client went away first.', type: 'counter', values: requests, aggregator: 'sum' },
+    { name: `${PREFIX}http_request_duration_seconds`, help: 'Time from a request arriving to its answer written, by operation and status.', type: 'histogram', values: durations, aggregator: 'sum' },
+    { name: `${PREFIX}answers_total`, help: 'Requests answered per interface: rest (/api/v1), mcp (/mcp) and web (pages, dumps, documents).', type: 'counter', values: [...answers].map(([where, value]) => ({ labels: { interface: where }, value })), aggregator: 'sum' },
+  ];
+}

@@ -1,0 +1,141 @@
+// Shared by the metrics and access-log tests: the real app on a loopback port over a real import of
+// Liechtenstein, every access-log batch it writes kept, and a reader of the Prometheus text format.
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { importedCopy, tempDir } from '../support/extracts.js';
+import { SERVER_ENV, SILENT } from '../support/server.js';
+
+/** Near Vaduz: where the person asking stands; must never reach the log. */
+export const HERE = { lat: '47.14101', lon: '9.52153' };
+
+let imported: Promise<{ db: string; remove(): void }> | null = null;
+
+/** A copy of the cached Liechtenstein import per test file (the tests never write to it; each gets its own overlay). */
+export function liechtenstein(): Promise<{ db: string; remove(): void }> {
+  imported ??= (async () => {
+    const dir = tempDir();
+    const db = join(dir.path, 'toilets.db');
+    await importedCopy('liechtenstein', db);
+    return { db, remove: dir.remove };
+  })();
+  return imported;
+}
+
+export interface Observed {
+  app: App;
+  port: number;
+  origin: string;
+  /** Every access-log batch written so far, joined. */
+  logText(): string;
+  /** The access-log lines written so far, parsed. */
+  lines(): Record<string, unknown>[];
+  /** Closes the app (which writes the access log's last batch); once, however often called. */
+  close(): Promise<void>;
+}
+
+/** Runs `use` against a server with `env` over the import (one thread unless `env` says), then closes it. */
+export async function observing(env: Record<string, string>, use: (s: Observed) => Promise<void>, now?: () => number): Promise<void> {
+  const { db } = await liechtenstein();
+  const overlay = tempDir();
+  const config = loadConfig({ ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(overlay.path, 'overlay.db'), ...env });
+  let text = '';
+  const app = createApp({ config, log: SILENT, accessLines: (lines) => (text += lines), ...(now ? { now } : {}) });
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= app.close());
+  try {
+    app.catalog.load();
+    const port = await app.listen();
+    await use({
+      app,
+      port,
+      origin: `http://127.0.0.1:${port}`,
+      logText: () => text,
+      lines: () => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>),
+      close,
+    });
+  } finally {
+    await close();
+    overlay.remove();
+  }
+}
+
+export interface Plain {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request over a connection of its own (no keep-alive: the kernel may give it to any thread). */
+export function fresh(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * Reads the Prometheus text exposition format (0.0.4) strictly enough to catch a broken one: every
+ * sample belongs to a metric announced by # TYPE, its labels are quoted and escaped, its value a number.
+ */
+export function parseMetrics(text: string): { samples: Sample[]; types: Map<string, string> } {
+  const types = new Map<string, string>();
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const comment = /^# (HELP|TYPE) ([a-zA-Z_:][a-zA-Z0-9_:]*) (.*)$/.exec(line);
+    if (comment) {
+      if (comment[1] === 'TYPE') types.set(comment[2], comment[3]);
+      continue;
+    }
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    assert.ok(sample, `not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    const labelText = sample[2] ?? '';
+    const label = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?/g;
+    let consumed = 0;
+    for (let match = label.exec(labelText); match !== null; match = label.exec(labelText)) {
+      assert.equal(match.index, consumed, `malformed labels in ${line}`);
+      labels[match[1]] = match[2].replace(/\\(.)/g, (_all, c: string) => (c === 'n' ? '\n' : c));
+      consumed = label.lastIndex;
+    }
+    assert.equal(consumed, labelText.length, `malformed labels in ${line}`);
+    // Prometheus reads values as Go's ParseFloat does: NaN and Inf in any case (prom-client writes "Nan" for
+    // a gauge without samples yet, such as the event loop lag just after start)
+    const special = /^([+-]?)(inf|nan)$/i.exec(sample[3]);
+    const value = special ? (special[2].toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : Number(sample[3]);
+    assert.ok(special !== null || !Number.isNaN(value), `not a number in ${line}`);
+    const family = sample[1].replace(/_(bucket|sum|count)$/, '');
+    assert.ok(types.has(sample[1]) || types.has(family), `${sample[1]} has no # TYPE`);
+    samples.push({ name: sample[1], labels, value });
+  }
+  return { samples, types };
+}
+
+/** The value of the one sample of `name` whose labels include `labels`; 0 when there is none. */
+export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  assert.ok(found.length <= 1, `several samples of ${name} ${JSON.stringify(labels)}`);
+  return found[0]?.value ?? 0;
+}
+
+export async function scrape(origin: string, headers: Record<string, string> = {}): Promise<{ samples: Sample[]; types: Map<string, string> }> {
+  const response = await fetch(`${origin}/metrics`, { headers });
+  assert.equal(response.status, 200, await response.clone().text());
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  return parseMetrics(await response.text());
+}
