@@ -101,7 +101,7 @@ export function createApp(options: AppOptions): App {
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
-  const mcp = registerMcpRoutes(server, { config, reads, limits, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
+  const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =

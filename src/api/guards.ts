@@ -157,6 +157,17 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
   },
 
   origin: ({ guards }, { config }) => {
+    if (guards?.origin === 'listed') {
+      const listed = config.mcpAllowedOrigins;
+      if (listed === null) return null;
+      return {
+        headers: ['origin'],
+        check: ({ headers: { origin } }) => {
+          if (!origin || listed.includes(hostnameOf(origin))) return null; // absent: not a browser page (routes reading every header have no '' for it)
+          return { slug: 'origin-not-allowed', detail: `Pages from ${origin} may not use this endpoint. Pages from ${listed.join(', ')} may; other clients send no Origin header` };
+        },
+      };
+    }
     if (guards?.origin !== 'site') return null;
     const siteOrigin = new URL(config.baseUrl).origin;
     const refusal: Refusal = { slug: 'other-origin', detail: `Send contributions from this site's pages: the Origin header must be ${siteOrigin}.` };
@@ -215,8 +226,8 @@ export interface GuardedRoute<I> {
   /** The spec's operationId, for metrics and the access log (default: method and pattern). */
   readonly operation?: string;
   readonly needs: GuardNeeds;
-  /** Request headers the route's own steps read (the guards add theirs). */
-  readonly headers?: readonly string[];
+  /** Request headers the route's own steps read (the guards add theirs), or 'all' (the MCP SDK reads them). */
+  readonly headers?: readonly string[] | 'all';
   readonly cors?: CorsPolicy;
   /** Headers every answer of the route carries, refusals included (`Cache-Control: no-store` of private answers). */
   readonly answerHeaders?: HeaderList;
@@ -228,6 +239,8 @@ export interface GuardedRoute<I> {
   exists?(request: HttpRequestInfo, context: GuardContext<I>): Refusal | null;
   /** Answers once every check passed; its answers add `context.headers`. */
   handle(request: HttpRequestInfo, context: GuardContext<I>): RouteResult | Promise<RouteResult>;
+  /** How a refusal is answered when not as problem+json (MCP: a JSON-RPC error); with `context.headers`. */
+  renderRefusal?(refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo): RouteResult;
 }
 
 /** The parts of a registry operation's route that are the route's own. */
@@ -257,7 +270,7 @@ export class GuardChain {
 
   route<I>(server: HttpServer, route: GuardedRoute<I>): void {
     const checks: Check<I>[] = [];
-    const headers = new Set(route.headers);
+    const headers = new Set(route.headers === 'all' ? [] : route.headers);
     /** The checks that come before the body size: all a too-large body meets. */
     let beforeBody = 0;
     for (const step of GUARD_ORDER) {
@@ -290,18 +303,19 @@ export class GuardChain {
     const { body, handle } = route;
     const answerHeaders = route.answerHeaders ?? NO_HEADERS;
     const beforeBodyChecks = checks.slice(0, beforeBody);
+    const refuse = route.renderRefusal ?? ((refusal: Refusal, context: GuardContext<I>) => this.refuse(refusal, context));
     server.route({
       method: route.method,
       pattern: route.pattern,
       ...(route.operation ? { operation: route.operation } : {}),
-      headers: [...headers],
+      headers: route.headers === 'all' ? 'all' : [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
-      handler: (request) => this.serve(checks, request, handle, answerHeaders),
+      handler: (request) => this.serve(checks, request, handle, answerHeaders, refuse),
       ...(body
         ? {
             maxBodyBytes: body.maxBytes,
             tooLarge: (request: HttpRequestInfo, maxBytes: number) =>
-              this.serve(beforeBodyChecks, request, (_request, context) => this.refuse(tooLarge(maxBytes, body.tooLargeStatus), context), answerHeaders),
+              this.serve(beforeBodyChecks, request, (_request, context) => refuse(tooLarge(maxBytes, body.tooLargeStatus), context, request), answerHeaders, refuse),
           }
         : {}),
     });
@@ -314,13 +328,19 @@ export class GuardChain {
   }
 
   /** Runs the checks in order; synchronous until a check answers with a promise (the human check). */
-  private serve<I>(checks: readonly Check<I>[], request: HttpRequestInfo, then: GuardedRoute<I>['handle'], answerHeaders: HeaderList): RouteResult | Promise<RouteResult> {
+  private serve<I>(
+    checks: readonly Check<I>[],
+    request: HttpRequestInfo,
+    then: GuardedRoute<I>['handle'],
+    answerHeaders: HeaderList,
+    refuse: NonNullable<GuardedRoute<I>['renderRefusal']>,
+  ): RouteResult | Promise<RouteResult> {
     // `input` is set by the validation step before any route code reads it
     const context: GuardContext<I> = { nowMs: this.deps.now(), headers: answerHeaders, input: undefined as I, body: null, account: null, session: null, humanCheck: null };
     const refusal = runChecks(checks, 0, request, context);
     if (refusal === null) return then(request, context);
-    if (refusal instanceof Promise) return refusal.then((late) => (late === null ? then(request, context) : this.refuse(late, context)));
-    return this.refuse(refusal, context);
+    if (refusal instanceof Promise) return refusal.then((late) => (late === null ? then(request, context) : refuse(late, context, request)));
+    return refuse(refusal, context, request);
   }
 }
 
@@ -332,6 +352,15 @@ function runChecks<I>(checks: readonly Check<I>[], from: number, request: HttpRe
     return outcome;
   }
   return null;
+}
+
+/** The hostname of an Origin header's value; '' when it is not a URL (then no listed hostname matches). */
+function hostnameOf(origin: string): string {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return '';
+  }
 }
 
 export const NOT_JSON = Symbol('not JSON');

@@ -62,6 +62,11 @@ export const PROBLEM_TYPES = {
     status: 403,
     description: "Contributions are accepted only from this site's own pages: the Origin header (or, without it, Sec-Fetch-Site: same-origin) must name this service's origin.",
   },
+  'origin-not-allowed': {
+    title: 'Origin not allowed',
+    status: 403,
+    description: 'This endpoint serves browser pages only from the origins its operator listed (MCP_ALLOWED_ORIGINS). Clients that are not browser pages send no Origin header and are served.',
+  },
   'human-check-failed': {
     title: 'Human check failed',
     status: 403,

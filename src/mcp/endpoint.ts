@@ -1,10 +1,15 @@
 // The public MCP endpoint at {base_url}/mcp: the SDK's web-standard handler behind our uWS server, serving
 // 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
-// factory. In front of the handler, per HTTP request: the per-IP budget REST shares, then the Origin check.
-// Every answer carries the rate-limit headers. No Authorization is read; no events are advertised.
-import { createMcpHandler, McpServer, validateOriginHeader } from '@modelcontextprotocol/server';
+// factory. In front of the handler, the guard chain as on every route: the per-IP budget REST shares, the
+// Origin allowlist, the body limit; its refusals are JSON-RPC errors. Every answer carries the rate-limit
+// headers. No Authorization is read; no events are advertised.
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { Reads } from '../api/reads.js';
-import { countRefusal, type Limits } from '../api/limits.js';
+import type { Limits } from '../api/limits.js';
+import { GuardChain, type GuardNeeds, type Refusal } from '../api/guards.js';
+import type { Problems } from '../http/problem.js';
+import { PROBLEM_TYPES } from '../http/problem-types.js';
+import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
@@ -13,7 +18,7 @@ import { toWebRequest } from '../http/fetch-bridge.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
-import { headerPairs, jsonRpcErrorResponse, parseBody, requestIdOf, withHeaders } from './json-rpc.js';
+import { headerPairs, jsonRpcErrorResponse, parseBody, requestIdOf, withHeaders, type HeaderPair } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
 import { ToolSet } from './tools.js';
 
@@ -21,6 +26,7 @@ export interface McpDeps {
   config: Config;
   reads: Reads;
   limits: Limits;
+  problems: Problems;
   places: PlaceLookup | null;
   log: Logger;
   now: () => number;
@@ -55,8 +61,11 @@ const MCP_CORS = new CorsPolicy({
 });
 const CARD_CORS = new CorsPolicy({ allowHeaders: ['Content-Type', 'If-None-Match'], exposeHeaders: ['ETag'], maxAgeSeconds: 86400 });
 
+/** What the chain checks before the SDK sees a request: the budget REST shares, MCP_ALLOWED_ORIGINS. */
+const MCP_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'listed' } };
+
 export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
-  const { config, limits, log, now } = deps;
+  const { config, limits, problems, log, now } = deps;
   const tools = new ToolSet(deps);
   const handler = createMcpHandler(
     () => {
@@ -71,44 +80,39 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
   );
   const requestOrigin = new URL(config.baseUrl).origin;
-  const allowedOrigins = config.mcpAllowedOrigins;
+  const chain = new GuardChain({ config, limits, problems, now });
 
-  const serve = async (request: HttpRequestInfo): Promise<Response> => {
-    // Parsed once here: refusals echo its id, and the SDK then neither clones the request nor reads it again.
+  const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
+    // Parsed once here; the SDK then neither clones the request nor reads it again.
     const message = parseBody(request.body);
-    const budget = limits.perIp.take(request.ip, now());
-    const rateHeaders = headerPairs(limits.perIp.headers(budget));
-    if (!budget.allowed) {
-      countRefusal(limits, limits.perIp.policy);
-      const seconds = budget.resetSeconds;
-      return jsonRpcErrorResponse(
-        429,
-        requestIdOf(message),
-        { code: SERVER_ERROR, message: `Rate limit reached: this address sent more than ${budget.limit} requests in ${limits.perIp.policy.windowSeconds} seconds. Wait ${seconds} seconds, then send the request again.`, data: { retry_after_seconds: seconds } },
-        [...rateHeaders, ['Retry-After', String(seconds)]],
-      );
-    }
-    if (allowedOrigins !== null) {
-      const origin = validateOriginHeader(request.headers.origin, allowedOrigins);
-      if (!origin.ok) {
-        return jsonRpcErrorResponse(
-          403,
-          requestIdOf(message),
-          { code: SERVER_ERROR, message: `${origin.message}. Pages from ${allowedOrigins.join(', ')} may use this endpoint; other clients send no Origin header.` },
-          rateHeaders,
-        );
-      }
-    }
-    // Given the parsed body, the SDK never reads the request's.
     const response = await handler.fetch(
       toWebRequest(request, requestOrigin, message === undefined),
       message === undefined ? {} : { parsedBody: message },
     );
     return withHeaders(response, rateHeaders);
   };
+  /** A refusal of the chain as a JSON-RPC error answering the request it refuses (its id, when it has one). */
+  const refuse = (refusal: Refusal, headers: HeaderPair[], request: HttpRequestInfo): Response => {
+    const seconds = refusal.retryAfterSeconds;
+    return jsonRpcErrorResponse(
+      PROBLEM_TYPES[refusal.slug].status,
+      requestIdOf(parseBody(request.body)),
+      { code: SERVER_ERROR, message: `${refusal.detail.replace(/\.$/, '')}.`, ...(seconds === undefined ? {} : { data: { retry_after_seconds: seconds } }) },
+      seconds === undefined ? headers : [...headers, ['Retry-After', String(seconds)]],
+    );
+  };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
-    server.route({ method, pattern: MCP_PATH, headers: 'all', cors: MCP_CORS, ...(method === 'POST' ? { maxBodyBytes: MAX_MCP_BODY_BYTES } : {}), handler: serve });
+    chain.route(server, {
+      method,
+      pattern: MCP_PATH,
+      needs: MCP_NEEDS,
+      headers: 'all',
+      cors: MCP_CORS,
+      ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
+      handle: (request, context) => serve(request, headerPairs(context.headers)),
+      renderRefusal: (refusal, context, request) => refuse(refusal, headerPairs(context.headers), request),
+    });
   }
 
   // Tagged and compressed once; the server answers If-None-Match with 304 (representation.ts).

@@ -1,4 +1,4 @@
-// The few answers the endpoint gives before the SDK sees a request (rate limit, Origin), as JSON-RPC
+// The answers the endpoint gives before the SDK sees a request (the guard chain's refusals), as JSON-RPC
 // error bodies, and the header plumbing between our flat header lists and web Responses.
 import type { HeaderList } from '../http/reply.js';
 

@@ -52,8 +52,12 @@ export type FeatureSwitch = 'contributions';
 export interface OperationGuards {
   /** The switch that must be on, else 503. */
   readonly featureSwitch?: FeatureSwitch;
-  /** `site`: only this site's pages may send it (Origin, or without one Sec-Fetch-Site: same-origin), else 403. */
-  readonly origin?: 'site';
+  /**
+   * `site`: only this site's pages may send it (Origin, or without one Sec-Fetch-Site: same-origin), else 403.
+   * `listed`: a browser page (a request with Origin) only from the hostnames in MCP_ALLOWED_ORIGINS, when
+   * the operator set them; requests without Origin are not from pages and pass.
+   */
+  readonly origin?: 'site' | 'listed';
   /** A solved human-check `challenge_token` in the body unless an account is signed in, else 403. */
   readonly humanCheck?: true;
   /**

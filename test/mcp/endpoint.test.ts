@@ -178,6 +178,25 @@ describe('the Origin allowlist', () => {
   });
 });
 
+describe('the body limit', () => {
+  let served: Served;
+
+  before(async () => {
+    served = await serve({ db: extract.db, env: { RATE_LIMIT_PER_MINUTE: '50' } });
+  });
+  after(() => served?.close());
+
+  test('a body over 64 KiB gets 413 as a JSON-RPC error, counted, with the RateLimit headers', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
+    const response = await fetch(served.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: big });
+    assert.equal(response.status, 413);
+    const body = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    assert.deepEqual([body.jsonrpc, body.error.code], ['2.0', -32000]);
+    assert.match(body.error.message, /65536 bytes/);
+    assert.equal(response.headers.get('ratelimit-remaining'), '49', 'the refused request counted toward the budget');
+  });
+});
+
 describe('the server card', () => {
   let served: Served;
 
