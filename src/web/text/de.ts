@@ -22,7 +22,7 @@ export const de: Catalogue = {
   'filter.free': 'Kostenlos',
   'filter.no_purchase_needed': 'Ohne Kaufzwang',
   'find.results': 'Ergebnisse',
-  'find.nearestTo': 'Am nächsten zu {label}',
+  'find.nearestTo': 'Am nächsten zu {label}.',
   'find.inView': 'Toiletten im Kartenausschnitt',
   'find.loading': 'Suche läuft…',
   'find.none': 'Hier gibt es keine Toilette mit diesen Filtern.',

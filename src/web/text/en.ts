@@ -22,7 +22,7 @@ export const en = {
   'filter.free': 'Free of charge',
   'filter.no_purchase_needed': 'No purchase needed',
   'find.results': 'Results',
-  'find.nearestTo': 'Nearest to {label}',
+  'find.nearestTo': 'Nearest to {label}.',
   'find.inView': 'Toilets in the map view',
   'find.loading': 'Searching…',
   'find.none': 'No toilet found here with these filters.',
