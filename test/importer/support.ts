@@ -1,11 +1,20 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PbfExtractWriter, type Tags, type OsmMember } from '../../importer/pbf/index.js';
 
+const made: string[] = [];
+// Every test file runs in a process of its own: its folders go when it ends (databases of tens of MB each).
+process.once('exit', () => {
+  for (const path of made) rmSync(path, { recursive: true, force: true });
+});
+
+/** A folder of its own under the system temp dir, removed when the test process ends. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `tf-${prefix}-`));
+  const path = mkdtempSync(join(tmpdir(), `tf-${prefix}-`));
+  made.push(path);
+  return path;
 }
 
 export interface FixtureElements {
