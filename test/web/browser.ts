@@ -14,6 +14,8 @@ import { importedCopy, tempDir, type ExtractName } from '../support/extracts.js'
 import { SILENT } from '../support/server.js';
 import { osmExtract } from '../support/paths.js';
 import { buildTiles } from '../../importer/tiles.js';
+import { importFromSource } from '../../importer/index.js';
+import { DEMO_EXTRACT } from '../../src/first-import.js';
 
 // Browser globals inside page.evaluate callbacks: declared here, in this module only, because the project's
 // one TypeScript program cannot take the DOM types (they clash with Node's fetch types in the server code).
@@ -63,13 +65,16 @@ async function startStyleServer(): Promise<{ server: Server; url: string }> {
 export interface SiteOptions {
   /** Build the extract's basemap tiles with tilemaker (TILES_DB); without them the map uses the external style. */
   tiles?: boolean;
+  /** Serve the demo data shipped in data/demo/, imported as a first start does (the extract name is then ignored). */
+  demo?: boolean;
   env?: Record<string, string>;
 }
 
 export async function startSite(extract: ExtractName, now: () => number, options: SiteOptions = {}): Promise<Site> {
   const dir = tempDir();
   const toiletsDb = join(dir.path, 'toilets.db');
-  await importedCopy(extract, toiletsDb);
+  if (options.demo) await importFromSource(DEMO_EXTRACT, toiletsDb, { quiet: true, demo: true });
+  else await importedCopy(extract, toiletsDb);
   const tilesDb = join(dir.path, 'tiles.mbtiles');
   if (options.tiles) {
     const outcome = await buildTiles(osmExtract(extract), tilesDb, { quiet: true });

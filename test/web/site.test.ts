@@ -241,15 +241,20 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     await page.getByRole('heading', { name: 'Propose a toilet' }).waitFor();
   });
 
-  test('the demo-data notice shows when /status says demo, and not when /status is missing', async () => {
+  test('the demo-data notice shows on the demo data (from the real /status), and not on an operator\'s data', async () => {
     const page = await open(PHONE);
     await page.goto(site.base + '/');
     await page.waitForLoadState('networkidle');
-    assert.equal(await page.locator('#demo-notice').isHidden(), true);
-    // /status comes from the status work (issue 28); until then it is answered here as it will be
-    await page.route('**/status', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ demo: true, region: 'Monaco', data_as_of: '2020-07-19T00:00:00Z', coverage: null }) }));
-    await page.reload();
-    await page.getByText(/^Demo data: Monaco, as of July 2020\. Import your own region with npm run import/).waitFor();
+    assert.equal(await page.locator('#demo-notice').isHidden(), true, 'Porto, imported by an operator: no notice');
+    const demo = await startSite('monaco', () => NOW, { demo: true });
+    try {
+      const status = (await (await fetch(`${demo.base}/status`)).json()) as { demo: boolean; region: string };
+      assert.deepEqual([status.demo, status.region], [true, 'Monaco']);
+      await page.goto(demo.base + '/');
+      await page.getByText(/^Demo data: Monaco, as of July 2020\. Import your own region with npm run import/).waitFor();
+    } finally {
+      await demo.close();
+    }
   });
 
   test('axe-core finds nothing serious on any page in either layout', async () => {
