@@ -23,6 +23,8 @@ export interface PageContent {
   script?: 'find.js' | 'toilet.js' | 'propose.js';
   /** Extra attributes on <body> (data-* for the page script), already escaped. */
   bodyData?: Record<string, string>;
+  /** A second skip link after "Skip to content" (the finder's list, past the search form and filters). */
+  skipTo?: { href: string; label: string };
   /** A description for search engines and link previews. */
   description?: string;
 }
@@ -65,7 +67,7 @@ ${content.script ? `<script type="module" src="${assets[content.script]}"></scri
 </head>
 <body ${Object.entries(data).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}>
 <a class="skip" href="#main">${t('skip.main')}</a>
-<header class="top">
+${content.skipTo ? `<a class="skip" href="${escapeHtml(content.skipTo.href)}">${escapeHtml(content.skipTo.label)}</a>\n` : ''}<header class="top">
 <a class="brand" href="${escapeHtml(localPath(context, '/'))}">${t('site.name')}</a>
 <nav aria-label="${t('site.name')}">
 <a href="${escapeHtml(localPath(context, '/'))}">${t('nav.find')}</a>

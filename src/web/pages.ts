@@ -88,6 +88,7 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
       title: text(context.lang, 'site.name'),
       description: text(context.lang, 'site.tagline'),
       script: 'find.js',
+      skipTo: { href: '#results', label: text(context.lang, 'skip.results') },
       main: `<h1 class="visually-hidden">${t('find.heading')}</h1>
 <form id="search" class="search" role="search" action="/" method="get">
 ${context.explicitLang ? `<input type="hidden" name="lang" value="${context.lang}">` : ''}
@@ -103,7 +104,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
 </form>
 <p id="find-message" class="message" role="status" aria-live="polite">${message || t('find.needsLocation')}</p>
 <div class="finder">
-<section id="results" class="results" aria-labelledby="results-heading">
+<section id="results" class="results" aria-labelledby="results-heading" tabindex="-1">
 <h2 id="results-heading" class="visually-hidden">${t('find.results')}</h2>
 <ol id="result-list" class="result-list">${results}</ol>
 </section>

@@ -14,6 +14,7 @@ const placeInput = document.getElementById('place') as HTMLInputElement;
 const nearMe = document.getElementById('near-me') as HTMLButtonElement;
 const message = document.getElementById('find-message')!;
 const list = document.getElementById('result-list')!;
+const results = document.getElementById('results')!;
 const mapWrap = document.getElementById('map-wrap')!;
 const mapMessage = document.getElementById('map-message')!;
 const offlineTools = document.getElementById('offline-tools')!;
@@ -36,8 +37,15 @@ function say(text: string): void {
   message.textContent = text;
 }
 
+/** Redraws the list; focus that was in it stays on the same toilet, or on the results when it is gone (never on <body>). */
 function showList(items: readonly ToiletItem[]): void {
+  const active = document.activeElement;
+  const hadFocus = active !== null && list.contains(active);
+  const focusedId = hadFocus ? active.closest<HTMLElement>('li')?.dataset.id : undefined;
   list.innerHTML = items.map((item) => resultItemHtml(lang, item, localHref(`/t/${encodeURIComponent(item.id)}`))).join('');
+  if (!hadFocus) return;
+  const same = [...list.querySelectorAll<HTMLElement>('li')].find((li) => li.dataset.id === focusedId);
+  (same?.querySelector('a') ?? results).focus();
 }
 
 function dateText(iso: string): string {

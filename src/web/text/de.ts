@@ -9,6 +9,7 @@ export const de: Catalogue = {
   'nav.licenses': 'Daten und Lizenzen',
   'nav.language': 'Sprache',
   'skip.main': 'Zum Inhalt springen',
+  'skip.results': 'Zu den Ergebnissen springen',
 
   'find.heading': 'Eine Toilette finden',
   'find.nearMe': 'In meiner Nähe',

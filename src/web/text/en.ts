@@ -9,6 +9,7 @@ export const en = {
   'nav.licenses': 'Data and licences',
   'nav.language': 'Language',
   'skip.main': 'Skip to content',
+  'skip.results': 'Skip to the results',
 
   'find.heading': 'Find a toilet',
   'find.nearMe': 'Near me',
