@@ -117,6 +117,7 @@ describe('keyboard, reduced motion and installability', { skip: browserPath === 
       const first = await tabTo(page, (f) => f.inList, 'the first toilet of the list');
       assert.equal(first.tag, 'a');
       // the list redrawn under the focus (the map view changed): focus stays in the list, not on <body>
+      await page.waitForFunction(() => (window as unknown as { toiletMapShown?: number }).toiletMapShown! > 0);
       const area = page.waitForResponse((r) => r.url().includes('/api/v1/toilets?bbox='));
       await page.evaluate(() => (window as unknown as { toiletMap: { jumpTo(o: object): void } }).toiletMap.jumpTo({ center: [-8.6115, 41.1485], zoom: 16 }));
       await area;
@@ -149,4 +150,54 @@ describe('keyboard, reduced motion and installability', { skip: browserPath === 
       assert.deepEqual(await cspViolations(page), []);
     });
   }
+
+  /** Camera moves of the page's own fit (move events per move: 1 for a jump, many for an animation), the map's fade, and the elements still in motion by CSS. */
+  async function motionOf(reducedMotion: 'reduce' | 'no-preference'): Promise<{ moves: number[]; fade: number; moving: string[] }> {
+    const page = await open(DESKTOP, reducedMotion);
+    await page.goto(site.base + '/?place=Trindade');
+    await page.waitForFunction(() => (window as unknown as { toiletMapShown?: number }).toiletMapShown! > 0);
+    await page.evaluate(() => {
+      const map = window.toiletMap;
+      window.moves = [];
+      let count = 0;
+      map.on('movestart', () => (count = 0));
+      map.on('move', () => count++);
+      map.on('moveend', () => window.moves.push(count));
+    });
+    await page.getByLabel('Place').fill('Avenida dos Aliados');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Nearest to Avenida dos Aliados, Porto').waitFor();
+    await page.waitForFunction(() => window.moves.length > 0);
+    await page.locator('.maplibregl-ctrl-attrib-button').waitFor({ state: 'attached' });
+    return page.evaluate(() => {
+      // a probe with its own transition and animation, as MapLibre's and ALTCHA's stylesheets give their elements
+      const probe = document.createElement('div');
+      probe.className = 'probe';
+      probe.style.transition = 'opacity 1s';
+      probe.style.animation = 'spin 1s infinite';
+      document.body.append(probe);
+      const moving: string[] = [];
+      for (const element of document.querySelectorAll('*')) {
+        for (const pseudo of [null, '::before', '::after']) {
+          const style = getComputedStyle(element, pseudo);
+          const seconds = (list: string) => list.split(',').some((d: string) => parseFloat(d) > 0);
+          if (seconds(style.transitionDuration) || (style.animationName !== 'none' && seconds(style.animationDuration))) moving.push(`${element.tagName.toLowerCase()}.${String(element.className)}${pseudo ?? ''}`);
+        }
+      }
+      // MapLibre's option, read back from the map (it has no public getter)
+      return { moves: window.moves, fade: window.toiletMap._fadeDuration, moving };
+    });
+  }
+
+  test('reduced motion: the map jumps instead of flying, labels do not fade, and nothing moves by CSS', async () => {
+    const calm = await motionOf('reduce');
+    assert.ok(calm.moves.every((n) => n === 1), `camera moves with ${calm.moves.join()} frames`);
+    assert.equal(calm.fade, 0);
+    assert.deepEqual(calm.moving, []);
+    // the same page without the preference does animate: the checks above can see motion
+    const lively = await motionOf('no-preference');
+    assert.ok(lively.moves.some((n) => n > 1), `camera moves with ${lively.moves.join()} frames`);
+    assert.ok(lively.fade > 0);
+    assert.ok(lively.moving.includes('div.probe'), `without the preference the probe moves: ${lively.moving.join()}`);
+  });
 });
