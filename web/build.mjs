@@ -1,7 +1,7 @@
 // Builds the site's front end into dist/web (run by `npm run build`): esbuild bundles one ES module per
 // page type (find, toilet, propose) with shared chunks split off and MapLibre only in the map chunk, all
 // under content-hashed names in dist/web/assets; copies MapLibre's worker and CSS and ALTCHA's CSS and
-// workers under hashed names too; builds the service worker at dist/web/sw.js with the shell's file list;
+// workers under hashed names too; draws the app icons (icons.mjs); builds the service worker at dist/web/sw.js with the shell's file list;
 // writes .gz and .br beside every file, and manifest.json mapping logical names to public paths, which the
 // server (src/web/assets.ts) reads at start.
 import { build } from 'esbuild';
@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { ICON_FILES } from './icons.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist', 'web');
@@ -88,9 +89,14 @@ writeFileSync(join(out, 'manifest.webmanifest'), JSON.stringify({
   display: 'standalone',
   background_color: '#ffffff',
   theme_color: '#0b5cad',
-  icons: [{ src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  icons: [
+    { src: '/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
 }));
-writeFileSync(join(out, 'icon.svg'), readFileSync(join(root, 'web/icon.svg')));
+for (const [name, draw] of Object.entries(ICON_FILES)) writeFileSync(join(out, name), draw());
 writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1));
 
 // Precompressed variants: the server picks one by Accept-Encoding and never compresses these itself.

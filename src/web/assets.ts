@@ -30,6 +30,9 @@ export interface AssetManifest {
   shell: string[];
 }
 
+/** The app's icons (web/icons.mjs draws them at build time), served under fixed names the manifest lists. */
+export const APP_ICONS = ['/icon.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png'];
+
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -95,6 +98,6 @@ export class Assets {
     server.route({ method: 'GET', pattern: '/assets/:file', headers, contentSecurityPolicy: csp, handler: serve });
     server.route({ method: 'GET', pattern: '/sw.js', headers, contentSecurityPolicy: csp, handler: serve });
     server.route({ method: 'GET', pattern: '/manifest.webmanifest', headers, contentSecurityPolicy: csp, handler: serve });
-    server.route({ method: 'GET', pattern: '/icon.svg', headers, contentSecurityPolicy: csp, handler: serve });
+    for (const icon of APP_ICONS) server.route({ method: 'GET', pattern: icon, headers, contentSecurityPolicy: csp, handler: serve });
   }
 }

@@ -62,6 +62,7 @@ ${content.description ? `<meta name="description" content="${escapeHtml(content.
 <meta name="theme-color" content="#0b5cad">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="apple-touch-icon" href="/icon-192.png">
 <link rel="stylesheet" href="${assets['site.css']}">
 ${content.script ? `<script type="module" src="${assets[content.script]}"></script>` : ''}
 </head>

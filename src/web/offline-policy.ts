@@ -14,7 +14,7 @@ export function offlineKind(method: string, path: string): OfflineKind | null {
   if (path.startsWith('/assets/')) return 'asset';
   if (path.startsWith('/tiles/')) return 'tile';
   if (READ.test(path)) return 'read';
-  if (PAGE.test(path) || path === '/app-config.json' || path === '/manifest.webmanifest' || path === '/icon.svg') return 'page';
+  if (PAGE.test(path) || path === '/app-config.json' || path === '/manifest.webmanifest' || /^\/icon(-maskable)?(-\d+)?\.(svg|png)$/.test(path)) return 'page';
   return null;
 }
 

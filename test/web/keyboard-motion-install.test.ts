@@ -5,7 +5,8 @@
 // installability check of the web app manifest and its icons.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { tempDir } from '../support/extracts.js';
 import { chromiumPath, CSP_WATCH, cspViolations, launchBrowser, startSite, type Site } from './browser.js';
 
 // Browser globals inside page.evaluate callbacks (see site.test.ts for why they are declared here).
@@ -199,5 +200,33 @@ describe('keyboard, reduced motion and installability', { skip: browserPath === 
     assert.ok(lively.moves.some((n) => n > 1), `camera moves with ${lively.moves.join()} frames`);
     assert.ok(lively.fade > 0);
     assert.ok(lively.moving.includes('div.probe'), `without the preference the probe moves: ${lively.moving.join()}`);
+  });
+
+  test('installable: Chromium finds no installability error, and the manifest\'s PNG icons have the sizes it says', async () => {
+    // a profile on disk: Chromium never offers to install from an incognito context (what newContext makes)
+    const profile = tempDir();
+    const context = await chromium.launchPersistentContext(profile.path, { executablePath: browserPath!, args: ['--no-sandbox'], viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      await page.goto(site.base + '/');
+      await page.evaluate(() => (window as unknown as { navigator: { serviceWorker: { ready: Promise<unknown> } } }).navigator.serviceWorker.ready);
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string; errorArguments: { name: string; value: string }[] }[] };
+      assert.deepEqual(installabilityErrors.map((e) => [e.errorId, ...e.errorArguments.map((a) => `${a.name}=${a.value}`)].join(' ')), []);
+    } finally {
+      await context.close();
+      profile.remove();
+    }
+
+    const manifest = (await (await fetch(site.base + '/manifest.webmanifest')).json()) as { icons: { src: string; sizes: string; type: string; purpose: string }[] };
+    const pngs = manifest.icons.filter((icon) => icon.type === 'image/png');
+    assert.ok(pngs.some((icon) => icon.purpose === 'maskable'), 'a maskable icon');
+    for (const icon of pngs) {
+      const response = await fetch(site.base + icon.src);
+      assert.equal(response.headers.get('content-type'), 'image/png');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      assert.equal(bytes.subarray(1, 4).toString('ascii'), 'PNG');
+      assert.equal(`${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`, icon.sizes, icon.src);
+    }
   });
 });
