@@ -11,6 +11,7 @@ import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import type { HttpReply } from '../http/reply.js';
 import type { Problems } from '../http/problem.js';
 import { bodyEtag } from '../http/etag.js';
+import { APP_ICONS } from './offline-policy.js';
 
 /** Where the build writes the front end: dist/web, beside dist/src. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -29,9 +30,6 @@ export interface AssetManifest {
   /** Every hashed file, for the service worker's precache of the shell. */
   shell: string[];
 }
-
-/** The app's icons (web/icons.mjs draws them at build time), served under fixed names the manifest lists. */
-export const APP_ICONS = ['/icon.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png'];
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

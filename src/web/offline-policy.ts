@@ -5,6 +5,9 @@
 
 export type OfflineKind = 'asset' | 'tile' | 'read' | 'page';
 
+/** The app's icons (web/icons.mjs draws them at build time), served under fixed names the manifest lists. */
+export const APP_ICONS: readonly string[] = ['/icon.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png'];
+
 const READ = /^\/api\/v1\/toilets(\/nearest|\/[A-Za-z0-9_-]{1,64})?$/;
 const PAGE = /^\/(t\/[A-Za-z0-9_%-]+|propose|licenses)?$/;
 
@@ -14,7 +17,7 @@ export function offlineKind(method: string, path: string): OfflineKind | null {
   if (path.startsWith('/assets/')) return 'asset';
   if (path.startsWith('/tiles/')) return 'tile';
   if (READ.test(path)) return 'read';
-  if (PAGE.test(path) || path === '/app-config.json' || path === '/manifest.webmanifest' || /^\/icon(-maskable)?(-\d+)?\.(svg|png)$/.test(path)) return 'page';
+  if (PAGE.test(path) || path === '/app-config.json' || path === '/manifest.webmanifest' || APP_ICONS.includes(path)) return 'page';
   return null;
 }
 
