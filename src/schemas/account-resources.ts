@@ -20,52 +20,45 @@ const RECOVERY_TOKEN = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', title: 
 const CHALLENGE_TOKEN = { type: 'string', maxLength: 2048, description: 'A solved human-check challenge from GET /api/v1/challenge, used once.' } as const;
 const ACCOUNT_ID = { type: 'string', pattern: '^acc_[0-9a-f]{24}$' } as const;
 
-/** A PublicKeyCredential of navigator.credentials.create(), in its JSON form (RegistrationResponseJSON). */
-const RegistrationCredential = closedObject(
-  'RegistrationCredential',
-  'The new passkey as @simplewebauthn/browser startRegistration() returns it.',
-  {
-    id: b64url(1400, 'The credential id.'),
-    rawId: b64url(1400, 'The credential id.'),
-    type: { const: 'public-key' },
-    response: {
-      type: 'object',
-      properties: {
-        clientDataJSON: b64url(4096, 'Client data JSON.'),
-        attestationObject: b64url(16384, 'Attestation object (CBOR).'),
-        transports: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 32 } },
+/** A PublicKeyCredential in its WebAuthn JSON form: what registration and assertion share, and its `response`. */
+function credential(name: string, description: string, response: { properties: Record<string, unknown>; required: string[] }) {
+  return closedObject(
+    name,
+    description,
+    {
+      id: b64url(1400, 'The credential id.'),
+      rawId: b64url(1400, 'The credential id.'),
+      type: { const: 'public-key' },
+      response: {
+        type: 'object',
+        properties: { clientDataJSON: b64url(4096, 'Client data JSON.'), ...response.properties },
+        required: ['clientDataJSON', ...response.required],
       },
-      required: ['clientDataJSON', 'attestationObject'],
+      clientExtensionResults: { type: 'object' },
+      authenticatorAttachment: { type: 'string', maxLength: 32 },
     },
-    clientExtensionResults: { type: 'object' },
-    authenticatorAttachment: { type: 'string', maxLength: 32 },
-  },
-  ['authenticatorAttachment'],
-);
+    ['authenticatorAttachment'],
+  );
+}
 
-/** A PublicKeyCredential of navigator.credentials.get(), in its JSON form (AuthenticationResponseJSON). */
-const AuthenticationCredential = closedObject(
-  'AuthenticationCredential',
-  'The passkey assertion as @simplewebauthn/browser startAuthentication() returns it.',
-  {
-    id: b64url(1400, 'The credential id.'),
-    rawId: b64url(1400, 'The credential id.'),
-    type: { const: 'public-key' },
-    response: {
-      type: 'object',
-      properties: {
-        clientDataJSON: b64url(4096, 'Client data JSON.'),
-        authenticatorData: b64url(4096, 'Authenticator data.'),
-        signature: b64url(1024, 'Signature over the authenticator data and the client data hash.'),
-        userHandle: b64url(128, 'The account’s user handle (discoverable credentials).'),
-      },
-      required: ['clientDataJSON', 'authenticatorData', 'signature'],
-    },
-    clientExtensionResults: { type: 'object' },
-    authenticatorAttachment: { type: 'string', maxLength: 32 },
+/** navigator.credentials.create() in its JSON form (RegistrationResponseJSON). */
+const RegistrationCredential = credential('RegistrationCredential', 'The new passkey as @simplewebauthn/browser startRegistration() returns it.', {
+  properties: {
+    attestationObject: b64url(16384, 'Attestation object (CBOR).'),
+    transports: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 32 } },
   },
-  ['authenticatorAttachment'],
-);
+  required: ['attestationObject'],
+});
+
+/** navigator.credentials.get() in its JSON form (AuthenticationResponseJSON). */
+const AuthenticationCredential = credential('AuthenticationCredential', 'The passkey assertion as @simplewebauthn/browser startAuthentication() returns it.', {
+  properties: {
+    authenticatorData: b64url(4096, 'Authenticator data.'),
+    signature: b64url(1024, 'Signature over the authenticator data and the client data hash.'),
+    userHandle: b64url(128, 'The account’s user handle (discoverable credentials).'),
+  },
+  required: ['authenticatorData', 'signature'],
+});
 
 const StartPasskeyRegistrationRequest = closedObject(
   'StartPasskeyRegistrationRequest',

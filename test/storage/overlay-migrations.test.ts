@@ -1,11 +1,11 @@
 // An overlay database written by the last release without migrations (test/fixtures/
-// overlay-before-migrations.db: unversioned, rows in every table, made by make-overlay-before-migrations.mjs
-// with that release's code over the Monaco extract) is recognised by this release and brought to
+// overlay-before-migrations.sql: its layout and rows as `sqlite3 .dump` gives them, unversioned, rows in every
+// table, made by make-overlay-before-migrations.mjs with that release's code over the Monaco extract) is recognised by this release and brought to
 // the latest layout version by whichever opens it first (here `npm run dump`), every row kept and served as before. The
 // accounts database appears beside it with the server, owner-only and migrated, and never with the dump.
 import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -16,7 +16,18 @@ import { latestVersion, userVersion } from '../../src/storage/migrations.js';
 import { Clock, dump, importedData, moderate, startService, TEST_START, type Data, type Service } from '../community/support.js';
 
 /** The fixture from the source tree (the build does not copy it). */
-const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/overlay-before-migrations.db', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/overlay-before-migrations.sql', import.meta.url));
+
+/** The fixture's database, written at `path` as that release left it (WAL, user_version 0). */
+function writeFixture(path: string): void {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec(readFileSync(FIXTURE, 'utf8'));
+  } finally {
+    db.close();
+  }
+}
 /** Monaco toilets the fixture's contributions are about (make-overlay-before-migrations.mjs). */
 const RATED = 'n1685061947';
 const VOTED = 'n1702432023';
@@ -44,7 +55,7 @@ let fixture: ReturnType<typeof contents>;
 
 before(async () => {
   data = await importedData('monaco');
-  copyFileSync(FIXTURE, data.overlayDb);
+  writeFixture(data.overlayDb);
   fixture = contents(data.overlayDb);
 });
 after(() => data.remove());
