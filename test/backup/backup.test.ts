@@ -4,11 +4,12 @@
 // checks everything before it places anything, never writes over a file, and refuses a newer layout with
 // the migration runner's message.
 import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
+import { keptStream } from '../support/streams.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { main as backupMain } from '../../src/backup/backup-cli.js';
@@ -25,16 +26,9 @@ interface Run {
 
 /** A command's main() in this process, on the settings `env` (over the test service's). */
 async function run(main: (argv: string[], io: { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable }) => number | Promise<number>, argv: string[], env: Record<string, string>): Promise<Run> {
-  const written = { stdout: '', stderr: '' };
-  const stream = (name: keyof typeof written) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        written[name] += String(chunk);
-        done();
-      },
-    });
-  const status = await main(argv, { env: { ...process.env, ...TEST_ENV, ...env }, stdout: stream('stdout'), stderr: stream('stderr') });
-  return { status, ...written };
+  const [stdout, stderr] = [keptStream(), keptStream()];
+  const status = await main(argv, { env: { ...process.env, ...TEST_ENV, ...env }, stdout, stderr });
+  return { status, stdout: stdout.text, stderr: stderr.text };
 }
 
 /** The settings of a data folder: the server's and the commands' alike. */

@@ -3,11 +3,11 @@
 // folder, no database); an unknown option, a missing value or a wrong number of words exits 2 with a line
 // saying what is wrong and the usage. In-process through each command's main(), and each script once in a
 // process of its own.
+import { keptStream } from '../support/streams.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import type { CommandIo } from '../../src/cli/command.js';
 import { main as importMain } from '../../importer/cli.js';
@@ -37,25 +37,18 @@ const COMMANDS: { name: string; main: Main; script: string; unknownOption: strin
 /** Runs `main` in this process in an empty folder that every setting points into; returns what it printed and left there. */
 async function inProcess(main: Main, argv: string[]): Promise<Run & { left: string[] }> {
   const dir = tempDir('toilet-cli-usage');
-  const written = { stdout: '', stderr: '' };
-  const stream = (name: keyof typeof written) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        written[name] += String(chunk);
-        done();
-      },
-    });
+  const [stdout, stderr] = [keptStream(), keptStream()];
   try {
     const env = { ...process.env, TOILETS_DB: join(dir.path, 'toilets.db'), OVERLAY_DB: join(dir.path, 'overlay.db'), DUMP_DIR: join(dir.path, 'dumps') };
     const cwd = process.cwd();
     process.chdir(dir.path); // relative paths (backups/x) land in the folder too
     let status: number;
     try {
-      status = await main(argv.map((word) => word.replace(/^x\.osm\.pbf$/, join(dir.path, 'x.osm.pbf'))), { env, stdout: stream('stdout'), stderr: stream('stderr') });
+      status = await main(argv.map((word) => word.replace(/^x\.osm\.pbf$/, join(dir.path, 'x.osm.pbf'))), { env, stdout, stderr });
     } finally {
       process.chdir(cwd);
     }
-    return { status, ...written, left: readdirSync(dir.path) };
+    return { status, stdout: stdout.text, stderr: stderr.text, left: readdirSync(dir.path) };
   } finally {
     dir.remove();
   }

@@ -2,11 +2,11 @@
 // the cached import of a real extract (test/support/extracts.ts), with its own overlay database, an
 // injectable clock, real ALTCHA challenges solved with a cheap configuration, and requests from chosen
 // client addresses (TRUST_PROXY=1 and X-Forwarded-For).
+import { keptStream } from '../support/streams.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
@@ -244,15 +244,8 @@ export function operatorCommand(script: 'moderate-cli' | 'dump-cli', data: Data,
 
 /** Output streams that keep what the command writes (written synchronously: read once it returns). */
 function capture(data: Data, env: Record<string, string>): { io: CommandIo; run(status: number): CommandRun } {
-  const written = { stdout: '', stderr: '' };
-  const stream = (name: keyof typeof written) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        written[name] += String(chunk);
-        done();
-      },
-    });
-  return { io: { env: commandEnv(data, env), stdout: stream('stdout'), stderr: stream('stderr') }, run: (status) => commandRun(status, written.stdout, written.stderr) };
+  const [stdout, stderr] = [keptStream(), keptStream()];
+  return { io: { env: commandEnv(data, env), stdout, stderr }, run: (status) => commandRun(status, stdout.text, stderr.text) };
 }
 
 /** `npm run moderate -- ...args` on the test's databases, in this process (the script's main()). */

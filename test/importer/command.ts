@@ -1,22 +1,8 @@
 // `npm run import` in the test's own process: cli.ts's main(), the function the script runs, given streams
 // that keep what it prints (a terminal stand-in when the test says how wide) and the progress's clock.
-import { Writable } from 'node:stream';
 import { main as importCommand } from '../../importer/cli.js';
-
-/** A stream that keeps what is written to it, in `text`; a terminal `columns` wide when given. */
-export function keptStream(columns?: number): Writable & { text: string; isTTY?: boolean; columns?: number } {
-  const stream = Object.assign(
-    new Writable({
-      write(chunk, _encoding, done) {
-        stream.text += String(chunk);
-        done();
-      },
-    }),
-    { text: '' },
-    columns === undefined ? {} : { isTTY: true, columns },
-  );
-  return stream;
-}
+import { keptStream } from '../support/streams.js';
+export { keptStream };
 
 export interface CommandRun {
   status: number;

@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import { jsonLogger } from '../../src/log.js';
 import { AccessLog } from '../../src/observe/access-log.js';
 import { modernRequest } from '../mcp/support.js';
-import { fresh, HERE, liechtenstein, observing } from './support.js';
+import { HERE, liechtenstein, observing } from './support.js';
+import { fresh } from '../support/server.js';
 
 const NEAREST = `/api/v1/toilets/nearest?lat=${HERE.lat}&lon=${HERE.lon}&limit=2&wheelchair=true`;
 const SECRETS = { Authorization: 'Bearer tok_secret_4711', Cookie: 'session=cookie_secret_0815', 'Stripe-Signature': 't=1,v1=stripe_secret_42' };

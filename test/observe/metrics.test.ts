@@ -5,7 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSourceToilets } from '../api/support.js';
 import { modernRequest } from '../mcp/support.js';
-import { fresh, HERE, liechtenstein, observing, parseMetrics, scrape, valueOf } from './support.js';
+import { HERE, liechtenstein, observing, parseMetrics, scrape, valueOf } from './support.js';
+import { fresh } from '../support/server.js';
 
 const NEAREST = `/api/v1/toilets/nearest?lat=${HERE.lat}&lon=${HERE.lon}&limit=2`;
 const NOW = Date.parse('2024-06-05T08:00:00Z');

@@ -1,7 +1,6 @@
 // Shared by the metrics and access-log tests: the real app on a loopback port over a real import of
 // Liechtenstein, every access-log batch it writes kept, and a reader of the Prometheus text format.
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -62,25 +61,6 @@ export async function observing(env: Record<string, string>, use: (s: Observed) 
   }
 }
 
-export interface Plain {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One request over a connection of its own (no keep-alive: the kernel may give it to any thread). */
-export function fresh(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
 
 export interface Sample {
   name: string;

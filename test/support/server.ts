@@ -4,6 +4,7 @@
 // and thread suites all start their servers here; their support files add only what is theirs (a client
 // that solves challenges, the MCP endpoint's URL).
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
@@ -117,4 +118,25 @@ function readSchemaOf(path: string): SchemaName | null {
 
 export function assertValid(schema: SchemaName, body: unknown): void {
   assert.deepEqual(findInvalid(schema, body), [], `answer is not a valid ${schema}: ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+/** An answer as it came, for checks of status and headers across threads. */
+export interface Plain {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request over a connection of its own (no keep-alive: the kernel may give it to any thread). */
+export function fresh(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }

@@ -5,7 +5,6 @@
 // changes and reloads reach both threads. Real importer, real server, real HTTP, real clock.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { renameSync } from 'node:fs';
@@ -17,27 +16,8 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { operationById } from '../../src/schemas/operations.js';
 import { deviceId, importedData, SITE_ORIGIN, TEST_ENV, type Data } from '../community/support.js';
 import { importedCopy } from '../support/extracts.js';
-import { serve, SILENT } from '../support/server.js';
+import { fresh, serve, SILENT, type Plain } from '../support/server.js';
 
-interface Plain {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One request over a connection of its own (no keep-alive agent). */
-function fresh(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
 
 /**
  * Runs `use` against the service on two threads (unless `env` says) over a fresh import of Liechtenstein,
