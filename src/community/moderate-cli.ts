@@ -8,7 +8,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
-import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
+import { Moderation, ModerationError, type FactLock, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
@@ -18,7 +18,7 @@ import { AccountModeration } from './account-moderation.js';
 const COMMAND = {
   name: 'moderate',
   help: `usage: npm run moderate -- <command> [--reason TEXT] [--limit N] [--json] [--help]
-  list [submissions|reports|gone-votes]           the queues, with context
+  list [submissions|reports|gone-votes|locks]     the queues, with context, and the locks in force
   approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
   reject <sub_N|rep_N> --reason TEXT
   lock <toilet id> <fact> <value> --reason TEXT   show this value whatever the votes say
@@ -37,7 +37,7 @@ facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hour
 
 /** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
 const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
-  list: { words: ['[submissions|reports|gone-votes]'], optional: 1, changes: false },
+  list: { words: ['[submissions|reports|gone-votes|locks]'], optional: 1, changes: false },
   approve: { words: ['<sub_N|rep_N>'], changes: true },
   reject: { words: ['<sub_N|rep_N>'], changes: true },
   lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true },
@@ -79,11 +79,12 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     switch (command) {
       case 'list': {
         const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
+        if (!['all', 'submissions', 'reports', 'gone-votes', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, locks or nothing');
         const queues = {
           ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
           ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
           ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
+          ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
         };
         show(queues, () => describeQueues(queues));
         break;
@@ -169,7 +170,7 @@ function fail(error: unknown, console: Console): number {
   return 1;
 }
 
-function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[] }): string {
+function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[]; locks?: FactLock[] }): string {
   const lines: string[] = [];
   if (queues.submissions) {
     lines.push(`Submissions waiting: ${queues.submissions.length}`);
@@ -191,6 +192,10 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
   if (queues.gone_votes) {
     lines.push(`Toilets most voters call gone (votes hide nothing; decide with \`gone\` or \`lock <id> existence yes\`): ${queues.gone_votes.length}`);
     for (const g of queues.gone_votes) lines.push(`  ${g.toilet_id}  ${g.name ?? '(no name)'}  ${g.gone_votes} gone, ${g.exists_votes} exists`);
+  }
+  if (queues.locks) {
+    lines.push(`Locks in force (undo with \`unlock <id> <fact>\`): ${queues.locks.length}`);
+    for (const l of queues.locks) lines.push(`  ${l.toilet_id}  ${l.name ?? '(no name)'}  ${l.fact} = ${l.value}  since ${l.locked_at}`);
   }
   return lines.join('\n');
 }
