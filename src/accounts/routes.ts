@@ -10,7 +10,7 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
+import { checkedBody, GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
 import { operationById } from '../schemas/operations.js';
 import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
@@ -81,6 +81,8 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
       return answer(200, context, options);
     }
     if (context.session !== null) {
+      // refused before the authenticator makes a passkey that addPasskey would then refuse
+      if (context.nowMs - context.session.verifiedAtMs > RECENT_PASSKEY_MS) return refuse(REAUTHENTICATE, context);
       const account = store.account(context.session.account)!;
       const options = await ceremonies.creationOptions({ purpose: 'add-passkey', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: store.passkeys(account.id) }, context.nowMs);
       return answer(200, context, options);

@@ -80,6 +80,12 @@ export interface SessionReader {
 /** How recent a passkey assertion the sensitive operations (`recentPasskey`) need. */
 export const RECENT_PASSKEY_MS = 5 * 60_000;
 
+/** The refusal of a sensitive operation whose session proved no passkey in the last 5 minutes. */
+export const REAUTHENTICATE: Refusal = {
+  slug: 'reauthentication-required',
+  detail: `Confirm it is you: this operation needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Sign in again (startSignIn, then signIn), then send the request again.`,
+};
+
 /** A verified human-check token: `key` names it for the single-use record until `expiresAtMs`. */
 export interface HumanCheckPass {
   ok: true;
@@ -195,12 +201,7 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
         if (role === 'moderator' && !session.moderator) {
           return { slug: 'moderator-required', detail: 'This is for moderators: the signed-in account does not hold the moderator role. The operator grants it (npm run moderate -- moderators add).' };
         }
-        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) {
-          return {
-            slug: 'reauthentication-required',
-            detail: `Confirm it is you: this operation needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Sign in again (startSignIn, then signIn), then send the request again.`,
-          };
-        }
+        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) return REAUTHENTICATE;
         context.session = session;
         context.account = session.account;
         return null;

@@ -63,7 +63,7 @@ export class Community {
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     const moderation = new Moderation(store, deps.catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
-    registerModerationRoutes(server, { config, ...deps, moderation, log, applied: () => this.poll(), now });
+    registerModerationRoutes(server, { config, ...deps, moderation, log, applied: () => this.watcher?.poll(true), now });
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 

@@ -134,13 +134,13 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     path: '/account/passkey-options',
     summary: 'Options to create a passkey',
     description:
-      'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
+      'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey), which, like addPasskey, needs a passkey sign-in from the last 5 minutes (asked here, before the authenticator makes a passkey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
     requestBody: { schema: 'StartPasskeyRegistrationRequest', maxBytes: ACCOUNT_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
     guards: { origin: 'site', session: 'optional' },
     cacheControl: PRIVATE,
     success: { status: 200, description: 'WebAuthn creation options.', schema: 'PasskeyCreationOptions' },
-    errors: { 400: `${ACCOUNT_INVALID_BODY} Also: display_name is missing (signed out), or the recovery link is unknown, used or expired.`, 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+    errors: { 400: `${ACCOUNT_INVALID_BODY} Also: display_name is missing (signed out), or the recovery link is unknown, used or expired.`, 401: 'Signed in, for another passkey: the last passkey sign-in of this session is more than 5 minutes old; sign in again, then resend.', 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
   },
   {
     operationId: 'createAccount',

@@ -105,6 +105,7 @@ describe('sessions of an account', () => {
     assert.equal(deviceLabel(CHROME_MAC), 'Chrome on macOS');
     assert.equal(deviceLabel('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'), 'Safari on iPhone');
     assert.equal(deviceLabel('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0'), 'Edge on Windows');
+    assert.equal(deviceLabel('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36'), 'Chrome on Linux');
     assert.equal(deviceLabel('curl/8.5.0'), null);
     assert.equal(deviceLabel(''), null);
   });
