@@ -3,7 +3,7 @@
 // worker is told to clear), sign in with the passkey autofill (phone) or the button (desktop), then contribute without a human check (no
 // challenge_token sent); on the account page add a passkey, remove one after the 5 minutes have passed
 // through the re-authentication prompt, and end the other session it offers to end; a moderator approves a
-// submission in the web queue. axe-core and the CSP on every account page, in both layouts. SCREENSHOTS=<dir>
+// submission in the web queue; an operator's recovery link registers a new passkey. axe-core and the CSP on every account page, in both layouts. SCREENSHOTS=<dir>
 // writes each page's screenshot there (phone and desktop) for a person to look at.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { axeFindings, chromiumPath, CSP_WATCH, cspViolations, launchBrowser, solveHumanCheck, startSite, type Site } from './browser.js';
 import { serviceClient } from '../community/support.js';
+import { AccountModeration } from '../../src/community/account-moderation.js';
+import { Moderation } from '../../src/community/moderation.js';
 
 
 const PHONE = { width: 390, height: 844 };
@@ -219,6 +221,30 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       await p.context.close();
     });
   }
+
+  test('a recovery link registers a new passkey on a new device and signs in there', async () => {
+    nowMs = START;
+    const lost = await person(PHONE);
+    await signUp(lost, 'Lin');
+    const account = await (await lost.page.request.get(`${site.base}/api/v1/account`)).json();
+    const link = new AccountModeration(new Moderation(site.app.community.store, site.app.catalog, () => nowMs, { baseUrl: site.base, osmNotesApi: null }), site.app.accounts.store, () => nowMs, site.base).recoveryLink(account.id, 'lost phone');
+
+    const found = await person(DESKTOP);
+    await found.page.goto(link.url);
+    await found.page.waitForURL(`${site.base}/account/recover`); // the token leaves the address bar once read
+    await found.page.getByLabel('Name of the new passkey (optional)').fill('New phone');
+    await inspect(found.page, 'recover');
+    await found.page.getByRole('button', { name: 'Register a new passkey' }).click();
+    await found.page.waitForURL(`${site.base}/account`);
+    await found.page.locator('#passkey-list li', { hasText: 'New phone' }).waitFor();
+    assert.equal((await lost.page.request.get(`${site.base}/api/v1/account`)).status(), 401, 'whoever held the lost passkey is signed out');
+
+    await found.page.goto(link.url);
+    await found.page.getByRole('button', { name: 'Register a new passkey' }).click();
+    await found.page.locator('#recover .form-status').getByText('used already or expired', { exact: false }).waitFor();
+    await lost.context.close();
+    await found.context.close();
+  });
 
   test('a signed-in account that is not a moderator is told so', async () => {
     nowMs = START;
