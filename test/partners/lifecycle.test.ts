@@ -99,7 +99,7 @@ describe('a listing follows its toilet and its account', () => {
 
     assert.equal((await service.toilet(toilets[3])).partner, null, 'the listing stopped');
     const db = service.app.accounts.store.db;
-    const claims = db.prepare('SELECT id, account_id, status, contact_email, contact_phone, website, note FROM partner_claims WHERE id IN (?, ?) ORDER BY created_at').all(listed.claim, pendingClaim.json.id);
+    const claims = db.prepare('SELECT id, account_id, status, contact_email, contact_phone, website, note FROM partner_claims WHERE id IN (?, ?) ORDER BY status DESC').all(listed.claim, pendingClaim.json.id);
     assert.deepEqual(claims, [
       { id: listed.claim, account_id: null, status: 'withdrawn', contact_email: null, contact_phone: null, website: null, note: null },
       { id: pendingClaim.json.id, account_id: null, status: 'rejected', contact_email: null, contact_phone: null, website: null, note: null },
