@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../storage/database.js';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
+import { PARTNER_TABLES_STEP } from './partner-tables.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
@@ -79,7 +80,8 @@ CREATE TABLE recovery_links (
 ) STRICT;
 `),
   },
-  { version: 2, ...SESSION_DEVICE_STEP },
+  { version: 2, ...PARTNER_TABLES_STEP },
+  { version: 3, ...SESSION_DEVICE_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

@@ -5,6 +5,7 @@
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type FactAttribute } from '../rules/facts.js';
 import { bundleSchema, closedObject, ref, schemaId, type JsonSchema } from './refs.js';
 import { ACCOUNT_SCHEMAS } from './account-resources.js';
+import { PARTNER_SCHEMAS } from './partner-resources.js';
 import { MODERATION_SCHEMAS } from './moderation-resources.js';
 import { TOILET_ID } from './toilet-id.js';
 
@@ -411,6 +412,7 @@ export const SCHEMAS = {
   WebhookEvent,
   WebhookAnswer,
   ...ACCOUNT_SCHEMAS,
+  ...PARTNER_SCHEMAS,
   ...MODERATION_SCHEMAS,
 } as const;
 
