@@ -112,6 +112,31 @@ export const PROBLEM_TYPES = {
     status: 409,
     description: 'Something the account holds must be ended first, such as a running subscription; the detail names it and says how to confirm its end in the deletion request.',
   },
+  'moderator-required': {
+    title: 'Moderator role required',
+    status: 403,
+    description: 'This operation is for accounts with the moderator role, which the operator grants (npm run moderate -- moderators add). Sign in with such an account, or ask the operator.',
+  },
+  'moderation-refused': {
+    title: 'Moderation action refused',
+    status: 409,
+    description: 'The moderator action cannot be done as asked, for the reason the detail gives (decided already, no such toilet or lock, a value the fact does not take). Reload the queue and act again.',
+  },
+  'claim-conflict': {
+    title: 'Toilet already claimed',
+    status: 409,
+    description: 'This account already has a pending or approved claim on the toilet, or another business holds it (its claim was approved). A toilet has one partner; a rejected claim does not block a new one. listMyPartnerListings shows the account\'s claims.',
+  },
+  'claim-not-approved': {
+    title: 'Claim not approved',
+    status: 409,
+    description: 'The claim this partner listing was made with is not approved (it waits for a moderator, or was rejected). listMyPartnerListings shows its status and the moderator\'s reason.',
+  },
+  'no-running-plan': {
+    title: 'No running plan',
+    status: 409,
+    description: 'The partner listing has no running plan, so its profile cannot be changed: buy one (startCheckout), or wait until the payment is through.',
+  },
   'metrics-forbidden': {
     title: 'Metrics are not served to this address',
     status: 403,
