@@ -193,6 +193,6 @@ export class Contributions {
   private refreshed(toiletId: string) {
     this.catalog.refreshOverlays([toiletId]);
     const snapshot = this.catalog.snapshot;
-    return snapshot.overlayByRow.get(snapshot.loadedRowOf(toiletId))!;
+    return snapshot.overlays.get(snapshot.loadedRowOf(toiletId))!;
   }
 }

@@ -149,7 +149,7 @@ export class Moderation {
   goneVotes(): GoneVotes[] {
     const snapshot = this.catalog.snapshot;
     const found: GoneVotes[] = [];
-    for (const [row, overlay] of snapshot.overlayByRow) {
+    for (const [row, overlay] of snapshot.overlays.entries()) {
       const existence = overlay.decided.existence;
       if (existence?.by !== 'votes' || overlay.gone) continue;
       const gone = existence.votes_total! - existence.votes_for!;

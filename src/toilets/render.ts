@@ -1,15 +1,18 @@
 // Toilet result items, written as bytes (JsonBytes). An item is made of fragments most toilets share
 // (the enum members combined into one fragment per combination, each distinct operator, hours, scheme or
 // check date as its member once) and slices of the column store's item text (id, name, position); per
-// request only the hours states (the toilet's and its partner's) and the nearest-search numbers are
-// written. Nothing else is rendered per toilet ahead of time (a partner object's fixed part is made when
-// its listing changes), so the first answer showing a toilet costs what any later one does.
+// request only the toilet's hours state and the nearest-search numbers are written. Nothing else is
+// rendered per toilet ahead of time. A toilet with overlay data (contributions, a partner listing) has its
+// overlay-dependent part (text facts, provenance.decided, counts, both hours states, the partner object)
+// made into one fragment when first shown and kept until either hours state or the live switch changes
+// (OverlayRows), so such an item copies no more pieces than a plain one.
 // Members are grouped by how they are made, not in the spec table's order (JSON objects are unordered).
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from '../rules/facts.js';
 import { hoursOf, Trait, type ToiletTable } from './table.js';
 import type { MergedPartner, Snapshot } from './snapshot.js';
+import type { HoursState } from '../hours/compiled-hours.js';
 import { asciiJson } from '../rules/ascii-json.js';
-import { fragment, type JsonBytes } from '../rules/json-bytes.js';
+import { fragment, JsonBytes } from '../rules/json-bytes.js';
 import { ID_OPEN, ITEM_TEXT_PARTS } from '../source/columns.js';
 import { combinationOf, QUALITY_BITS } from './fragment-keys.js';
 
@@ -18,17 +21,17 @@ export interface HoursAnswer {
   closes_at: string | null;
 }
 
-const UNKNOWN_HOURS: HoursAnswer = { open_now: 'unknown', closes_at: null };
-/** A partner's live switch closed: closed now, with no known end from the hours. */
+const UNKNOWN_HOURS: HoursState = { open_now: 'unknown', closes_at: null, validUntil: Infinity };
+/** A partner's live switch closed: closed now, with no known end from the hours (until closed_until). */
 const SWITCHED_OFF: HoursAnswer = { open_now: false, closes_at: null };
 
 /** Closes provenance and adds the overlay members, for a toilet without overlay data. */
 const NO_OVERLAY_TEXT = ',"decided":{}},"last_confirmed_at":null,"confirmations":0,"cleanliness":null';
 const NO_OVERLAY = fragment(NO_OVERLAY_TEXT);
 const NULL = fragment('null');
-const UNKNOWN_HOURS_MEMBERS = fragment(',"open_now":"unknown","closes_at":null');
 const OPEN_NOW = [fragment(',"open_now":false,"closes_at":'), fragment(',"open_now":true,"closes_at":'), fragment(',"open_now":"unknown","closes_at":')];
 const NO_PARTNER = fragment(',"partner":null');
+const PARTNER_END = fragment('}');
 const GOOGLE_MAPS = fragment('","directions":{"google_maps":"https://www.google.com/maps/dir/?api=1&destination=');
 const APPLE_MAPS = fragment('&travelmode=walking","apple_maps":"https://maps.apple.com/?daddr=');
 const GEO = fragment('&dirflg=w"},"geo":"geo:');
@@ -38,18 +41,16 @@ export const ITEM_END_NEXT = fragment('"},');
 
 export class ToiletRenderer {
   private readonly url: Uint8Array;
-  /** The common tail: unknown hours, no partner, then the url up to the id. */
-  private readonly plainTail: Uint8Array;
-  /** The same behind the overlay members of a toilet without overlay data, for the most common item. */
+  /** What follows the text facts of a toilet without overlay data or hours, the most common item. */
   private readonly plainRest: Uint8Array;
   /** Enum and quality members, by fragmentKey. */
   private readonly enums: (Uint8Array | undefined)[] = [];
+  /** Where an overlay's part is assembled before it is kept (overlayPart). */
+  private readonly scratch = new JsonBytes();
 
   constructor(baseUrl: string) {
     this.url = fragment(`,"url":"${baseUrl}/t/`);
-    const plainTail = `,"open_now":"unknown","closes_at":null,"partner":null,"url":"${baseUrl}/t/`;
-    this.plainTail = fragment(plainTail);
-    this.plainRest = fragment(NO_OVERLAY_TEXT + plainTail);
+    this.plainRest = fragment(`${NO_OVERLAY_TEXT},"open_now":"unknown","closes_at":null,"partner":null,"url":"${baseUrl}/t/`);
   }
 
   /**
@@ -66,32 +67,27 @@ export class ToiletRenderer {
     const position = t.itemText.starts[at + 2];
     const end = t.itemText.starts[at + 4];
     const traits = t.traits[row];
-    const overlay = traits & Trait.HasOverlay ? snapshot.overlayByRow.get(row) : undefined;
-
-    if (overlay?.headJson) out.bytes(overlay.headJson);
-    else out.range(text, start, position);
     const key = snapshot.fragmentKey[row];
-    out.bytes(this.enums[key] ?? this.enumMembers(key));
-    out.bytes(snapshot.textFacts.of(t, row, traits));
-    const hasHours = traits & Trait.HasHours;
-    if (overlay === undefined && !hasHours) {
-      out.bytes(this.plainRest);
+    if (traits & Trait.HasOverlay) {
+      const overlays = snapshot.overlays;
+      const slot = overlays.slotOf(row);
+      const head = overlays.headOf(slot);
+      if (head) out.bytes(head);
+      else out.range(text, start, position);
+      out.bytes(this.enums[key] ?? this.enumMembers(key));
+      out.bytes(overlays.shownAt(slot, nowMs) ?? this.overlayPart(snapshot, row, slot, nowMs));
+      out.bytes(this.url);
     } else {
-      if (overlay) {
-        out.bytes(overlay.decidedJson);
-        out.bytes(overlay.json);
-      } else {
+      out.range(text, start, position);
+      out.bytes(this.enums[key] ?? this.enumMembers(key));
+      out.bytes(snapshot.textFacts.of(t, row, traits));
+      if (traits & Trait.HasHours) {
         out.bytes(NO_OVERLAY);
-      }
-      const partner = overlay?.partner;
-      if (!hasHours && !partner) {
-        out.bytes(this.plainTail);
-      } else {
-        if (hasHours) hoursMembers(out, hoursAt(t, row, nowMs));
-        else out.bytes(UNKNOWN_HOURS_MEMBERS);
-        if (partner) partnerMembers(out, partner, nowMs);
-        else out.bytes(NO_PARTNER);
+        hoursMembers(out, hoursAt(t, row, nowMs));
+        out.bytes(NO_PARTNER);
         out.bytes(this.url);
+      } else {
+        out.bytes(this.plainRest);
       }
     }
     out.range(text, start + ID_OPEN.length, idEnd);
@@ -101,6 +97,28 @@ export class ToiletRenderer {
     out.range(text, position, end);
     out.bytes(GEO);
     out.range(text, position, end);
+  }
+
+  /**
+   * A row's overlay-dependent part (text facts to partner), as shown at nowMs, kept in its slot for as
+   * long as it holds: until the toilet's hours state, its partner's or the live switch changes.
+   */
+  private overlayPart(snapshot: Snapshot, row: number, slot: number, nowMs: number): Uint8Array {
+    const t = snapshot.table;
+    const overlay = snapshot.overlays.overlay(slot);
+    const out = this.scratch;
+    out.reset();
+    out.bytes(snapshot.textFacts.of(t, row, t.traits[row]));
+    out.bytes(overlay.membersJson);
+    const hours = hoursAt(t, row, nowMs);
+    hoursMembers(out, hours);
+    let until = hours.validUntil;
+    const partner = overlay.partner;
+    if (partner) until = Math.min(until, partnerMembers(out, partner, nowMs));
+    else out.bytes(NO_PARTNER);
+    const bytes = Buffer.from(out.view()); // from the pool shared by small buffers, where a Uint8Array has a store of its own
+    snapshot.overlays.show(slot, bytes, nowMs, until);
+    return bytes;
   }
 
   /** The enum and quality members of a fragmentKey, made on first use. */
@@ -139,21 +157,20 @@ function hoursMembers(out: JsonBytes, h: HoursAnswer): void {
   else out.ascii(asciiJson(h.closes_at));
 }
 
-export function hoursAt(t: ToiletTable, row: number, nowMs: number): HoursAnswer {
+export function hoursAt(t: ToiletTable, row: number, nowMs: number): HoursState {
   const compiled = t.traits[row] & Trait.HasHours ? hoursOf(t, row) : null;
   return compiled ? compiled.stateAt(nowMs) : UNKNOWN_HOURS;
 }
 
 /**
  * The partner object: its fixed part made at change time (MergedPartner.head), then the business's own
- * hours and live switch at the toilet's local time. The bytes are remade only when that state changes
- * (stateAt returns the same object while it holds), so most answers copy one fragment.
+ * hours and live switch at the toilet's local time. Returns until when that state holds.
  */
-function partnerMembers(out: JsonBytes, p: MergedPartner, nowMs: number): void {
-  const state = p.closed_until > nowMs ? SWITCHED_OFF : p.hours === null ? UNKNOWN_HOURS : p.hours.stateAt(nowMs);
-  if (p.shown.state !== state) {
-    const openNow = state.open_now === 'unknown' ? '"unknown"' : state.open_now;
-    p.shown = { state, json: fragment(`${p.head},"open_now":${openNow},"closes_at":${asciiJson(state.closes_at)}}`) };
-  }
-  out.bytes(p.shown.json);
+function partnerMembers(out: JsonBytes, p: MergedPartner, nowMs: number): number {
+  const switchedOff = p.closed_until > nowMs;
+  const state = switchedOff ? SWITCHED_OFF : p.hours === null ? UNKNOWN_HOURS : p.hours.stateAt(nowMs);
+  out.bytes(p.head);
+  hoursMembers(out, state);
+  out.bytes(PARTNER_END);
+  return switchedOff ? p.closed_until : (state as HoursState).validUntil;
 }

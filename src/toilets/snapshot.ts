@@ -19,26 +19,23 @@ import { NearestSearch } from '../index/nearest.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { BoxSearch } from '../index/in-box.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
-import { countryAt, timeZoneAt } from '../geo/where.js';
+import { countryAt } from '../geo/where.js';
+import { OverlayRows } from './overlay-rows.js';
 
 export interface MergedPartner extends PartnerListing {
   /** The business hours compiled for the toilet's zone, or null when none or unparseable. */
   hours: CompiledHours | null;
   /** `,"partner":{` and its members up to opening_hours, made once per change. */
-  head: string;
-  /**
-   * The whole member as bytes for the hours state it was made for (a state object, which stays the same
-   * until the hours change): render.ts remakes it only when the state object changes, not per answer.
-   */
-  shown: { state: object | null; json: Uint8Array };
+  head: Uint8Array;
 }
 
 export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
   partner: MergedPartner | null;
-  /** Answer fragments, made once per change (see render.ts): last_confirmed_at, confirmations and cleanliness members; */
-  json: Uint8Array;
-  /** `provenance.decided` and the brace closing provenance; */
-  decidedJson: Uint8Array;
+  /**
+   * Answer fragments, made once per change (see render.ts): `provenance.decided`, the brace closing
+   * provenance, then the last_confirmed_at, confirmations and cleanliness members;
+   */
+  membersJson: Uint8Array;
   /** the item's head (id, name, position) when a name was decided. */
   headJson: Uint8Array | null;
 }
@@ -74,7 +71,8 @@ export interface SourceInfo {
 export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 };
 
 export class Snapshot implements SourceView {
-  readonly overlayByRow = new Map<number, MergedOverlay>();
+  /** The rows' merged overlays, with the bytes their items last showed (see OverlayRows). */
+  readonly overlays: OverlayRows;
   /** Per row, the item fragments its facts and quality select (see fragmentKey). */
   readonly fragmentKey: Uint32Array;
   readonly textFacts: TextFactsCache;
@@ -102,6 +100,7 @@ export class Snapshot implements SourceView {
     }
     const n = table.count;
     this.fragmentKey = new Uint32Array(n);
+    this.overlays = new OverlayRows(n);
     this.textFacts = new TextFactsCache(table.textFacts);
     this.nearest = new NearestSearch(loaded.indexes.nearest, table.traits);
     this.box = loaded.indexes.box && new BoxSearch(loaded.indexes.box, table.traits);
@@ -200,7 +199,7 @@ export class Snapshot implements SourceView {
       if (!overlays.all) this.refreshRowQuality(row, nowMs);
     }
     if (!overlays.all) return;
-    for (const row of [...this.overlayByRow.keys()]) if (!seen.has(row)) this.applyOverlay(row, null);
+    for (const [row] of [...this.overlays.entries()]) if (!seen.has(row)) this.applyOverlay(row, null);
     this.refreshQuality(nowMs);
   }
 
@@ -209,26 +208,30 @@ export class Snapshot implements SourceView {
     const t = this.table;
     restoreRow(t, row);
     t.traits[row] &= ~Trait.Hidden;
+    let decided = false;
     for (const attribute of FACT_ATTRIBUTES) {
       const value = overlay?.decided[attribute]?.value;
-      if (value != null) applyDecision(t, row, attribute, value);
+      if (value != null) {
+        applyDecision(t, row, attribute, value);
+        decided = true;
+      }
     }
     if (overlay?.gone) t.traits[row] |= Trait.Hidden;
     t.traits[row] = overlay ? t.traits[row] | Trait.HasOverlay : t.traits[row] & ~Trait.HasOverlay;
     refreshTraits(t, row);
-    this.textFacts.forget(row);
+    this.textFacts.renumber(row, decided);
     this.nearest.setTag(row, t.traits[row]);
     this.box?.setTag(row, t.traits[row]);
     if (overlay === null) {
-      this.overlayByRow.delete(row);
+      this.overlays.delete(row);
       return;
     }
     const partner = overlay.partner && mergedPartner(overlay.partner, t, row);
-    this.overlayByRow.set(row, {
+    const counts = `,"last_confirmed_at":${overlay.last_confirmed_at === null ? 'null' : asciiJson(overlay.last_confirmed_at)},"confirmations":${overlay.confirmations},"cleanliness":${overlay.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}`;
+    this.overlays.set(row, {
       ...overlay,
       partner,
-      json: fragment(`,"last_confirmed_at":${overlay.last_confirmed_at === null ? 'null' : asciiJson(overlay.last_confirmed_at)},"confirmations":${overlay.confirmations},"cleanliness":${overlay.cleanliness ? JSON.stringify(overlay.cleanliness) : 'null'}`),
-      decidedJson: fragment(`,"decided":${decidedJson(overlay)}}`),
+      membersJson: fragment(`,"decided":${decidedJson(overlay)}}${counts}`),
       headJson: overlay.decided.name?.value != null ? fragment(`{"id":"${toiletId(t, row)}","name":${asciiJson(t.name.get(row)!)},"lat":${t.lat[row]},"lon":${t.lon[row]}`) : null,
     });
   }
@@ -246,7 +249,7 @@ export class Snapshot implements SourceView {
 
   private refreshRowQuality(row: number, nowMs: number): void {
     const t = this.table;
-    const overlay = this.overlayByRow.get(row);
+    const overlay = this.overlays.get(row);
     const inputs = {
       checked: t.checked.get(row),
       quality: t.quality[row],
@@ -264,15 +267,15 @@ function mergedPartner(p: PartnerListing, t: ToiletTable, row: number): MergedPa
   return {
     ...p,
     hours: p.opening_hours === null ? null : compileHours(p.opening_hours, placeOf(t, row)),
-    head: `,"partner":{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}`,
-    shown: { state: null, json: new Uint8Array(0) },
+    head: fragment(`,"partner":{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}`),
   };
 }
 
+/** Where the business hours are evaluated: the toilet's zone, and its country as the importer stored it or, when not stored (no tag needed it), looked up. */
 function placeOf(t: ToiletTable, row: number) {
   const lat = t.lat[row];
   const lon = t.lon[row];
-  return { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) };
+  return { lat, lon, country: t.country.get(row) ?? countryAt(lat, lon), timeZone: t.timeZone.get(row)! };
 }
 
 /** `provenance.decided`: the spec's four keys per fact, facts in a fixed order. */

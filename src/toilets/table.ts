@@ -22,7 +22,7 @@ export const Trait = {
   NoPurchase: 1 << 3, // access public, permissive or scheme
   HasHours: 1 << 4, // opening hours to evaluate for open_now
   Hidden: 1 << 5, // a moderator marked it gone: in no answer
-  HasOverlay: 1 << 6, // overlay data to merge (the snapshot's overlayByRow): rows without skip the lookup
+  HasOverlay: 1 << 6, // overlay data to merge (the snapshot's overlays): rows without skip the lookup
 } as const;
 
 /**

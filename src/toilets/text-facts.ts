@@ -12,9 +12,10 @@ const FEE_REQUIRED = ['null', 'false', 'true'];
  * to its "checked" value. Rows share them (the combinations are far fewer than the toilets): the importer
  * numbers each combination (the column store's textFacts), and a fragment is made when a row of its
  * number is first rendered, so an answer reads one number per toilet for all of these instead of seven
- * columns. A row with overlay data (a decision may have changed its facts; forget when it changes) or
- * that the store does not cover (community toilets) is numbered here by its values instead, so the
- * stored numbers are read where they lie, in shared memory, and no thread copies them.
+ * columns. A row with overlay data (renumber it when that changes) or that the store does not cover
+ * (community toilets) is numbered here: by its values when a decision may have changed them, else with
+ * its stored number. So the stored numbers are read where they lie, in shared memory, and no thread
+ * copies them.
  */
 export class TextFactsCache {
   /** Numbers of the rows numbered here. */
@@ -35,8 +36,10 @@ export class TextFactsCache {
     return (this.fragments[id] ??= this.fragmentOf(t, row));
   }
 
-  forget(row: number): void {
-    this.idOfRowHere.delete(row);
+  /** After the row's overlay changed; `decided`: a decision changed its facts (else the importer's number holds). */
+  renumber(row: number, decided: boolean): void {
+    if (decided || row >= this.stored.length) this.idOfRowHere.delete(row);
+    else this.idOfRowHere.set(row, this.stored[row]);
   }
 
   private idHere(t: ToiletTable, row: number): number {
