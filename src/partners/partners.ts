@@ -4,9 +4,10 @@
 // - commits of other processes (the moderation command approving a claim or setting a plan), noticed by
 //   the accounts database's data_version and applied to the toilets whose partner object changed;
 // - the end of 12-hour closures (recorded with their event; the answers needed no write);
-// - the toilets themselves: after every load and overlay change, a listing whose toilet moved id is
-//   carried to the new id, and one whose toilet was marked gone or left the map (or came back) is marked
-//   so, with an event for the owner;
+// - the toilets themselves: after every load (all listings) and overlay change (the listings on the
+//   toilets it re-read, so a contribution costs no read of every listing), a listing whose toilet moved
+//   id is carried to the new id, and one whose toilet was marked gone or left the map (or came back) is
+//   marked so, with an event for the owner;
 // - the erasure of decided claims' contact details after 90 days (hourly).
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -50,6 +51,8 @@ export class Partners {
   private catalog: ToiletCatalog | null = null;
   private version = 0;
   private shown = new Map<string, string>();
+  /** A following of every listing failed: the next change follows them all again. */
+  private followAllNext = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -80,8 +83,8 @@ export class Partners {
   /** The catalog whose toilets the listings are on (made with this.overlay). */
   attach(catalog: ToiletCatalog): void {
     this.catalog = catalog;
-    catalog.onChange(() => this.followToilets());
-    catalog.onOverlayChange(() => this.followToilets());
+    catalog.onChange(() => this.followToilets(null));
+    catalog.onOverlayChange((change) => this.followToilets(change.all ? null : change.entries.map(([id]) => id)));
   }
 
   serve(server: HttpServer, deps: PartnersServeDeps): void {
@@ -124,20 +127,25 @@ export class Partners {
    * Carries listings to their toilet's new id after an import's id move, and records a toilet that was
    * marked gone, left the map or came back, each with `partner.profile.updated` for the owner. The answers
    * need none of it (the overlay follows moves and hidden toilets show nothing); the dashboard and the
-   * owner's events do.
+   * owner's events do. `ids`: the toilets whose overlay changed (current ids; the listings may be stored
+   * under an id they moved from), or null after a load, when any toilet may have moved, gone or returned.
    */
-  private followToilets(): void {
+  private followToilets(ids: readonly string[] | null): void {
     const snapshot = this.catalog?.snapshot;
     if (snapshot === undefined || snapshot.table.count === 0) return; // nothing loaded: every toilet would seem to have vanished
+    const all = ids === null || this.followAllNext;
+    if (!all && ids.length === 0) return;
     try {
+      const listings = all ? this.store.activeListings() : this.store.activeListingsOn(ids.flatMap((id) => snapshot.aliases(id)));
       const changes: { listing: string; account: string | null; from: string; to: string | null; state: ToiletState; was: ToiletState }[] = [];
-      for (const listing of this.store.activeListings()) {
+      for (const listing of listings) {
         const current = snapshot.currentId(listing.toilet_id);
         const state: ToiletState = current === null ? 'vanished' : snapshot.rowOf(current) < 0 ? 'gone' : 'present';
         if (state !== listing.toilet_state || (current !== null && current !== listing.toilet_id)) {
           changes.push({ listing: listing.id, account: listing.account_id, from: listing.toilet_id, to: current, state, was: listing.toilet_state });
         }
       }
+      this.followAllNext = false;
       if (changes.length === 0) return;
       const nowMs = this.now();
       this.store.transaction(() => {
@@ -152,6 +160,7 @@ export class Partners {
       });
       this.log.info('partner listings followed their toilets', { listings: changes.length });
     } catch (error) {
+      this.followAllNext = true;
       this.log.error('partner listings could not follow their toilets; will retry at the next change', { error: (error as Error).stack ?? String(error) });
     }
   }

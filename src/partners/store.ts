@@ -52,6 +52,8 @@ export interface ListingWithClaim extends ListingRow {
 }
 
 const WITH_CLAIM = 'SELECT l.*, c.status AS claim_status FROM partner_listings l JOIN partner_claims c ON c.id = l.claim_id';
+/** Listings whose toilet matters: claim pending or approved, not stopped. */
+const ACTIVE = `${WITH_CLAIM} WHERE c.status IN ('pending', 'approved') AND l.stopped_at IS NULL`;
 /** Listings that show a partner object when their toilet is served: approved, a plan, not stopped. */
 const SHOWING = `${WITH_CLAIM} WHERE c.status = 'approved' AND l.plan_tier IS NOT NULL AND l.stopped_at IS NULL`;
 
@@ -78,7 +80,8 @@ export class PartnerStore {
       listing: db.prepare(`${WITH_CLAIM} WHERE l.id = ?`),
       listingOfClaim: db.prepare(`${WITH_CLAIM} WHERE l.claim_id = ?`),
       listingsOfAccount: db.prepare(`${WITH_CLAIM} WHERE l.account_id = ? ORDER BY l.created_at, l.rowid`),
-      activeListings: db.prepare(`${WITH_CLAIM} WHERE c.status IN ('pending', 'approved') AND l.stopped_at IS NULL`),
+      activeListings: db.prepare(ACTIVE),
+      activeListingsOn: db.prepare(`${ACTIVE} AND l.toilet_id IN (SELECT value FROM json_each(?))`),
       showing: db.prepare(SHOWING),
       showingOn: db.prepare(`${SHOWING} AND l.toilet_id IN (SELECT value FROM json_each(?)) ORDER BY l.updated_at DESC, l.id LIMIT 1`),
       insertListing: db.prepare(
@@ -164,6 +167,11 @@ export class PartnerStore {
   /** Listings whose claim is pending or approved and that were not stopped: those whose toilet matters. */
   activeListings(): ListingWithClaim[] {
     return this.sql.activeListings.all() as ListingWithClaim[];
+  }
+
+  /** The active listings stored under any of these toilet ids. */
+  activeListingsOn(toiletIds: readonly string[]): ListingWithClaim[] {
+    return this.sql.activeListingsOn.all(JSON.stringify(toiletIds)) as ListingWithClaim[];
   }
 
   /** Every listing that shows a partner object when its toilet is served. */

@@ -32,7 +32,7 @@ export class ToiletCatalog {
   private qualityTimer: NodeJS.Timeout | null = null;
   private fileStamp = '';
   private readonly listeners: (() => void)[] = [];
-  private readonly overlayListeners: (() => void)[] = [];
+  private readonly overlayListeners: ((change: OverlayChange) => void)[] = [];
   private readonly followers: CatalogFollower[] = [];
 
   constructor(
@@ -54,8 +54,11 @@ export class ToiletCatalog {
     this.listeners.push(listener);
   }
 
-  /** Called after overlays changed in place (refreshOverlays): answers changed, the set of toilets did not. */
-  onOverlayChange(listener: () => void): void {
+  /**
+   * Called after overlays changed in place (refreshOverlays), with the change (the toilets it re-read, by
+   * current id, or all): answers changed, the set of toilets did not.
+   */
+  onOverlayChange(listener: (change: OverlayChange) => void): void {
     this.overlayListeners.push(listener);
   }
 
@@ -123,7 +126,7 @@ export class ToiletCatalog {
     const overlays = this.snapshotInUse.overlaysNow(this.overlays, ids);
     this.snapshotInUse.change(overlays, this.now());
     for (const follower of this.followers) follower.changed(overlays);
-    for (const listener of this.overlayListeners) listener();
+    for (const listener of this.overlayListeners) listener(overlays);
   }
 
   /**
