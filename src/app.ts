@@ -103,7 +103,7 @@ export function createApp(options: AppOptions): App {
   }
   registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, problems, now });
-  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, partners: partners.context });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });

@@ -103,8 +103,11 @@ export function clearErrors(form: HTMLFormElement): void {
   }
 }
 
-/** Shows each invalid parameter next to its field; returns the ones no field of the form matched. */
-export function showFieldErrors(form: HTMLFormElement, problem: Problem): string[] {
+/**
+ * Shows each invalid parameter next to its field (as `say` words it: the server's name and reason by
+ * default); returns the ones no field of the form matched.
+ */
+export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => `${param.name} ${param.reason}`): string[] {
   const unmatched: string[] = [];
   for (const [index, param] of (problem.invalid_params ?? []).entries()) {
     const field = param.name.split('.').pop()!.replace(/\[\d+\]$/, '');
@@ -116,7 +119,7 @@ export function showFieldErrors(form: HTMLFormElement, problem: Problem): string
     const error = document.createElement('p');
     error.className = 'field-error';
     error.id = `${form.dataset.op}-error-${index}`;
-    error.textContent = `${param.name} ${param.reason}`;
+    error.textContent = say(param);
     const anchor = input.closest('fieldset') ?? input;
     anchor.after(error);
     input.setAttribute('aria-invalid', 'true');
