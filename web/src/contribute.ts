@@ -98,6 +98,10 @@ export interface Problem {
 export function clearErrors(form: HTMLFormElement): void {
   for (const old of form.querySelectorAll('.field-error')) old.remove();
   for (const field of form.querySelectorAll('[aria-invalid]')) {
+    const message = field.getAttribute('aria-errormessage');
+    const described = (field.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id !== '' && id !== message);
+    if (described.length > 0) field.setAttribute('aria-describedby', described.join(' '));
+    else field.removeAttribute('aria-describedby');
     field.removeAttribute('aria-invalid');
     field.removeAttribute('aria-errormessage');
   }
@@ -124,6 +128,8 @@ export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (
     anchor.after(error);
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-errormessage', error.id);
+    // read with the field too (screen readers that skip aria-errormessage; axe asks for one of the two)
+    input.setAttribute('aria-describedby', [input.getAttribute('aria-describedby'), error.id].filter(Boolean).join(' '));
   }
   return unmatched;
 }
