@@ -246,6 +246,8 @@ class LabelEditor {
 
   /** One updatePartnerProfile; the outcome in `status`; true when it was saved. */
   private async change(change: Partial<Profile>, status: Element, button: HTMLButtonElement): Promise<boolean> {
+    // one outcome on the page at a time: the switch's and the form's lines speak of the same label
+    for (const line of this.section.querySelectorAll('.form-status')) line.textContent = '';
     status.textContent = t('improve.sending');
     button.disabled = true;
     let answer: Answer<Profile & Problem>;
