@@ -22,7 +22,7 @@ const ACCOUNTS = [
 /** The spec's partner operations (issue 32), and our listMyPartnerListings, which the spec leaves to us. */
 const PARTNERS = ['claimToilet', 'updatePartnerProfile'];
 /** Operations the spec does not list: ours. */
-const OURS = [...ACCOUNTS, 'listMyPartnerListings'];
+const OURS = [...ACCOUNTS, 'listMyPartnerListings', 'checkPartnerHours'];
 type Json = Record<string, any>;
 
 /** operationId → "METHOD /path" from the spec's endpoint table. */
