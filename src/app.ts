@@ -11,6 +11,7 @@ import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { OAuth } from './oauth/oauth.js';
+import { registerAccountMcp } from './account-mcp/endpoint.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -106,6 +107,7 @@ export function createApp(options: AppOptions): App {
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   oauth.serve(server, { limits, problems });
+  const accountMcp = registerAccountMcp(server, { config, limits, problems, grants: oauth.grants, features: [], log, now });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -142,7 +144,7 @@ export function createApp(options: AppOptions): App {
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
       observer?.accessLog?.flush(); // after the read threads sent their last lines
-      await mcp.close();
+      await Promise.all([mcp.close(), accountMcp.close()]);
       community.close();
       oauth.close();
       accounts.close();

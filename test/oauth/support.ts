@@ -94,3 +94,23 @@ export async function form(service: Service, path: string, fields: Record<string
   const response = await fetchFor(service)(`${BASE_URL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
   return { status: response.status, headers: response.headers, json: await response.json() };
 }
+
+export const MODERN = '2026-07-28';
+
+/** A raw 2026-07-28 request to /mcp/account, for what clients hide (status, WWW-Authenticate, cache hints). */
+export async function accountMcp(service: Service, token: string | null, method: string, params: Record<string, unknown> = {}, extraHeaders: Record<string, string> = {}) {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': MODERN,
+    'Mcp-Method': method,
+    'X-Forwarded-For': '203.0.113.70',
+    ...extraHeaders,
+  };
+  if (typeof params.name === 'string') headers['Mcp-Name'] = params.name;
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } } } };
+  const response = await fetch(`${service.url}/mcp/account`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text === '' ? undefined : JSON.parse(text) };
+}
