@@ -10,6 +10,7 @@ import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
+import { Partners } from './partners/partners.js';
 import { OAuth } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
 import type { PlaceLookup } from './places/lookup.js';
@@ -49,6 +50,8 @@ export interface App {
   community: Community;
   /** Accounts, passkeys and sessions (ACCOUNTS_DB), on this thread only. */
   accounts: Accounts;
+  /** Business claims and partner listings (in ACCOUNTS_DB), on this thread only. */
+  partners: Partners;
   /** The authorization server of agents acting for an account (in ACCOUNTS_DB), on this thread only. */
   oauth: OAuth;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
@@ -67,8 +70,10 @@ export function createApp(options: AppOptions): App {
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
   const accounts = new Accounts(config, log, now);
+  const partners = new Partners(config, accounts, community.overlay, log, now);
+  const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
+  partners.attach(catalog);
   const oauth = new OAuth(config, accounts, log, now);
-  const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
@@ -106,6 +111,7 @@ export function createApp(options: AppOptions): App {
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
+  partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
   const accountMcp = registerAccountMcp(server, { config, limits, problems, grants: oauth.grants, features: [], log, now });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
@@ -124,6 +130,7 @@ export function createApp(options: AppOptions): App {
     placeIndex,
     community,
     accounts,
+    partners,
     oauth,
     tiles,
     threads,
@@ -131,6 +138,7 @@ export function createApp(options: AppOptions): App {
       community.start();
       heartbeats.start(0, now);
       accounts.start();
+      partners.start();
       oauth.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
@@ -146,6 +154,7 @@ export function createApp(options: AppOptions): App {
       observer?.accessLog?.flush(); // after the read threads sent their last lines
       await Promise.all([mcp.close(), accountMcp.close()]);
       community.close();
+      partners.close();
       oauth.close();
       accounts.close();
       tiles.close();

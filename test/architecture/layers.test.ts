@@ -44,17 +44,19 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
-  // the moderation command opens the accounts database as well (recovery links, deletions)
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // business claims and partner listings: tables in the accounts database, the partner object as overlay data
+  'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  // the moderation command opens the accounts database as well (recovery links, deletions, claims)
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages
   'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
   // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check
-  'src/account-mcp': ['src/oauth', 'src/mcp', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
+  'src/account-mcp': ['src/oauth', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
-  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/oauth', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/oauth', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
