@@ -13,6 +13,8 @@ import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
 import { OAuth } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
+import { listingsTool } from './account-mcp/listings-tool.js';
+import { listMyPartnerListings } from './partners/listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -113,7 +115,7 @@ export function createApp(options: AppOptions): App {
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
-  const accountMcp = registerAccountMcp(server, { config, limits, problems, grants: oauth.grants, features: [], log, now });
+  const accountMcp = registerAccountMcp(server, { config, limits, problems, grants: oauth.grants, features: [listingsTool((account) => listMyPartnerListings(partners.context, account), log)], log, now });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });

@@ -4,11 +4,10 @@
 // discovery, the per-IP budget, and revocation taking effect on the next request.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { secretHash } from '../../src/accounts/store.js';
 import { BASE_URL, Clock, importedData, type Data, type Service } from '../community/support.js';
 import { Browser, startAccountsService } from '../accounts/support.js';
-import { accountMcp, connect, form, MODERN, newAgent, page } from './support.js';
+import { accountClient, accountMcp, connect, form, MODERN, newAgent, page } from './support.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 const METADATA = `${BASE_URL}/.well-known/oauth-protected-resource/mcp/account`;
@@ -62,8 +61,7 @@ describe('/mcp/account', () => {
     assert.equal(legacy.status, 400);
     assert.equal(((await legacy.json()) as any).error.code, -32022);
 
-    const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp/account`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    const client = await accountClient(service, tokens.access_token);
     assert.equal(client.getProtocolEra(), 'modern');
     await client.close();
   });

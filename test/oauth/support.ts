@@ -2,7 +2,7 @@
 // client SDK's OAuth helpers that sends BASE_URL's requests to the loopback server, and the person's side
 // of an authorization (the consent page read and answered with the browser's session cookie).
 import assert from 'node:assert/strict';
-import { discoverAuthorizationServerMetadata, exchangeAuthorization, registerClient, startAuthorization } from '@modelcontextprotocol/client';
+import { Client, discoverAuthorizationServerMetadata, exchangeAuthorization, registerClient, startAuthorization, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { BASE_URL, SITE_ORIGIN, type Service } from '../community/support.js';
 import type { Browser } from '../accounts/support.js';
 
@@ -47,11 +47,11 @@ export function consentToken(html: string): string {
   return match[1];
 }
 
-export type Client = Awaited<ReturnType<typeof registerClient>>;
+export type RegisteredClient = Awaited<ReturnType<typeof registerClient>>;
 export type Metadata = NonNullable<Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>>;
 
 /** An agent: the SDK's discovery and registration against the service. */
-export async function newAgent(service: Service, name = 'Test Agent', ip?: string): Promise<{ metadata: Metadata; client: Client; fetchFn: ReturnType<typeof fetchFor> }> {
+export async function newAgent(service: Service, name = 'Test Agent', ip?: string): Promise<{ metadata: Metadata; client: RegisteredClient; fetchFn: ReturnType<typeof fetchFor> }> {
   const fetchFn = fetchFor(service, ip);
   const metadata = await discoverAuthorizationServerMetadata(BASE_URL, { fetchFn });
   assert.ok(metadata);
@@ -60,7 +60,7 @@ export async function newAgent(service: Service, name = 'Test Agent', ip?: strin
 }
 
 /** The authorization URL the SDK builds (PKCE S256, resource, scope, state) and its verifier. */
-export async function authorizationRequest(agent: { metadata: Metadata; client: Client }, state = 'state-1') {
+export async function authorizationRequest(agent: { metadata: Metadata; client: RegisteredClient }, state = 'state-1') {
   return startAuthorization(BASE_URL, { metadata: agent.metadata, clientInformation: agent.client, redirectUrl: REDIRECT_URI, scope: SCOPE, state, resource: new URL(RESOURCE) });
 }
 
@@ -74,7 +74,7 @@ export async function approve(browser: Browser, authorizationUrl: URL, decision:
 }
 
 /** The whole flow for a signed-in browser: authorization, consent, code exchange. Returns the tokens. */
-export async function connect(browser: Browser, agent: { metadata: Metadata; client: Client; fetchFn: ReturnType<typeof fetchFor> }) {
+export async function connect(browser: Browser, agent: { metadata: Metadata; client: RegisteredClient; fetchFn: ReturnType<typeof fetchFor> }) {
   const { authorizationUrl, codeVerifier } = await authorizationRequest(agent);
   const back = await approve(browser, authorizationUrl);
   return exchangeAuthorization(BASE_URL, {
@@ -113,4 +113,11 @@ export async function accountMcp(service: Service, token: string | null, method:
   const response = await fetch(`${service.url}/mcp/account`, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** The official client pinned to 2026-07-28 on /mcp/account with the access token. */
+export async function accountClient(service: Service, accessToken: string): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp/account`), { requestInit: { headers: { Authorization: `Bearer ${accessToken}` } } }));
+  return client;
 }
