@@ -14,6 +14,8 @@ import { Partners } from './partners/partners.js';
 import { OAuth } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
 import { listingsTool } from './account-mcp/listings-tool.js';
+import { eventsFeature } from './account-mcp/events-feature.js';
+import { AccountEvents } from './account-events/account-events.js';
 import { listMyPartnerListings } from './partners/listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
@@ -56,6 +58,8 @@ export interface App {
   partners: Partners;
   /** The authorization server of agents acting for an account (in ACCOUNTS_DB), on this thread only. */
   oauth: OAuth;
+  /** Account events: webhook subscriptions of OAuth grants and their delivery relay, on this thread only. */
+  accountEvents: AccountEvents;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -115,7 +119,12 @@ export function createApp(options: AppOptions): App {
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
-  const accountMcp = registerAccountMcp(server, { config, limits, problems, grants: oauth.grants, features: [listingsTool((account) => listMyPartnerListings(partners.context, account), log)], log, now });
+  const accountEvents = new AccountEvents({ accounts: accounts.store, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
+  const readListings = (account: string) => listMyPartnerListings(partners.context, account);
+  const accountMcp = registerAccountMcp(server, {
+    config, limits, problems, grants: oauth.grants, log, now,
+    features: [listingsTool(readListings, log), eventsFeature(accountEvents.relay, accountEvents.subscriptions, readListings)],
+  });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -134,6 +143,7 @@ export function createApp(options: AppOptions): App {
     accounts,
     partners,
     oauth,
+    accountEvents,
     tiles,
     threads,
     listen: async () => {
@@ -142,6 +152,7 @@ export function createApp(options: AppOptions): App {
       accounts.start();
       partners.start();
       oauth.start();
+      accountEvents.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -154,7 +165,7 @@ export function createApp(options: AppOptions): App {
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
       observer?.accessLog?.flush(); // after the read threads sent their last lines
-      await Promise.all([mcp.close(), accountMcp.close()]);
+      await Promise.all([mcp.close(), accountMcp.close(), accountEvents.close()]);
       community.close();
       partners.close();
       oauth.close();

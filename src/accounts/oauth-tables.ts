@@ -72,7 +72,8 @@ CREATE TABLE oauth_consents (
   expires_at     INTEGER NOT NULL
 ) STRICT;
 
--- webhook subscriptions to account events; key: (grant, url, name, arguments as canonical JSON)
+-- webhook subscriptions to account events; key: (grant, url, name, arguments as canonical JSON);
+-- after_seq: the account event log's last entry when it was made (no replay: it gets only later entries)
 CREATE TABLE event_subscriptions (
   id              TEXT PRIMARY KEY,
   grant_id        TEXT NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
@@ -81,6 +82,7 @@ CREATE TABLE event_subscriptions (
   url             TEXT NOT NULL,
   secret          TEXT NOT NULL,
   refresh_before  INTEGER NOT NULL,
+  after_seq       INTEGER NOT NULL,
   created_at      INTEGER NOT NULL,
   last_delivery_at INTEGER,
   last_error      TEXT,
