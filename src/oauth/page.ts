@@ -41,7 +41,6 @@ export function renderOAuthPage(page: OAuthPage): HttpReply {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(page.title)} · Public Toilet Finder</title>
 <link rel="stylesheet" href="${STYLE_PATH}">
 ${page.signIn ? `<script type="module" src="${SCRIPT_PATH}"></script>` : ''}
@@ -60,7 +59,9 @@ ${page.main}
 
 /** A refusal of the guard chain (rate limit, other origin, body size) as a page, with the chain's headers. */
 export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }): HttpReply {
-  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(refusal.detail)}</p>`, status: PROBLEM_TYPES[refusal.slug].status });
+  // the guard's own wording speaks of contributions; here the form is an approval or a revocation
+  const detail = refusal.slug === 'other-origin' ? 'This form must be sent from this site\'s own page. Go back to the page and use its button.' : refusal.detail;
+  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status: PROBLEM_TYPES[refusal.slug].status });
   const retry = refusal.retryAfterSeconds === undefined ? [] : ['Retry-After', String(refusal.retryAfterSeconds)];
   return { ...page, headers: [...(page.headers ?? []), ...context.headers, ...retry] };
 }
