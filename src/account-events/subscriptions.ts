@@ -125,7 +125,7 @@ export class Subscriptions {
 
   /** The challenge echo; throws CallbackEndpointError when the endpoint does not answer it. */
   private async verify(url: string, secret: string, subscriptionId: string): Promise<void> {
-    const host = new URL(url).host;
+    const host = new URL(url).host; // a webhook URL is https on 443: the host is the name
     const nowMs = this.now();
     const window = this.verifications.get(host);
     const current = window !== undefined && nowMs - window.windowStart < 60_000 ? window : { windowStart: nowMs, count: 0 };

@@ -214,6 +214,34 @@ describe('account events', () => {
     assert.equal(r.deliveries().length, 1, 'nothing after the termination');
   });
 
+  test('bounds: 6 verification POSTs per host a minute, 10 subscriptions per authorization', async () => {
+    clock.ms += 61_000; // a new minute for the verification count
+    const tokens = await connect(ada.browser, await newAgent(service, 'Busy Agent'));
+    const busy = await accountClient(service, tokens.access_token);
+    try {
+      const r = await receiver();
+      const at = (n: number) => `${r.url}?n=${n}`; // another URL each: each is verified
+      for (let n = 1; n <= 6; n++) await subscribe('partner.profile.updated', at(n), secret(), {}, {}, busy);
+      const throttled = await errorOf(subscribe('partner.profile.updated', at(7), secret(), {}, {}, busy));
+      assert.equal(throttled.code, -32025);
+      assert.deepEqual(throttled.data, { limit: 'verifications_per_host_per_minute', max: 6 });
+      clock.ms += 60_000;
+      for (let n = 7; n <= 10; n++) await subscribe('partner.profile.updated', at(n), secret(), {}, {}, busy);
+      await subscribe('partner.profile.updated', at(10), secret(), {}, {}, busy); // a refresh is no new subscription
+      const full = await errorOf(subscribe('partner.claim.status_changed', at(1), secret(), {}, {}, busy));
+      assert.equal(full.code, -32025);
+      assert.deepEqual(full.data, { limit: 'subscriptions_per_grant', max: 10 });
+      await busy.request({ method: 'events/unsubscribe', params: { name: 'partner.profile.updated', arguments: {}, delivery: { url: at(1) } } }, ANY);
+      await subscribe('partner.claim.status_changed', at(1), secret(), {}, {}, busy);
+      const gone = await errorOf(busy.request({ method: 'events/unsubscribe', params: { name: 'partner.profile.updated', arguments: {}, delivery: { url: at(1) } } }, ANY));
+      assert.equal(gone.code, -32023);
+      assert.equal(gone.data.kind, 'subscription');
+    } finally {
+      await busy.close();
+      clock.ms -= 121_000;
+    }
+  });
+
   test('while the relay is not running, the extension is not advertised and events/* do not exist', async () => {
     await service.app.accountEvents.relay.close();
     const discover = await accountMcp(service, adaToken, 'server/discover');
