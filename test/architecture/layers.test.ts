@@ -40,7 +40,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/toilets': [...BASE, 'src/hours', 'src/index', 'src/source', 'src/log', 'src/memory', 'src/storage'],
   'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
-  'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config'],
+  'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config', 'src/rules'],
   'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
