@@ -53,7 +53,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if ('redirect' in checked) return redirect(checked.redirect);
       const { client } = checked;
       if (context.session === null) {
-        return renderOAuthPage({ title: `Sign in to connect ${client.name}`, main: signInBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings. Sign in to decide.`), signIn: true });
+        return renderOAuthPage({ title: `Sign in to connect ${client.name}`, main: signInBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings. Sign in to decide.`, `${request.path}?${request.query}`), signIn: true });
       }
       const account = accounts.account(context.session.account)!;
       const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);

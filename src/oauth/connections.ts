@@ -35,7 +35,7 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     renderRefusal: pageRefusal,
     handle: (request, context) => {
-      if (context.session === null) return renderOAuthPage({ title: 'Connected apps', main: signInBlock('Sign in to see the apps connected to your account.'), signIn: true });
+      if (context.session === null) return renderOAuthPage({ title: 'Connected apps', main: signInBlock('Sign in to see the apps connected to your account.', OAUTH_PATHS.connections), signIn: true });
       const revoked = new URLSearchParams(request.query).get('revoked') === '1';
       return renderOAuthPage({ title: 'Connected apps', main: connectionsList(store.connections(context.session.account), revoked) });
     },

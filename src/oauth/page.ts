@@ -66,12 +66,16 @@ export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }):
   return { ...page, headers: [...(page.headers ?? []), ...context.headers, ...retry] };
 }
 
-/** The sign-in block of a page whose person is not signed in: passkey sign-in, then the page reloads. */
-export function signInBlock(what: string): string {
+/**
+ * The sign-in block of a page whose person is not signed in: passkey sign-in here (then the page reloads), or
+ * the site's sign-up page, which comes back to `returnPath` (its `?next=`).
+ */
+export function signInBlock(what: string, returnPath: string): string {
+  const next = encodeURIComponent(returnPath);
   return `<p>${escapeHtml(what)}</p>
 <p><button type="button" id="sign-in" class="primary">Sign in with a passkey</button></p>
 <p id="sign-in-status" role="status" aria-live="polite"></p>
-<p class="hint">No account yet? Create one on this site with a passkey first, then come back to this page.</p>`;
+<p class="hint">No account yet? <a href="/signup?next=${next}">Create one with a passkey</a>; you come back here afterwards.</p>`;
 }
 
 const STYLE = `:root{color-scheme:light dark;--accent:#0b5cad;--line:#8884}

@@ -111,6 +111,8 @@ describe('OAuth for agents', () => {
     assert.match(signInPage.text, /Sign in with a passkey/);
     assert.match(signInPage.text, /src="\/oauth\/sign-in\.js"/);
     assert.doesNotMatch(signInPage.text, /name="consent"/, 'no consent before sign-in');
+    const signUp = /href="(\/signup\?next=[^"]+)"/.exec(signInPage.text)![1];
+    assert.equal(decodeURIComponent(signUp.slice('/signup?next='.length)), `${authorizationUrl.pathname}${authorizationUrl.search}`, 'sign-up comes back to this authorization');
     assert.equal((await browser.signIn()).status, 200);
     const consent = await page(browser, authorizationUrl.href);
     assert.equal(consent.status, 200);
