@@ -236,6 +236,8 @@ export interface GuardedRoute<I> {
   /** Request headers the route's own steps read (the guards add theirs), or 'all' (the MCP SDK reads them). */
   readonly headers?: readonly string[] | 'all';
   readonly cors?: CorsPolicy;
+  /** The Content-Security-Policy of a page route (RouteDefinition). */
+  readonly contentSecurityPolicy?: string;
   /** Headers every answer of the route carries, refusals included (`Cache-Control: no-store` of private answers). */
   readonly answerHeaders?: HeaderList;
   /** Takes a body of at most `maxBytes`; a larger one is refused at the bodySize step with `tooLargeStatus`. */
@@ -317,6 +319,7 @@ export class GuardChain {
       ...(route.operation ? { operation: route.operation } : {}),
       headers: route.headers === 'all' ? 'all' : [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
+      ...(route.contentSecurityPolicy ? { contentSecurityPolicy: route.contentSecurityPolicy } : {}),
       handler: (request) => this.serve(checks, request, handle, answerHeaders, refuse),
       ...(body
         ? {

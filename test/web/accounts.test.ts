@@ -138,7 +138,8 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
 
     await page.getByRole('button', { name: 'End the other sessions' }).click();
     await page.locator('#sessions').getByText('Other sessions ended: 1.').waitFor();
-    assert.equal(await page.locator('#session-list li').count(), 1);
+    // the message shows before the list is read again: wait for the list, not for a fixed moment
+    await page.waitForFunction("document.querySelectorAll('#session-list li').length === 1");
     assert.equal((await other.page.request.get(`${site.base}/api/v1/account`)).status(), 401, 'the other device is signed out');
 
     await page.getByLabel('I understand: delete my account').check();
