@@ -23,8 +23,6 @@ export interface WebhookOptions {
   retryDelaysMs: readonly number[];
 }
 
-const signer = new Stripe('sk_test_signer', { telemetry: false });
-
 export class WebhookDelivery extends EventEmitter<{ attempt: [DeliveryAttempt] }> {
   readonly events: StandInEvent[] = [];
   readonly attempts: DeliveryAttempt[] = [];
@@ -90,7 +88,7 @@ export class WebhookDelivery extends EventEmitter<{ attempt: [DeliveryAttempt] }
     if (this.options.url === null) throw new Error('the stand-in has no webhook URL');
     const signature =
       options.signature ??
-      signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? this.options.secret, timestamp: options.timestampSeconds ?? Math.floor(this.options.now() / 1000) });
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? this.options.secret, timestamp: options.timestampSeconds ?? Math.floor(this.options.now() / 1000) });
     const response = await fetch(this.options.url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signature, 'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' },

@@ -24,6 +24,12 @@ export interface DeletionHook {
   erase(accountId: string): void | Promise<void>;
 }
 
+/**
+ * Thrown by a hook's erase that cannot end what it keeps now (a payment provider did not answer): the
+ * deletion stops with nothing deleted, and the person is asked to send it again (503). The message says so.
+ */
+export class DeletionPostponed extends Error {}
+
 export class DeletionHooks {
   private readonly hooks: DeletionHook[] = [];
 
