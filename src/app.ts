@@ -10,6 +10,7 @@ import { registerPages } from './web/pages.js';
 import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
+import { Partners } from './partners/partners.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -47,6 +48,8 @@ export interface App {
   community: Community;
   /** Accounts, passkeys and sessions (ACCOUNTS_DB), on this thread only. */
   accounts: Accounts;
+  /** Business claims and partner listings (in ACCOUNTS_DB), on this thread only. */
+  partners: Partners;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -63,7 +66,9 @@ export function createApp(options: AppOptions): App {
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
   const accounts = new Accounts(config, log, now);
-  const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, now);
+  const partners = new Partners(config, accounts, community.overlay, log, now);
+  const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
+  partners.attach(catalog);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
@@ -101,6 +106,7 @@ export function createApp(options: AppOptions): App {
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
+  partners.serve(server, { limits, problems, sessions: accounts.sessions });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -117,12 +123,14 @@ export function createApp(options: AppOptions): App {
     placeIndex,
     community,
     accounts,
+    partners,
     tiles,
     threads,
     listen: async () => {
       community.start();
       heartbeats.start(0, now);
       accounts.start();
+      partners.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -137,6 +145,7 @@ export function createApp(options: AppOptions): App {
       observer?.accessLog?.flush(); // after the read threads sent their last lines
       await mcp.close();
       community.close();
+      partners.close();
       accounts.close();
       tiles.close();
     },

@@ -11,6 +11,7 @@ import { AccountsStore } from './store.js';
 import { Sessions } from './sessions.js';
 import { PasskeyCeremonies } from './passkeys.js';
 import { DeletionHooks } from './deletion.js';
+import { AccountEventLog } from './event-log.js';
 import { registerAccountRoutes, type HumanCheckLedger } from './routes.js';
 
 const CLEAN_UP_EVERY_MS = 3_600_000;
@@ -28,6 +29,8 @@ export class Accounts {
   readonly sessions: Sessions;
   /** Later issues register what deleting an account must also end (deletion.ts). */
   readonly deletion = new DeletionHooks();
+  /** What happened to the account's claims and listings, for account-events delivery (event-log.ts). */
+  readonly events: AccountEventLog;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -37,6 +40,7 @@ export class Accounts {
   ) {
     this.store = new AccountsStore(config.accountsDb);
     this.sessions = new Sessions(this.store, config.sessions, config.baseUrl);
+    this.events = new AccountEventLog(this.store.db, now);
   }
 
   serve(server: HttpServer, deps: AccountsServeDeps): void {
@@ -57,6 +61,7 @@ export class Accounts {
       this.store.transaction(() => {
         this.sessions.purge(nowMs);
         this.store.purgeExpired(nowMs);
+        this.events.purge(nowMs);
       });
     } catch (error) {
       this.log.error('accounts clean-up failed; trying again in an hour', { error: String(error) });

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../storage/database.js';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
+import { PARTNER_TABLES_STEP } from './partner-tables.js';
 import { BILLING_TABLES_STEP } from './billing-tables.js';
 
 /** Its layout, step by step (src/storage/README.md). Never edit a step that has shipped: add one. */
@@ -71,7 +72,8 @@ CREATE TABLE recovery_links (
 ) STRICT;
 `),
   },
-  { version: 2, ...BILLING_TABLES_STEP },
+  { version: 2, ...PARTNER_TABLES_STEP },
+  { version: 3, ...BILLING_TABLES_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

@@ -112,6 +112,21 @@ export const PROBLEM_TYPES = {
     status: 409,
     description: 'Something the account holds must be ended first, such as a running subscription; the detail names it and says how to confirm its end in the deletion request.',
   },
+  'claim-conflict': {
+    title: 'Toilet already claimed',
+    status: 409,
+    description: 'This account already has a pending or approved claim on the toilet, or another business holds it (its claim was approved). A toilet has one partner; a rejected claim does not block a new one. listMyPartnerListings shows the account\'s claims.',
+  },
+  'claim-not-approved': {
+    title: 'Claim not approved',
+    status: 409,
+    description: 'The claim this partner listing was made with is not approved (it waits for a moderator, or was rejected). listMyPartnerListings shows its status and the moderator\'s reason.',
+  },
+  'no-running-plan': {
+    title: 'No running plan',
+    status: 409,
+    description: 'The partner listing has no running plan, so its profile cannot be changed: buy one (startCheckout), or wait until the payment is through.',
+  },
   'metrics-forbidden': {
     title: 'Metrics are not served to this address',
     status: 403,

@@ -4,7 +4,7 @@
 
 import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation } from './params.js';
 import type { JsonSchema } from './refs.js';
-import { TOILET_ID, type SchemaName } from './resources.js';
+import { LISTING_ID, TOILET_ID, type SchemaName } from './resources.js';
 
 /** The REST interface lives under this path of {base_url}; the version is part of it. */
 export const API_PREFIX = '/api/v1';
@@ -316,13 +316,82 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
   },
 ];
 
+const PARTNER_MAX_BYTES = 16 * 1024;
+const PARTNER_INVALID_BODY = 'The body is not JSON, larger than 16 KiB, or has invalid fields; `invalid_params` lists each one.';
+const PARTNER_WRITE: OperationGuards = { origin: 'site' };
+const NO_LISTING = 'The account has no partner listing with the id.';
+
+/** Business claims and partner listings (issue 32): the spec's two operations and the owner's list. */
+const PARTNER_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'listMyPartnerListings',
+    method: 'get',
+    path: '/partner/listings',
+    summary: "The signed-in account's claims and partner listings",
+    description:
+      'Each listing with its claim (status, the moderator\'s reason), the toilet (id, name, whether it is still on the map), the plan (tier, source, running), the profile and whether the partner object shows now. The partner dashboard and the account MCP tool `get_my_partner_listings` read the same. Never cached.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The listings, oldest first.', schema: 'PartnerListingList' },
+    errors: { 401: SIGNED_OUT, 429: RATE_LIMITED },
+  },
+  {
+    operationId: 'claimToilet',
+    method: 'post',
+    path: '/toilets/{id}/claims',
+    summary: 'Claim a toilet for a business',
+    description:
+      "For this site's own page, signed in. Saves a claim that waits for a moderator and makes its partner listing (`pl_...`, see listMyPartnerListings) at once. `website` must be an http or https address. Contact details reach moderators only. A rejected claim does not block a new one.",
+    pathParams: { id: TOILET_ID },
+    requestBody: { schema: 'ClaimToiletRequest', maxBytes: PARTNER_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: PARTNER_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 201, description: 'Saved; waits for a moderator.', schema: 'ClaimToiletAnswer' },
+    errors: {
+      400: PARTNER_INVALID_BODY,
+      401: SIGNED_OUT,
+      403: OTHER_ORIGIN,
+      404: NO_TOILET,
+      409: 'This account already has a pending or approved claim on the toilet, or another business holds it.',
+      429: RATE_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'updatePartnerProfile',
+    method: 'patch',
+    path: '/partner/listings/{id}',
+    summary: "Change a partner listing's conditions, hours or live switch",
+    description:
+      "For this site's own page, signed in as the listing's owner, with an approved claim and a running plan. Send any of the keys. `opening_hours` is checked with the same evaluator as the map data's (an empty string or null clears it); `open_now` false closes the toilet for 12 hours (`closed_until`), true ends the closure at once. These are the business's statements: they never change result order, nor the toilet's own access, opening_hours or open_now.",
+    pathParams: { id: LISTING_ID },
+    requestBody: { schema: 'UpdatePartnerProfileRequest', maxBytes: PARTNER_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: PARTNER_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The profile after the change.', schema: 'PartnerProfileAnswer' },
+    errors: {
+      400: `${PARTNER_INVALID_BODY} Also: opening_hours the evaluator cannot read.`,
+      401: SIGNED_OUT,
+      403: OTHER_ORIGIN,
+      404: NO_LISTING,
+      409: 'The claim is not approved, or the listing has no running plan.',
+      429: RATE_LIMITED,
+      503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+];
+
 const BILLING_MAX_BYTES = 4 * 1024;
 /** Spec, Limits: the webhook body is at most 512 KB. */
 export const WEBHOOK_MAX_BYTES = 512 * 1024;
 const BILLING_INVALID_BODY = 'The body is not JSON, larger than 4 KiB, or has invalid fields; `invalid_params` lists each one.';
 const BILLING_SIGNED_OUT = 'No valid session: sign in first.';
 const BILLING_OTHER_ORIGIN = "The request came from another origin: billing operations are for this site's own pages.";
-const NO_LISTING = 'The signed-in account has no partner listing with this id.';
 const PROVIDER_SILENT = 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again.';
 const PAYMENTS_OFF = 'Partner payments are not open (not configured on this server) or not available (the payment provider refused; the operator is told). Wait Retry-After seconds.';
 /** Guards of the two billing operations of the site's page. */
@@ -525,6 +594,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
   ...ACCOUNT_OPERATIONS,
+  ...PARTNER_OPERATIONS,
   ...BILLING_OPERATIONS,
 ];
 

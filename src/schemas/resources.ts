@@ -5,6 +5,7 @@
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDER, VERIFICATION_STATE, WHEELCHAIR, type FactAttribute } from '../rules/facts.js';
 import { bundleSchema, closedObject, ref, schemaId, type JsonSchema } from './refs.js';
 import { ACCOUNT_SCHEMAS } from './account-resources.js';
+import { PARTNER_SCHEMAS } from './partner-resources.js';
 
 export const PARTNER_TIER = ['basic', 'plus'] as const;
 export const PARTNER_CONDITIONS = ['everyone', 'customers'] as const;
@@ -409,6 +410,7 @@ export const SCHEMAS = {
   WebhookEvent,
   WebhookAnswer,
   ...ACCOUNT_SCHEMAS,
+  ...PARTNER_SCHEMAS,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -24,7 +24,7 @@ test('a version-0 accounts database of the previous release migrates to accounts
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
     const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    assert.deepEqual(tables, ['accounts', 'challenges', 'passkeys', 'recovery_links', 'sessions']);
+    for (const table of ['accounts', 'challenges', 'passkeys', 'recovery_links', 'sessions']) assert.ok(tables.includes(table), `${table} is made (later steps add more)`);
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'FULL');

@@ -1,0 +1,204 @@
+// Business claims: an account claims a toilet (claimToilet), which makes its partner listing at once; a
+// moderator approves or rejects it (the moderation module and command call review here). Every change of
+// a claim's status is appended to the account event log in the same transaction (README.md has the
+// state machine). Contact details stay in the accounts database and reach only moderators.
+import { randomBytes } from 'node:crypto';
+import { PartnerError } from './errors.js';
+import type { PartnerContext } from './context.js';
+import type { ClaimRow, ClaimStatus } from './store.js';
+
+export interface ClaimRequest {
+  business_name: string;
+  contact_email: string;
+  contact_phone?: string;
+  website?: string;
+  note?: string;
+}
+
+export interface NewClaim {
+  id: string;
+  status: 'pending';
+  listing: string;
+}
+
+/** A pending claim as the moderator's queue shows it. */
+export interface QueuedClaim {
+  id: string;
+  claimed_at: string;
+  listing_id: string;
+  account_id: string | null;
+  business_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  website: string | null;
+  note: string | null;
+  toilet_id: string;
+  /** The toilet as served now, or null when the current data no longer has it. */
+  toilet: { name: string | null; lat: number; lon: number; gone: boolean } | null;
+  /** Other pending or approved claims on the same toilet: approving this one rejects the pending ones. */
+  other_claims: { id: string; status: ClaimStatus; business_name: string; claimed_at: string }[];
+}
+
+export interface ClaimDecision {
+  claim: string;
+  listing: string;
+  toilet: string;
+  status: 'approved' | 'rejected';
+  /** partner.name from now on (approved claims). */
+  name?: string;
+  /** Other pending claims on the toilet, rejected with the approval. */
+  rejected_others: string[];
+}
+
+/** Spec, Limits: business_name 2..80. */
+const NAME_MIN = 2;
+const NAME_MAX = 80;
+const REJECTED_BY_APPROVAL = 'another claim on this toilet was approved';
+
+export class PartnerClaims {
+  constructor(private readonly context: PartnerContext) {}
+
+  /**
+   * claimToilet for a signed-in account (body already checked against ClaimToiletRequest): 404 for a toilet
+   * not served (unknown, or marked gone by a moderator), 409 when this account has a pending or approved
+   * claim on it or another business holds it; else the pending claim and its listing.
+   */
+  claim(accountId: string, toiletId: string, request: ClaimRequest): NewClaim {
+    const { store, now, toilets } = this.context;
+    if (toilets.snapshot.rowOf(toiletId) < 0) throw new PartnerError('not-found', `No toilet has the id ${toiletId}, or a moderator marked it gone: claim a toilet the finder shows.`);
+    const ids = toilets.snapshot.aliases(toiletId);
+    const website = request.website?.trim();
+    if (website !== undefined && website !== '' && !/^https?:\/\//i.test(website)) {
+      throw new PartnerError('invalid', 'Correct the body and send it again: website: must start with http:// or https://.', { name: 'website', reason: 'must be an http or https address' });
+    }
+    const name = request.business_name.trim();
+    if (name.length < NAME_MIN) throw new PartnerError('invalid', `Correct the body and send it again: business_name: must have at least ${NAME_MIN} characters besides spaces.`, { name: 'business_name', reason: `must have ${NAME_MIN} to ${NAME_MAX} characters besides spaces` });
+    return store.transaction(() => {
+      const open = store.openClaimsOn(ids);
+      const own = open.find((c) => c.account_id === accountId);
+      if (own !== undefined) throw new PartnerError('claim-conflict', `This account already has a ${own.status} claim (${own.id}) on ${toiletId}; listMyPartnerListings shows it.`);
+      if (open.some((c) => c.status === 'approved')) throw new PartnerError('claim-conflict', `Another business holds ${toiletId} (its claim was approved); a toilet has one partner.`);
+      const nowMs = now();
+      const claim = { id: `clm_${randomBytes(12).toString('hex')}`, account_id: accountId, toilet_id: toiletId, business_name: name, contact_email: request.contact_email, contact_phone: blankToNull(request.contact_phone), website: blankToNull(website), note: blankToNull(request.note), created_at: nowMs };
+      store.insertClaim(claim);
+      const listing = `pl_${randomBytes(16).toString('hex')}`;
+      store.insertListing({ id: listing, claim_id: claim.id, account_id: accountId, toilet_id: toiletId, name, created_at: nowMs });
+      this.statusChanged(claim.id, accountId, listing, toiletId, null, 'pending');
+      return { id: claim.id, status: 'pending' as const, listing };
+    });
+  }
+
+  /** The pending claims, oldest first, with what a moderator needs to decide them. */
+  pending(): QueuedClaim[] {
+    const { store, toilets } = this.context;
+    const snapshot = toilets.snapshot;
+    return store.pendingClaims().map((c) => {
+      const current = snapshot.currentId(c.toilet_id);
+      const row = current === null ? -1 : snapshot.loadedRowOf(current);
+      const t = snapshot.table;
+      const toilet = row < 0 ? null : { name: t.name.get(row), lat: t.lat[row], lon: t.lon[row], gone: snapshot.rowOf(current!) < 0 };
+      const others = store.openClaimsOn(current === null ? [c.toilet_id] : snapshot.aliases(current)).filter((o) => o.id !== c.id);
+      return {
+        id: c.id,
+        claimed_at: new Date(c.created_at).toISOString(),
+        listing_id: store.listingOfClaim(c.id).id,
+        account_id: c.account_id,
+        business_name: c.business_name,
+        contact_email: c.contact_email,
+        contact_phone: c.contact_phone,
+        website: c.website,
+        note: c.note,
+        toilet_id: current ?? c.toilet_id,
+        toilet,
+        other_claims: others.map((o) => ({ id: o.id, status: o.status, business_name: o.business_name, claimed_at: new Date(o.created_at).toISOString() })),
+      };
+    });
+  }
+
+  /**
+   * Approves a pending claim, optionally correcting the business name (what partner.name shows), and
+   * rejects the other pending claims on the toilet. Refused when another claim on it was approved meanwhile.
+   */
+  approve(claimId: string, reason: string, name?: string): ClaimDecision {
+    const { store, now } = this.context;
+    const corrected = name?.trim();
+    if (corrected !== undefined && (corrected.length < NAME_MIN || corrected.length > NAME_MAX)) {
+      throw new PartnerError('invalid', `--name must have ${NAME_MIN} to ${NAME_MAX} characters (it is what partner.name shows)`);
+    }
+    const decision = store.transaction(() => {
+      const claim = this.pendingClaim(claimId);
+      const listing = store.listingOfClaim(claimId);
+      const others = store.openClaimsOn(this.context.toilets.snapshot.aliases(claim.toilet_id)).filter((o) => o.id !== claimId);
+      const holder = others.find((o) => o.status === 'approved');
+      if (holder !== undefined) throw new PartnerError('claim-conflict', `${holder.id} on ${claim.toilet_id} is approved already; reject ${claimId}, or end that one first`);
+      const nowMs = now();
+      store.decideClaim(claimId, 'pending', 'approved', nowMs, reason);
+      if (corrected !== undefined && corrected !== listing.name) store.setName(listing.id, corrected, nowMs);
+      this.statusChanged(claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'approved');
+      const rejected: string[] = [];
+      for (const other of others) {
+        store.decideClaim(other.id, 'pending', 'rejected', nowMs, REJECTED_BY_APPROVAL);
+        const otherListing = store.listingOfClaim(other.id);
+        store.stop(otherListing.id, nowMs);
+        this.statusChanged(other.id, other.account_id, otherListing.id, other.toilet_id, 'pending', 'rejected');
+        rejected.push(other.id);
+      }
+      return { claim: claimId, listing: listing.id, toilet: claim.toilet_id, status: 'approved' as const, name: corrected ?? listing.name, rejected_others: rejected };
+    });
+    this.context.changed([decision.toilet]);
+    return decision;
+  }
+
+  /** Rejects a pending claim with the moderator's reason (shown to the business); its listing stops. */
+  reject(claimId: string, reason: string): ClaimDecision {
+    const { store, now } = this.context;
+    return store.transaction(() => {
+      const claim = this.pendingClaim(claimId);
+      const listing = store.listingOfClaim(claimId);
+      const nowMs = now();
+      store.decideClaim(claimId, 'pending', 'rejected', nowMs, reason);
+      store.stop(listing.id, nowMs);
+      this.statusChanged(claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'rejected');
+      return { claim: claimId, listing: listing.id, toilet: claim.toilet_id, status: 'rejected' as const, rejected_others: [] };
+    });
+  }
+
+  /**
+   * What deleting an account does to its claims (a deletion hook): pending ones are rejected, approved ones
+   * withdrawn (the toilet is free to claim again), every listing stops, contact details are erased; each
+   * status change is logged. Idempotent.
+   */
+  forgetAccount(accountId: string): void {
+    const { store, now } = this.context;
+    const toilets = store.transaction(() => {
+      const nowMs = now();
+      const touched: string[] = [];
+      for (const claim of store.openClaimsOfAccount(accountId)) {
+        const to: ClaimStatus = claim.status === 'pending' ? 'rejected' : 'withdrawn';
+        store.decideClaim(claim.id, claim.status, to, nowMs, 'the account was deleted');
+        this.statusChanged(claim.id, accountId, store.listingOfClaim(claim.id).id, claim.toilet_id, claim.status, to);
+      }
+      for (const listing of store.listingsOfAccount(accountId)) if (store.stop(listing.id, nowMs)) touched.push(listing.toilet_id);
+      store.eraseContacts(accountId);
+      return touched;
+    });
+    this.context.changed(toilets);
+  }
+
+  private pendingClaim(claimId: string): ClaimRow {
+    const claim = this.context.store.claim(claimId);
+    if (claim === null) throw new PartnerError('not-found', `no claim has the id ${claimId}; see \`list claims\``);
+    if (claim.status !== 'pending') throw new PartnerError('claim-conflict', `${claimId} is ${claim.status}, not pending; see \`list claims\``);
+    return claim;
+  }
+
+  private statusChanged(claimId: string, accountId: string | null, listingId: string, toiletId: string, from: ClaimStatus | null, to: ClaimStatus): void {
+    if (accountId === null) return; // the account is gone: nobody to tell
+    this.context.events.append({ account: accountId, type: 'partner.claim.status_changed', listing: listingId, toilet: toiletId, data: { claim_id: claimId, old_status: from, new_status: to } });
+  }
+}
+
+function blankToNull(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? null : trimmed;
+}

@@ -1,0 +1,64 @@
+// listMyPartnerListings: the account's claims and listings with plan, profile and whether they show. One
+// function, called by the REST operation, the web dashboard and the account MCP tool
+// `get_my_partner_listings`; its answer is the PartnerListingList schema (src/schemas/partner-resources.ts).
+import type { PartnerContext } from './context.js';
+import { planOf, type PlanState } from './plans.js';
+import { profileAnswer, type ProfileAnswer } from './profile.js';
+import type { ClaimStatus, ListingWithClaim, ToiletState } from './store.js';
+
+export interface PartnerListingSummary {
+  id: string;
+  toilet_id: string;
+  toilet_name: string | null;
+  toilet_state: ToiletState;
+  name: string;
+  claim: { id: string; status: ClaimStatus; business_name: string; claimed_at: string; decided_at: string | null; reason: string | null };
+  plan: PlanState;
+  profile: ProfileAnswer;
+  showing: boolean;
+  notice: string | null;
+}
+
+export function listMyPartnerListings(context: PartnerContext, accountId: string): { listings: PartnerListingSummary[] } {
+  const { store, toilets, now } = context;
+  const nowMs = now();
+  const snapshot = toilets.snapshot;
+  return {
+    listings: store.listingsOfAccount(accountId).map((listing) => {
+      const claim = store.claim(listing.claim_id)!;
+      const row = snapshot.rowOf(listing.toilet_id);
+      const plan = planOf(listing);
+      const showing = listing.claim_status === 'approved' && plan.running && listing.toilet_state === 'present' && row >= 0;
+      return {
+        id: listing.id,
+        toilet_id: listing.toilet_id,
+        toilet_name: row < 0 ? null : snapshot.table.name.get(row),
+        toilet_state: listing.toilet_state,
+        name: listing.name,
+        claim: {
+          id: claim.id,
+          status: claim.status,
+          business_name: claim.business_name,
+          claimed_at: new Date(claim.created_at).toISOString(),
+          decided_at: claim.decided_at === null ? null : new Date(claim.decided_at).toISOString(),
+          reason: claim.decision_reason,
+        },
+        plan,
+        profile: profileAnswer(listing, nowMs),
+        showing,
+        notice: noticeOf(listing, plan),
+      };
+    }),
+  };
+}
+
+/** The one thing the owner should know about a listing now, most pressing first. */
+function noticeOf(listing: ListingWithClaim, plan: PlanState): string | null {
+  if (listing.claim_status === 'pending') return 'A moderator reviews the claim; the listing can take a plan once it is approved.';
+  if (listing.claim_status === 'rejected') return 'The claim was rejected (see the reason); this listing stays stopped. You may claim the toilet again.';
+  if (listing.claim_status === 'withdrawn') return 'The claim ended with its account.';
+  if (listing.toilet_state === 'gone') return 'A moderator marked this toilet gone, so the partner label does not show; the plan still runs. Report it if it is there.';
+  if (listing.toilet_state === 'vanished') return 'The map data no longer has this toilet, so the partner label does not show; the plan still runs. It shows again if the toilet returns to the map.';
+  if (!plan.running) return 'The claim is approved: choose a plan to show the partner label.';
+  return null;
+}

@@ -1,0 +1,172 @@
+// Assembles business claims and partner listings for the server (app.ts): the tables (in the accounts
+// database), the overlay that adds the partner object to every answer, the routes, and what keeps the
+// served listings current without a request:
+// - commits of other processes (the moderation command approving a claim or setting a plan), noticed by
+//   the accounts database's data_version and applied to the toilets whose partner object changed;
+// - the end of 12-hour closures (recorded with their event; the answers needed no write);
+// - the toilets themselves: after every load and overlay change, a listing whose toilet moved id is
+//   carried to the new id, and one whose toilet was marked gone or left the map (or came back) is marked
+//   so, with an event for the owner;
+// - the erasure of decided claims' contact details after 90 days (hourly).
+import type { HttpServer } from '../http/server.js';
+import type { Problems } from '../http/problem.js';
+import type { Limits } from '../api/limits.js';
+import type { SessionReader } from '../api/guards.js';
+import type { ToiletCatalog } from '../toilets/catalog.js';
+import type { OverlaySource } from '../toilets/overlay.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Accounts } from '../accounts/accounts.js';
+import type { SnapshotHolder } from '../toilets/snapshot.js';
+import { PartnerStore, type ToiletState } from './store.js';
+import { PartnerOverlay } from './overlay.js';
+import type { PartnerContext } from './context.js';
+import { PartnerClaims } from './claims.js';
+import { PartnerPlans } from './plans.js';
+import { PartnerProfiles } from './profile.js';
+import { registerPartnerRoutes } from './routes.js';
+
+/** Another process's commit shows within about this long, and a closure's end is recorded as late. */
+export const PARTNER_POLL_MS = 1000;
+/** Contact details of a decided claim are kept this long after the decision (docs/PRIVACY.md). */
+export const CONTACT_RETENTION_MS = 90 * 24 * 3_600_000;
+const ERASE_EVERY_MS = 3_600_000;
+
+export interface PartnersServeDeps {
+  limits: Limits;
+  problems: Problems;
+  sessions: SessionReader;
+}
+
+export class Partners {
+  readonly store: PartnerStore;
+  /** The overlay the catalog merges into every answer: the community's, with the partner objects. */
+  readonly overlay: PartnerOverlay;
+  readonly context: PartnerContext;
+  readonly claims: PartnerClaims;
+  /** The plan seam billing calls (plans.ts). */
+  readonly plans: PartnerPlans;
+  readonly profiles: PartnerProfiles;
+  private catalog: ToiletCatalog | null = null;
+  private version = 0;
+  private shown = new Map<string, string>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly config: Config,
+    accounts: Accounts,
+    community: OverlaySource,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.store = new PartnerStore(accounts.store);
+    this.overlay = new PartnerOverlay(community, this.store);
+    const toilets: SnapshotHolder = {
+      get snapshot() {
+        return catalogOf().snapshot;
+      },
+    };
+    const catalogOf = () => {
+      if (this.catalog === null) throw new Error('partners need the catalog: call attach(catalog) first');
+      return this.catalog;
+    };
+    this.context = { store: this.store, events: accounts.events, now, toilets, changed: (ids) => this.catalog?.refreshOverlays(ids) };
+    this.claims = new PartnerClaims(this.context);
+    this.plans = new PartnerPlans(this.context);
+    this.profiles = new PartnerProfiles(this.context);
+    accounts.deletion.register({ name: 'partner claims', erase: (accountId) => this.claims.forgetAccount(accountId) });
+  }
+
+  /** The catalog whose toilets the listings are on (made with this.overlay). */
+  attach(catalog: ToiletCatalog): void {
+    this.catalog = catalog;
+    catalog.onChange(() => this.followToilets());
+    catalog.onOverlayChange(() => this.followToilets());
+  }
+
+  serve(server: HttpServer, deps: PartnersServeDeps): void {
+    const { config, now, context, claims, profiles } = this;
+    registerPartnerRoutes(server, { config, ...deps, now, context, claims, profiles });
+  }
+
+  start(): void {
+    this.version = this.store.dataVersion();
+    this.shown = this.showingNow();
+    this.timers = [setInterval(() => this.poll(), PARTNER_POLL_MS), setInterval(() => this.eraseOldContacts(), ERASE_EVERY_MS)];
+    for (const timer of this.timers) timer.unref();
+    this.eraseOldContacts();
+  }
+
+  /** Applies other processes' commits and records ended closures; the timer calls it, tests at the moment they choose. */
+  poll(): void {
+    try {
+      this.profiles.endClosures();
+      const version = this.store.dataVersion();
+      if (version === this.version) return;
+      const shown = this.showingNow();
+      const changed = new Set<string>();
+      for (const [listing, key] of shown) if (this.shown.get(listing) !== key) changed.add(JSON.parse(key).toilet);
+      for (const [listing, key] of this.shown) if (!shown.has(listing)) changed.add(JSON.parse(key).toilet);
+      if (changed.size > 0) this.catalog?.refreshOverlays(changed);
+      this.shown = shown;
+      this.version = version;
+    } catch (error) {
+      this.log.error('partner listings refresh failed; will retry', { error: (error as Error).stack ?? String(error) });
+    }
+  }
+
+  /** Every showing listing by id, with what its answers show (to tell which changed). */
+  private showingNow(): Map<string, string> {
+    return new Map(this.store.showingListings().map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
+  }
+
+  /**
+   * Carries listings to their toilet's new id after an import's id move, and records a toilet that was
+   * marked gone, left the map or came back, each with `partner.profile.updated` for the owner. The answers
+   * need none of it (the overlay follows moves and hidden toilets show nothing); the dashboard and the
+   * owner's events do.
+   */
+  private followToilets(): void {
+    const snapshot = this.catalog?.snapshot;
+    if (snapshot === undefined || snapshot.table.count === 0) return; // nothing loaded: every toilet would seem to have vanished
+    try {
+      const changes: { listing: string; account: string | null; from: string; to: string | null; state: ToiletState; was: ToiletState }[] = [];
+      for (const listing of this.store.activeListings()) {
+        const current = snapshot.currentId(listing.toilet_id);
+        const state: ToiletState = current === null ? 'vanished' : snapshot.rowOf(current) < 0 ? 'gone' : 'present';
+        if (state !== listing.toilet_state || (current !== null && current !== listing.toilet_id)) {
+          changes.push({ listing: listing.id, account: listing.account_id, from: listing.toilet_id, to: current, state, was: listing.toilet_state });
+        }
+      }
+      if (changes.length === 0) return;
+      const nowMs = this.now();
+      this.store.transaction(() => {
+        for (const change of changes) {
+          const toilet = change.to ?? change.from;
+          if (change.to !== null && change.to !== change.from) this.store.moveToilet(change.from, change.to, nowMs);
+          if (change.state !== change.was) this.store.setToiletState(change.listing, change.state, nowMs);
+          if (change.account === null) continue;
+          const changed = [...(toilet !== change.from ? ['toilet_id'] : []), ...(change.state !== change.was ? ['toilet_state'] : [])];
+          this.context.events.append({ account: change.account, type: 'partner.profile.updated', listing: change.listing, toilet, data: { changed, by: 'map_data', toilet_state: change.state, ...(toilet !== change.from ? { old_toilet_id: change.from } : {}) } });
+        }
+      });
+      this.log.info('partner listings followed their toilets', { listings: changes.length });
+    } catch (error) {
+      this.log.error('partner listings could not follow their toilets; will retry at the next change', { error: (error as Error).stack ?? String(error) });
+    }
+  }
+
+  private eraseOldContacts(): void {
+    try {
+      const erased = this.store.eraseDecidedContacts(this.now() - CONTACT_RETENTION_MS);
+      if (erased > 0) this.log.info('contact details of decided claims erased', { claims: erased });
+    } catch (error) {
+      this.log.error('erasing old claim contact details failed; trying again in an hour', { error: String(error) });
+    }
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+}

@@ -1,0 +1,124 @@
+// The partner profile (updatePartnerProfile): the business's own statements (conditions, opening hours)
+// and the live switch. Only the owner, with an approved claim and a running plan, changes it; each
+// accepted change appends `partner.profile.updated` in its transaction. The end of a 12-hour closure needs
+// no write for the answers (they compare closed_until with the clock); endClosures records it afterwards
+// (closed_until back to 0) with its event, driven by the injected clock.
+import { checkHours } from '../hours/index.js';
+import { countryAt, timeZoneAt } from '../geo/where.js';
+import { PartnerError } from './errors.js';
+import type { PartnerContext } from './context.js';
+import { planOf } from './plans.js';
+import type { Conditions, ListingRow, ListingWithClaim } from './store.js';
+
+/** Spec, Limits: temporary closure. */
+export const CLOSURE_MS = 12 * 3_600_000;
+
+export interface ProfileChange {
+  conditions?: Conditions | null;
+  opening_hours?: string | null;
+  open_now?: boolean;
+}
+
+/** The 200 body of updatePartnerProfile (PartnerProfileAnswer). */
+export interface ProfileAnswer {
+  conditions: Conditions | null;
+  opening_hours: string | null;
+  /** Epoch ms; 0 when the live switch is on. */
+  closed_until: number;
+  /** The live switch: false while closed for now. */
+  open_now: boolean;
+}
+
+export function profileAnswer(listing: Pick<ListingRow, 'conditions' | 'opening_hours' | 'closed_until'>, nowMs: number): ProfileAnswer {
+  const closedUntil = listing.closed_until > nowMs ? listing.closed_until : 0;
+  return { conditions: listing.conditions, opening_hours: listing.opening_hours, closed_until: closedUntil, open_now: closedUntil === 0 };
+}
+
+export class PartnerProfiles {
+  constructor(private readonly context: PartnerContext) {}
+
+  /**
+   * The owner's listing, ready for a profile change: 404 when the account has no listing with the id, 409
+   * when its claim is not approved or its plan does not run.
+   */
+  editable(accountId: string, listingId: string): ListingWithClaim {
+    const listing = this.context.store.listing(listingId);
+    if (listing === null || listing.account_id !== accountId) throw new PartnerError('not-found', `This account has no partner listing ${listingId}; listMyPartnerListings lists its listings.`);
+    if (listing.claim_status !== 'approved') throw new PartnerError('claim-not-approved', `The claim of this listing is ${listing.claim_status}, not approved: a moderator reviews it first; listMyPartnerListings shows its status.`);
+    if (!planOf(listing).running) throw new PartnerError('no-running-plan', 'This listing has no running plan: buy one (startCheckout) first; the profile shows while the plan runs.');
+    return listing;
+  }
+
+  /** Applies a change the owner sent (checked against UpdatePartnerProfileRequest); the 200 body. */
+  update(accountId: string, listingId: string, change: ProfileChange): ProfileAnswer {
+    const { store, now, events } = this.context;
+    const nowMs = now();
+    const outcome = store.transaction(() => {
+      const listing = this.editable(accountId, listingId);
+      const next = { conditions: listing.conditions, opening_hours: listing.opening_hours, closed_until: listing.closed_until > nowMs ? listing.closed_until : 0 };
+      const changed: string[] = [];
+      if (change.conditions !== undefined && change.conditions !== next.conditions) {
+        next.conditions = change.conditions;
+        changed.push('conditions');
+      }
+      if (change.opening_hours !== undefined) {
+        const hours = this.checkedHours(change.opening_hours, listing.toilet_id);
+        if (hours !== next.opening_hours) {
+          next.opening_hours = hours;
+          changed.push('opening_hours');
+        }
+      }
+      if (change.open_now !== undefined) {
+        // false closes for 12 hours from now (again, when closed already); true ends a closure at once
+        const closedUntil = change.open_now ? 0 : nowMs + CLOSURE_MS;
+        if (closedUntil !== next.closed_until) {
+          next.closed_until = closedUntil;
+          changed.push('open_now');
+        }
+      }
+      if (changed.length > 0) {
+        store.setProfile(listingId, next, nowMs);
+        events.append({ account: accountId, type: 'partner.profile.updated', listing: listingId, toilet: listing.toilet_id, data: { changed, by: 'owner', open_now: next.closed_until === 0, closed_until: next.closed_until } });
+      }
+      return { toilet: listing.toilet_id, answer: profileAnswer(next, nowMs), changed: changed.length > 0 };
+    });
+    if (outcome.changed) this.context.changed([outcome.toilet]);
+    return outcome.answer;
+  }
+
+  /**
+   * Records the closures whose 12 hours are over: closed_until back to 0, and `partner.profile.updated`
+   * for each, in one transaction. The answers followed the business hours again already.
+   */
+  endClosures(): number {
+    const { store, now, events } = this.context;
+    const nowMs = now();
+    const ended = store.transaction(() => {
+      const listings = store.endClosures(nowMs);
+      for (const listing of listings) {
+        if (listing.account_id === null) continue;
+        events.append({ account: listing.account_id, type: 'partner.profile.updated', listing: listing.id, toilet: listing.toilet_id, data: { changed: ['open_now'], by: 'closure_ended', open_now: true, closed_until: 0 } });
+      }
+      return listings;
+    });
+    if (ended.length > 0) this.context.changed(ended.map((l) => l.toilet_id));
+    return ended.length;
+  }
+
+  /** The hours to store: null for empty or null; 400 naming the fault when the evaluator cannot read them. */
+  private checkedHours(value: string | null, toiletId: string): string | null {
+    const hours = value?.trim() ?? '';
+    if (hours === '') return null;
+    const snapshot = this.context.toilets.snapshot;
+    const current = snapshot.currentId(toiletId);
+    const row = current === null ? -1 : snapshot.loadedRowOf(current);
+    const lat = row < 0 ? 0 : snapshot.table.lat[row];
+    const lon = row < 0 ? 0 : snapshot.table.lon[row];
+    const check = checkHours(hours, { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) });
+    if (!check.ok) {
+      const reason = `is not opening_hours syntax the finder can evaluate: ${check.reason}`;
+      throw new PartnerError('invalid', `Correct the body and send it again: opening_hours: ${reason}.`, { name: 'opening_hours', reason });
+    }
+    return hours;
+  }
+}

@@ -1,0 +1,44 @@
+// Bodies of the partner operations the spec leaves to us: listMyPartnerListings, the one answer the REST
+// operation, the web dashboard and the account MCP tool `get_my_partner_listings` share. It carries no
+// contact details (those are for moderators only); `toilet_state` and `notice` are how the dashboard tells
+// the owner that the toilet left the map.
+import { closedObject, ref } from './refs.js';
+
+const TIER = ['basic', 'plus'] as const;
+const CLAIM_STATUS = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
+const DATE_TIME = { type: 'string', format: 'date-time' } as const;
+const DATE_TIME_OR_NULL = { type: ['string', 'null'], format: 'date-time' } as const;
+
+export const PartnerPlan = closedObject('PartnerPlan', 'The plan of a listing: the tier it pays for and who set it.', {
+  tier: { type: ['string', 'null'], enum: [...TIER, null], description: 'null: no plan.' },
+  source: { type: ['string', 'null'], enum: ['manual', 'stripe', null], description: 'manual: set by the operator; stripe: a subscription; null: never had a plan.' },
+  running: { type: 'boolean', description: 'The plan runs: the partner object shows while the claim is approved and the toilet is on the map.' },
+});
+
+export const PartnerClaimState = closedObject('PartnerClaimState', 'The claim the listing was made with.', {
+  id: { type: 'string' },
+  status: { type: 'string', enum: CLAIM_STATUS, description: 'pending: waits for a moderator; approved; rejected (reason says why); withdrawn: ended with the account.' },
+  business_name: { type: 'string', description: 'The name the claim gave.' },
+  claimed_at: DATE_TIME,
+  decided_at: DATE_TIME_OR_NULL,
+  reason: { type: ['string', 'null'], description: "The moderator's reason for the decision; null while pending." },
+});
+
+export const PartnerListingSummary = closedObject('PartnerListingSummary', 'One partner listing of the account, with its claim, plan and profile.', {
+  id: { type: 'string', pattern: '^pl_[0-9a-f]{32}$' },
+  toilet_id: { type: 'string' },
+  toilet_name: { type: ['string', 'null'], description: 'The toilet as the finder names it now; null when it has no name or left the map.' },
+  toilet_state: { type: 'string', enum: ['present', 'gone', 'vanished'], description: 'present: on the map; gone: a moderator marked it gone; vanished: the map data no longer has it.' },
+  name: { type: 'string', description: 'What partner.name shows (the approved business name).' },
+  claim: ref('PartnerClaimState'),
+  plan: ref('PartnerPlan'),
+  profile: ref('PartnerProfileAnswer'),
+  showing: { type: 'boolean', description: 'The partner object shows in answers now.' },
+  notice: { type: ['string', 'null'], description: 'What the owner should know or do now, in a sentence; null when nothing.' },
+});
+
+export const PartnerListingList = closedObject('PartnerListingList', "The account's partner listings, oldest first.", {
+  listings: { type: 'array', items: ref('PartnerListingSummary') },
+});
+
+export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerListingSummary, PartnerListingList } as const;
