@@ -11,6 +11,8 @@ import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
+import { Billing } from './billing/billing.js';
+import { partnerListings } from './billing/partner-listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -50,6 +52,8 @@ export interface App {
   accounts: Accounts;
   /** Business claims and partner listings (in ACCOUNTS_DB), on this thread only. */
   partners: Partners;
+  /** Partner payments with Stripe (src/billing); answers 503 while STRIPE_SECRET_KEY is unset. */
+  billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -107,6 +111,9 @@ export function createApp(options: AppOptions): App {
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
+  const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
+  billing.serve(server, { limits, problems, sessions: accounts.sessions });
+  accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -124,6 +131,7 @@ export function createApp(options: AppOptions): App {
     community,
     accounts,
     partners,
+    billing,
     tiles,
     threads,
     listen: async () => {
@@ -131,6 +139,7 @@ export function createApp(options: AppOptions): App {
       heartbeats.start(0, now);
       accounts.start();
       partners.start();
+      billing.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -146,6 +155,7 @@ export function createApp(options: AppOptions): App {
       await mcp.close();
       community.close();
       partners.close();
+      billing.close();
       accounts.close();
       tiles.close();
     },

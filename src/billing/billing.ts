@@ -4,14 +4,14 @@
 // deletion unless the person confirms its cancellation; then it is canceled at Stripe), and an hourly
 // sweep: past-due plans whose grace ended stop without waiting for an event, and handled event ids older
 // than Stripe's resending (three days) are forgotten after 30 days.
-import type Stripe from 'stripe';
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
 import type { SessionReader } from '../api/guards.js';
 import type { AccountsStore } from '../accounts/store.js';
 import { DeletionPostponed, type DeletionHook } from '../accounts/deletion.js';
-import type { BillingConfig, Config } from '../config.js';
+import type { Config } from '../config.js';
+import type { BillingParts } from './parts.js';
 import type { Logger } from '../log.js';
 import { Checkouts } from './checkout.js';
 import { StripeEvents } from './events.js';
@@ -25,14 +25,6 @@ import { webhookVerifier } from './signature.js';
 const SWEEP_EVERY_MS = 3_600_000;
 /** Handled event ids are kept this long: far beyond Stripe's three days of resending. */
 export const EVENT_IDS_KEPT_MS = 30 * 86_400_000;
-
-/** What billing does when it is configured. */
-export interface BillingParts {
-  config: BillingConfig;
-  stripe: Stripe;
-  checkouts: Checkouts;
-  events: StripeEvents;
-}
 
 export interface BillingServeDeps {
   limits: Limits;

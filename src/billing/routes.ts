@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
 import { operationById, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { PartnerTier } from '../schemas/resources.js';
-import type { BillingParts } from './billing.js';
+import type { BillingParts } from './parts.js';
 import { CHECKOUT_CANCELED_PATH, DASHBOARD_PATH } from './checkout.js';
 import { BillingError } from './errors.js';
 import type { SignedEvent } from './events.js';
