@@ -10,10 +10,11 @@ import { WebhookDelivery } from './webhooks.js';
 
 export const STAND_IN_SECRET_KEY = 'sk_test_stand_in';
 export const STAND_IN_WEBHOOK_SECRET = 'whsec_stand_in';
-/** Net monthly prices, one per partner tier. */
+/** Net monthly prices: one per partner tier, and a retired one no tier is configured with. */
 export const STAND_IN_PRICES: readonly PriceSetting[] = [
   { id: 'price_stand_in_basic', nickname: 'basic', unitAmount: 900, currency: 'eur' },
   { id: 'price_stand_in_plus', nickname: 'plus', unitAmount: 1900, currency: 'eur' },
+  { id: 'price_stand_in_retired', nickname: 'retired', unitAmount: 500, currency: 'eur' },
 ];
 
 export interface StandInOptions {

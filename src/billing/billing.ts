@@ -114,7 +114,8 @@ export class Billing {
     }
   }
 
-  private sweep(): void {
+  /** Ends the past-due graces that are over and forgets old event ids; hourly (tests call it after moving the clock). */
+  sweep(): void {
     const billing = this.config.billing;
     try {
       const nowMs = this.now();

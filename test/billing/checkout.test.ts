@@ -10,6 +10,7 @@ import { Browser, startAccountsService, valid } from '../accounts/support.js';
 import { claimAs, runningListing } from '../partners/support.js';
 import { approvedListing, buy, partnerOf, pay, problem, startBilled, type Billed } from './support.js';
 import { SILENT } from '../support/server.js';
+import { WEBHOOK_MAX_BYTES } from '../../src/schemas/operations.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 
@@ -243,6 +244,10 @@ describe('503: partner payments not open, or not available', () => {
       }
       const webhook = await fetch(`${service.url}/api/v1/billing/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': 't=1,v1=00' }, body: '{}' });
       assert.equal(webhook.status, 503);
+      // the guard order: 503 (billing off) before 413 (size) before 400 (signature)
+      const oversize = await fetch(`${service.url}/api/v1/billing/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: 'x'.repeat(WEBHOOK_MAX_BYTES + 1) });
+      assert.equal(oversize.status, 503);
+      problem({ json: (await oversize.json()) as { type: string } }, 'payments-not-open');
     } finally {
       await service.close();
     }
