@@ -77,6 +77,7 @@ export class Billing {
         return `The partner listing${open.length === 1 ? '' : 's'} ${named.join(', ')} ${open.length === 1 ? 'has a subscription' : 'have subscriptions'} that can still charge; deleting the account cancels ${open.length === 1 ? 'it' : 'them'} at once, without refund of the current month.`;
       },
       erase: (accountId) => this.cancelAll(accountId),
+      remote: true,
     };
   }
 

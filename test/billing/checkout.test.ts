@@ -150,6 +150,35 @@ describe('startCheckout and openBillingPortal', () => {
     assert.equal(customers.size, 1, 'the second purchase reuses the customer');
   });
 
+  test('deleting the account: 409 naming the listing, then with confirm_cancellation the subscription is canceled at Stripe', async () => {
+    const { service, standIn } = billed;
+    const toilet = toilets[12];
+    const { browser, listing } = await approvedListing(service, toilet, 'Leaving Lounge', nextIp());
+    const subscription = await buy(billed, browser, listing);
+    const refused = await browser.request('DELETE', '/account', { body: {} });
+    assert.equal(refused.status, 409);
+    problem(refused, 'account-not-deletable');
+    assert.match(refused.json.detail, new RegExp(`Leaving Lounge \\(${listing}\\) has a subscription`));
+    assert.equal(standIn.state.subscriptions.get(subscription)!.status, 'active', 'nothing canceled yet');
+
+    standIn.api.unreachable = true;
+    try {
+      const down = await browser.request('DELETE', '/account', { body: { confirm_cancellation: true } });
+      assert.equal(down.status, 503, 'Stripe did not answer: nothing deleted, try again');
+      assert.match(down.json.detail, /nothing was deleted/);
+      const still = (await browser.request('GET', '/partner/listings')).json.listings.find((l: { id: string }) => l.id === listing);
+      assert.equal(still.claim.status, 'approved', 'the claim is untouched: the Stripe hook runs before the local ones');
+    } finally {
+      standIn.api.unreachable = false;
+    }
+    const deleted = await browser.request('DELETE', '/account', { body: { confirm_cancellation: true } });
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.json));
+    assert.equal(standIn.state.subscriptions.get(subscription)!.status, 'canceled');
+    await standIn.webhooks.idle();
+    assert.equal(await partnerOf(service, toilet), null);
+    assert.equal(service.app.billing.store.subscription(subscription)?.account_id, null, 'kept for the listing, linked to no account');
+  });
+
   test('400, 401, 403, 404 and the 409s of the claim and of a manual plan', async () => {
     const { service } = billed;
     const { browser, listing } = await approvedListing(service, toilets[7], 'Boulangerie Nord', nextIp());
