@@ -39,7 +39,7 @@ test('SIGKILL between receiving an event and answering it: the resend redoes it,
   const serverIsReading = new Promise<void>((resolve) => (reading = resolve));
   let releaseRead!: () => void;
   const heldRead = new Promise<void>((resolve) => (releaseRead = resolve));
-  standIn.api.beforeAnswer = (method, path) => {
+  standIn.api.beforeAnswer = (method) => {
     if (method !== 'GET') return;
     reading();
     return heldRead; // the server has the event and waits for Stripe: now it dies
