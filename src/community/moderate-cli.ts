@@ -14,13 +14,20 @@ import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
 import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
 import { AccountModeration } from './account-moderation.js';
+import { ClaimModeration } from './claim-moderation.js';
+import { AccountEventLog } from '../accounts/event-log.js';
+import { PartnerStore } from '../partners/store.js';
+import type { QueuedClaim } from '../partners/claims.js';
 
 const COMMAND = {
   name: 'moderate',
   help: `usage: npm run moderate -- <command> [--reason TEXT] [--limit N] [--json] [--help]
-  list [submissions|reports|gone-votes]           the queues, with context
+  list [submissions|reports|gone-votes|claims]    the queues, with context
   approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
-  reject <sub_N|rep_N> --reason TEXT
+  approve <claim id> [--name NAME] --reason TEXT  a business claim (--name corrects what partner.name shows);
+                                                  rejects the other pending claims on the toilet
+  reject <sub_N|rep_N|claim id> --reason TEXT     (a claim's reason is shown to the business)
+  plan <listing id> basic|plus|none --reason TEXT set a partner listing's plan by hand (not over a Stripe subscription)
   lock <toilet id> <fact> <value> --reason TEXT   show this value whatever the votes say
   unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again
   gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
@@ -31,15 +38,16 @@ const COMMAND = {
   accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey
 facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence
 --json prints machine-readable output. Exit codes: 0 done, 1 refused (the message says why), 2 wrong arguments.`,
-  options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+  options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, name: { type: 'string' } },
   positionals: { min: 1, max: 4, what: 'a command and its arguments' },
 } as const;
 
 /** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
 const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
-  list: { words: ['[submissions|reports|gone-votes]'], optional: 1, changes: false },
-  approve: { words: ['<sub_N|rep_N>'], changes: true },
-  reject: { words: ['<sub_N|rep_N>'], changes: true },
+  list: { words: ['[submissions|reports|gone-votes|claims]'], optional: 1, changes: false },
+  approve: { words: ['<sub_N|rep_N|claim id>'], changes: true },
+  reject: { words: ['<sub_N|rep_N|claim id>'], changes: true },
+  plan: { words: ['<listing id>', 'basic|plus|none'], changes: true },
   lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true },
   unlock: { words: ['<toilet id>', '<fact>'], changes: true },
   gone: { words: ['<toilet id>'], changes: true },
@@ -74,16 +82,20 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
+    // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
+    const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new AccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
+    if (values.name !== undefined && command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
     const reason = () => values.reason ?? '';
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
     switch (command) {
       case 'list': {
         const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes or nothing');
+        if (!['all', 'submissions', 'reports', 'gone-votes', 'claims'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims or nothing');
         const queues = {
           ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
           ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
           ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
+          ...(which === 'all' || which === 'claims' ? { claims: claimModeration.pending() } : {}),
         };
         show(queues, () => describeQueues(queues));
         break;
@@ -91,7 +103,21 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
       case 'approve':
       case 'reject': {
         const [target] = args;
-        const done = command === 'approve' ? moderation.approve(target, reason()) : moderation.reject(target, reason());
+        const claim = target.startsWith('clm_');
+        if (values.name !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
+        const done = claim
+          ? command === 'approve'
+            ? claimModeration.approve(target, reason(), values.name)
+            : claimModeration.reject(target, reason())
+          : command === 'approve'
+            ? moderation.approve(target, reason())
+            : moderation.reject(target, reason());
+        show({ done }, () => done);
+        break;
+      }
+      case 'plan': {
+        const [listing, tier] = args;
+        const done = claimModeration.plan(listing, tier, reason());
         show({ done }, () => done);
         break;
       }
@@ -169,7 +195,7 @@ function fail(error: unknown, console: Console): number {
   return 1;
 }
 
-function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[] }): string {
+function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[]; claims?: QueuedClaim[] }): string {
   const lines: string[] = [];
   if (queues.submissions) {
     lines.push(`Submissions waiting: ${queues.submissions.length}`);
@@ -191,6 +217,16 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
   if (queues.gone_votes) {
     lines.push(`Toilets most voters call gone (votes hide nothing; decide with \`gone\` or \`lock <id> existence yes\`): ${queues.gone_votes.length}`);
     for (const g of queues.gone_votes) lines.push(`  ${g.toilet_id}  ${g.name ?? '(no name)'}  ${g.gone_votes} gone, ${g.exists_votes} exists`);
+  }
+  if (queues.claims) {
+    lines.push(`Business claims waiting: ${queues.claims.length}`);
+    for (const c of queues.claims) {
+      const toilet = c.toilet ? `${c.toilet.name ?? '(no name)'} at ${c.toilet.lat},${c.toilet.lon}${c.toilet.gone ? ' (marked gone)' : ''}` : 'not in the current data';
+      lines.push(`  ${c.id}  ${c.claimed_at}  "${c.business_name}" claims ${c.toilet_id}: ${toilet}  (listing ${c.listing_id}, account ${c.account_id ?? 'deleted'})`);
+      lines.push(`      contact: ${[c.contact_email, c.contact_phone, c.website].filter(Boolean).join(', ') || 'none left'}`);
+      if (c.note) lines.push(`      note: ${c.note}`);
+      lines.push(c.other_claims.length ? `      other claims on it: ${c.other_claims.map((o) => `${o.id} ${o.status} "${o.business_name}"`).join('; ')}` : '      no other claim on it');
+    }
   }
   return lines.join('\n');
 }
