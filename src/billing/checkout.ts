@@ -15,6 +15,14 @@ import type { BillableListing, ListingPlans } from './listings.js';
 import { askStripe, ProviderRefused } from './provider.js';
 import { FINAL_STATUSES, type BillingStore, type CheckoutRow } from './store.js';
 
+/**
+ * Stripe refuses an `expires_at` less than 30 minutes after it receives the request: the time on the way
+ * and a clock a little behind Stripe's must not make the shortest expiry fail, so the session lives this
+ * much longer (and at most 24 hours less this much).
+ */
+export const EXPIRY_MARGIN_SECONDS = 60;
+const LONGEST_EXPIRY_SECONDS = 86_400 - EXPIRY_MARGIN_SECONDS;
+
 /** The partner dashboard (site page) the checkout and the portal come back to. */
 export const DASHBOARD_PATH = '/partner';
 /** The cancel URL of a checkout: expires the session, then shows the dashboard (routes.ts). */
@@ -129,7 +137,8 @@ export class Checkouts {
             subscription_data: { metadata },
             success_url: `${back}&checkout=done`,
             cancel_url: `${baseUrl}${CHECKOUT_CANCELED_PATH}?listing=${listing.id}&attempt=${pending.attempt}`,
-            expires_at: Math.floor(pending.created_at / 1000) + config.checkoutExpiryMinutes * 60,
+            // from the pending row's time, so a second click sends the same parameters with the same key
+            expires_at: Math.floor(pending.created_at / 1000) + Math.min(config.checkoutExpiryMinutes * 60 + EXPIRY_MARGIN_SECONDS, LONGEST_EXPIRY_SECONDS),
           },
           { idempotencyKey: `checkout:${listing.id}:${pending.tier}:${pending.attempt}` },
         ),

@@ -11,6 +11,7 @@ import { claimAs, runningListing } from '../partners/support.js';
 import { approvedListing, buy, partnerOf, pay, problem, startBilled, type Billed } from './support.js';
 import { SILENT } from '../support/server.js';
 import { WEBHOOK_MAX_BYTES } from '../../src/schemas/operations.js';
+import { EXPIRY_MARGIN_SECONDS } from '../../src/billing/checkout.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 
@@ -51,7 +52,7 @@ describe('startCheckout and openBillingPortal', () => {
     assert.equal(form.billing_address_collection, 'required');
     assert.deepEqual(form.metadata, { listing });
     assert.deepEqual(form.subscription_data.metadata, { listing });
-    assert.equal(Number(form.expires_at), Math.floor(START / 1000) + 30 * 60, 'expires 30 minutes ahead (on the injected clock)');
+    assert.equal(Number(form.expires_at), Math.floor(START / 1000) + 30 * 60 + EXPIRY_MARGIN_SECONDS, 'expires 30 minutes ahead (on the injected clock), and a margin for the way to Stripe');
     assert.ok(form.success_url.startsWith('https://toilets.example.test/partner?listing='));
     assert.match(form.cancel_url, /^https:\/\/toilets\.example\.test\/partner\/checkout-canceled\?listing=pl_[0-9a-f]{32}&attempt=[0-9a-f]{32}$/);
     assert.match(made[0].idempotencyKey!, new RegExp(`^checkout:${listing}:plus:[0-9a-f]{32}$`));

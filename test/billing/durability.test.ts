@@ -27,10 +27,15 @@ test('SIGKILL between receiving an event and answering it: the resend redoes it,
   const toilet = readSourceToilets(data.toiletsDb)[0].id;
   // the business, its approved claim and its checkout, made by the server in this process
   const setup = await startAccountsService(data, new Clock(Date.now()), { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000', ...standIn.env }, keptLog());
-  const { browser, listing } = await approvedListing(setup, toilet, 'Durable Döner', '198.51.100.70');
-  const started = await browser.request('POST', '/billing/checkout', { body: { listing, tier: 'basic' } });
-  assert.equal(started.status, 200, JSON.stringify(started.json));
-  await setup.close();
+  let started: { json: { url: string } };
+  try {
+    const { browser, listing } = await approvedListing(setup, toilet, 'Durable Döner', '198.51.100.70');
+    const checkout = await browser.request('POST', '/billing/checkout', { body: { listing, tier: 'basic' } });
+    assert.equal(checkout.status, 200, JSON.stringify(checkout.json));
+    started = checkout;
+  } finally {
+    await setup.close();
+  }
 
   let main = await startMain(data, { env: standIn.env });
   standIn.webhooks.url = `${main.url}/api/v1/billing/webhook`;
