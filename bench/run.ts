@@ -1,20 +1,21 @@
-// npm run bench [-- --quick]: import, start-up, in-process latency and HTTP throughput on generated
-// world-scale data, each figure with its target; writes bench/RESULTS.md. Full mode: 1M toilets among
-// 5M other nodes; --quick: 100k among 500k, shorter runs.
+// npm run bench [-- --quick]: import, start-up, in-process latency (and what partner listings add to it)
+// and HTTP throughput on generated world-scale data, each figure with its target; writes bench/RESULTS.md.
+// Full mode: 1M toilets among 5M other nodes; --quick: 100k among 500k, shorter runs.
 import { cpus, totalmem } from 'node:os';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ensureExtract, OUT_DIR, type Dataset } from './dataset.js';
 import { timed, latencies, seededRandom, hasCommand, type LatencyStats } from './measure.js';
 import { meanAnswerBytes, runWrk, startProcess, wrkAvailable } from './http.js';
 import { TARGETS, atLeast, atMost, type Verdict } from './targets.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { hoursOf, toiletId, Trait, type ToiletTable } from '../src/toilets/table.js';
-import type { Reads } from '../src/api/reads.js';
+import { hoursOf, toiletId, Trait } from '../src/toilets/table.js';
 import type { MemoryKept } from './memory-kept.js';
-import type { FindParams, AreaParams } from '../src/schemas/params.js';
+import type { FindParams } from '../src/schemas/params.js';
+import { densestBoxes, NO_FILTERS, pointsNearToilets } from './read-queries.js';
+import { benchMode } from './mode.js';
+import { PARTNER_PAIRS, partnerCost, partnerCostLines } from './partners.js';
 import { benchPlaces } from './places.js';
 import { benchRateLimit } from './rate-limit.js';
 import { machineFigures, machineLine } from './machine.js';
@@ -22,11 +23,11 @@ import { toolCallRequestLines } from './mcp.js';
 import { median, observabilityCost } from './observability.js';
 import Database from 'better-sqlite3';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
-const quick = values.quick === true;
-const SIZE = quick ? { toilets: 100_000, otherNodes: 500_000 } : { toilets: 1_000_000, otherNodes: 5_000_000 };
+const mode = benchMode();
+const quick = mode.quick;
+const SIZE = { toilets: mode.toilets, otherNodes: mode.otherNodes };
 const SCALING_SIZES = quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000];
-const TASK_MS = quick ? 500 : 2000;
+const TASK_MS = mode.taskMs;
 const WRK_SECONDS = quick ? 3 : 8;
 /** Each endpoint (and the ceiling) first runs this long unmeasured: JIT compilation and first touches are not what the ratio is about. */
 const WRK_WARMUP_SECONDS = quick ? 1 : 2;
@@ -38,8 +39,6 @@ const lines: string[] = [];
 const log = (line: string) => console.log(line);
 const row = (cells: (string | number)[]) => lines.push(`| ${cells.join(' | ')} |`);
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
-
-const NO_FILTERS = { open_now: false, wheelchair: false, changing_table: false, free: false, no_purchase_needed: false };
 
 async function importSection(data: Dataset): Promise<void> {
   log('import …');
@@ -138,22 +137,6 @@ interface InProcess {
 
 /** The area task with a target: the issue's figures for it (a full sort ~800 µs, a bounded traversal ~55) are the search's. */
 const AREA_SEARCH = 'area 0.2°, limit 200: the box search';
-const DENSE_BOX_CANDIDATES = 16_384;
-const DENSE_BOXES = 4096;
-
-/**
- * The densest 4,096 of 16,384 0.2° boxes centred a few hundred metres off random toilets (limit 200, no
- * filter): at a million toilets every one holds over 200 toilets, so the limit binds, as in a city.
- */
-function densestBoxes(reads: Reads, random: () => number, t: ToiletTable, now: number): AreaParams[] {
-  const candidates = Array.from({ length: DENSE_BOX_CANDIDATES }, () => {
-    const row = Math.floor(random() * t.count);
-    const [lat, lon] = [t.lat[row] + (random() - 0.5) * 0.01, t.lon[row] + (random() - 0.5) * 0.01];
-    const box: AreaParams = { bbox: { west: lon - 0.1, south: lat - 0.1, east: lon + 0.1, north: lat + 0.1 }, limit: 200, ...NO_FILTERS };
-    return { box, found: reads.searchArea(box, now) };
-  });
-  return candidates.sort((a, b) => b.found - a.found).slice(0, DENSE_BOXES).map((c) => c.box);
-}
 
 /** Limits the cost-by-limit table measures: nearest allows 1–20, area 1–200. */
 const NEAREST_LIMITS = [1, 5, 10, 20];
@@ -168,11 +151,7 @@ async function inProcess(db: string, taskMs: number, byLimit = false): Promise<I
   const t = snapshot.table;
   const random = seededRandom(42);
   const now = Date.UTC(2026, 10, 22, 12);
-  // Query points near real toilets (where people ask), a few hundred metres off.
-  const points = Array.from({ length: 4096 }, () => {
-    const row = Math.floor(random() * t.count);
-    return { lat: t.lat[row] + (random() - 0.5) * 0.01, lon: t.lon[row] + (random() - 0.5) * 0.01 };
-  });
+  const points = pointsNearToilets(t, random, 4096);
   const ids = Array.from({ length: 4096 }, () => toiletId(t, Math.floor(random() * t.count)));
   const boxes = densestBoxes(app.reads, random, t, now);
   const share = (bit: number) => t.traits.reduce((n, traits) => n + ((traits & bit) === bit ? 1 : 0), 0) / t.count;
@@ -405,6 +384,8 @@ async function main(): Promise<void> {
     const r = await inProcess(data.db, TASK_MS, true);
     inProcessSection(r, SIZE.toilets);
     limitSection(r.byLimit!, SIZE.toilets);
+    log('partner listings …');
+    lines.push(...partnerCostLines(await partnerCost(data.db, TASK_MS, PARTNER_PAIRS)));
     log('http …');
     await httpSection(server.port, Number(server.line.threads), data.db);
   } finally {

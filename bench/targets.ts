@@ -25,6 +25,8 @@ export const TARGETS = {
   placeIndexBuildMsPer100k: 1000,
   /** Throughput that metrics, or the access log, may cost on nearest over HTTP (median of alternating on/off rounds). */
   observabilityCostMax: 0.05,
+  /** Latency that partner listings on 10% of the toilets may add to nearest and area (median of alternating pairs, bench/partners.ts). */
+  partnerCostMax: 0.08,
 } as const;
 
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';

@@ -64,6 +64,12 @@ export interface Config {
   accountsDb: string;
   /** false: the five contribution operations answer 503. */
   contributionsEnabled: boolean;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE: account-event webhooks may go to non-public addresses (and plain http there).
+   * Off in production (it would let an OAuth client make this server call into its own network); for a
+   * closed network or tests only.
+   */
+  outboundAllowPrivate: boolean;
   humanCheck: HumanCheckConfig;
   /** The basemap's vector tiles (MBTiles) written by `npm run import -- --tiles`, served at /tiles/. */
   tilesDb: string;
@@ -147,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overlayDb,
     accountsDb: accountsDb(env, overlayDb, toiletsDb),
     contributionsEnabled: boolean(env, 'CONTRIBUTIONS_ENABLED', true),
+    outboundAllowPrivate: boolean(env, 'OUTBOUND_ALLOW_PRIVATE', false),
     humanCheck: {
       provider: oneOf(env, 'HUMAN_CHECK', HUMAN_CHECK_PROVIDERS, 'altcha'),
       algorithm: oneOf(env, 'ALTCHA_ALGORITHM', ALTCHA_ALGORITHMS, 'PBKDF2/SHA-256'),

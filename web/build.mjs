@@ -1,5 +1,5 @@
 // Builds the site's front end into dist/web (run by `npm run build`): esbuild bundles one ES module per
-// page type (find, toilet, propose) with shared chunks split off and MapLibre only in the map chunk, all
+// page type (find, toilet, propose, account) with shared chunks split off and MapLibre only in the map chunk, all
 // under content-hashed names in dist/web/assets; copies MapLibre's worker and CSS and ALTCHA's CSS and
 // workers under hashed names too; draws the app icons (icons.mjs); builds the service worker at dist/web/sw.js with the shell's file list;
 // writes .gz and .br beside every file, and manifest.json mapping logical names to public paths, which the
@@ -20,7 +20,7 @@ mkdirSync(assetsDir, { recursive: true });
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { find: 'web/src/find.ts', toilet: 'web/src/toilet.ts', propose: 'web/src/propose.ts', site: 'web/src/site.css' },
+  entryPoints: { find: 'web/src/find.ts', toilet: 'web/src/toilet.ts', propose: 'web/src/propose.ts', account: 'web/src/account.ts', site: 'web/src/site.css' },
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -37,7 +37,7 @@ const result = await build({
 const manifest = { shell: [] };
 for (const [file, meta] of Object.entries(result.metafile.outputs)) {
   const name = basename(file);
-  const entry = /^web\/src\/(find|toilet|propose|site)\.(ts|css)$/.exec(meta.entryPoint ?? '');
+  const entry = /^web\/src\/(find|toilet|propose|account|site)\.(ts|css)$/.exec(meta.entryPoint ?? '');
   if (entry && !name.endsWith('.map')) manifest[`${entry[1]}.${extname(name).slice(1)}`] = `/assets/${name}`;
 }
 

@@ -10,11 +10,11 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
+import { checkedBody, GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
 import { operationById } from '../schemas/operations.js';
-import type { AccountRow, AccountsStore, PasskeyRow } from './store.js';
+import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
-import type { Sessions } from './sessions.js';
+import { sessionId, type Sessions } from './sessions.js';
 import type { PasskeyCeremonies, NewPasskey } from './passkeys.js';
 import { DeletionPostponed, type DeletionHooks } from './deletion.js';
 
@@ -38,6 +38,8 @@ export interface AccountRouteDeps {
 }
 
 const JSON_TYPE = ['Content-Type', 'application/json'];
+/** Read where a session starts, for its coarse device label only (device-label.ts). */
+const USER_AGENT = ['user-agent'];
 
 export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps): void {
   const { store, sessions, ceremonies, deletion, ledger, log } = deps;
@@ -79,6 +81,8 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
       return answer(200, context, options);
     }
     if (context.session !== null) {
+      // refused before the authenticator makes a passkey that addPasskey would then refuse
+      if (context.nowMs - context.session.verifiedAtMs > RECENT_PASSKEY_MS) return refuse(REAUTHENTICATE, context);
       const account = store.account(context.session.account)!;
       const options = await ceremonies.creationOptions({ purpose: 'add-passkey', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: store.passkeys(account.id) }, context.nowMs);
       return answer(200, context, options);
@@ -91,7 +95,7 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     return answer(200, context, options);
   });
 
-  operation<{ display_name: string; email?: string; credential: RegistrationResponseJSON }>('createAccount', async (body, context) => {
+  operation<{ display_name: string; email?: string; credential: RegistrationResponseJSON }>('createAccount', async (body, context, request) => {
     const verified = await ceremonies.registration(body.credential, 'create-account', null, context.nowMs);
     if (!verified.ok) return refuse(passkeyRefused(verified.detail), context);
     if (context.humanCheck !== null && !ledger.spend(context.humanCheck)) {
@@ -109,11 +113,11 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     const cookie = store.transaction(() => {
       store.insertAccount(account);
       storePasskey(verified.value, account.id, 'Passkey 1', nowMs);
-      return sessions.start(account.id, false, nowMs);
+      return sessions.start(account.id, false, nowMs, request.headers['user-agent']);
     });
     log.info('account created', { account: account.id });
     return answer(201, context, accountAnswer(account), cookie);
-  });
+  }, USER_AGENT);
 
   operation<never>('getAccount', (_body, context) => answer(200, context, accountAnswer(store.account(context.session!.account)!)));
 
@@ -161,6 +165,22 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     return answer(200, context, { removed: id, other_sessions: store.countOtherSessions(session.account, session.tokenHash) });
   });
 
+  operation<never>('listSessions', (_body, context) => {
+    const session = context.session!;
+    return answer(200, context, { sessions: store.sessionsOf(session.account).map((row) => sessionAnswer(row, session.tokenHash)) });
+  });
+
+  operation<never>('endSession', (_body, context, request) => {
+    const session = context.session!;
+    const id = request.params.session;
+    const row = store.sessionsOf(session.account).find((candidate) => sessionId(candidate.token_hash) === id);
+    if (row === undefined) return refuse({ slug: 'not-found', detail: 'The account has no session with this id (it may have ended already); listSessions lists them.' }, context);
+    store.deleteSession(row.token_hash);
+    const current = row.token_hash.equals(session.tokenHash);
+    log.info('session ended', { account: session.account, current });
+    return answer(200, context, { ended: id, current }, current ? sessions.clearCookie() : undefined);
+  });
+
   operation<never>('signOutEverywhere', (_body, context) => {
     const session = context.session!;
     const ended = store.deleteOtherSessions(session.account, session.tokenHash);
@@ -168,7 +188,7 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     return answer(200, context, { ended });
   });
 
-  operation<{ recovery_token: string; name?: string; credential: RegistrationResponseJSON }>('recoverAccount', async (body, context) => {
+  operation<{ recovery_token: string; name?: string; credential: RegistrationResponseJSON }>('recoverAccount', async (body, context, request) => {
     const tokenHash = secretHash(body.recovery_token);
     const link = store.recovery(tokenHash);
     if (link === null || link.expires_at <= context.nowMs) return refuse(recoveryGone, context);
@@ -182,12 +202,12 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
       storePasskey(verified.value, account.id, body.name?.trim() ?? 'Recovered passkey', nowMs);
       // whoever held the lost passkeys is signed out
       store.deleteSessions(account.id);
-      return { account, cookie: sessions.start(account.id, account.moderator === 1, nowMs) };
+      return { account, cookie: sessions.start(account.id, account.moderator === 1, nowMs, request.headers['user-agent']) };
     });
     if (done === null) return refuse(recoveryGone, context);
     log.info('account recovered with an operator link', { account: done.account.id });
     return answer(201, context, accountAnswer(done.account), done.cookie);
-  });
+  }, USER_AGENT);
 
   operation<never>('startSignIn', async (_body, context) => answer(200, context, await ceremonies.requestOptions(context.nowMs)));
 
@@ -201,11 +221,11 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
       const cookie = store.transaction(() => {
         // rotated: the session the browser held (if any) ends, a new token starts
         if (previous !== null) store.deleteSession(previous);
-        return sessions.start(account.id, account.moderator === 1, context.nowMs);
+        return sessions.start(account.id, account.moderator === 1, context.nowMs, request.headers['user-agent']);
       });
       return answer(200, context, accountAnswer(account), cookie);
     },
-    ['cookie'],
+    ['cookie', ...USER_AGENT],
   );
 
   operation<never>(
@@ -227,6 +247,16 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
 
 function accountAnswer(account: AccountRow) {
   return { id: account.id, display_name: account.display_name, email: account.email, moderator: account.moderator === 1, created_at: new Date(account.created_at).toISOString() };
+}
+
+function sessionAnswer(session: SessionRow, current: Buffer) {
+  return {
+    id: sessionId(session.token_hash),
+    created_at: new Date(session.created_at).toISOString(),
+    last_used_at: new Date(session.last_seen_at).toISOString(),
+    device: session.device,
+    current: session.token_hash.equals(current),
+  };
 }
 
 function passkeyAnswer(passkey: PasskeyRow) {

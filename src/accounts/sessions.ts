@@ -3,11 +3,12 @@
 // session ends at sign-out, at its idle end (no request for SESSION_IDLE_HOURS) or its absolute end
 // (SESSION_ABSOLUTE_HOURS after sign-in), whichever comes first; moderators' sessions have shorter ends.
 // The cookie is `__Host-session` on https (Secure, no Domain, Path=/), HttpOnly and SameSite=Lax.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SessionLifetimes } from '../config.js';
 import type { SessionReader, SignedIn } from '../api/guards.js';
 import { sessionCookieName } from '../schemas/operations.js';
 import { secretHash, type AccountsStore } from './store.js';
+import { deviceLabel } from './device-label.js';
 
 /**
  * How often a session's last use is written: each request would cost a disk write (synchronous=FULL), and
@@ -29,10 +30,13 @@ export class Sessions implements SessionReader {
     this.cookieAttributes = `; Path=/; HttpOnly; SameSite=Lax${secure}`;
   }
 
-  /** Starts a session for the account (its passkey just verified); returns the Set-Cookie value. */
-  start(accountId: string, moderator: boolean, nowMs: number): string {
+  /**
+   * Starts a session for the account (its passkey just verified) on the device the User-Agent names (a
+   * coarse label only, device-label.ts); returns the Set-Cookie value.
+   */
+  start(accountId: string, moderator: boolean, nowMs: number, userAgent: string): string {
     const token = randomBytes(32).toString('base64url');
-    this.store.insertSession({ token_hash: secretHash(token), account_id: accountId, created_at: nowMs, last_seen_at: nowMs, verified_at: nowMs });
+    this.store.insertSession({ token_hash: secretHash(token), account_id: accountId, created_at: nowMs, last_seen_at: nowMs, verified_at: nowMs, device: deviceLabel(userAgent) });
     const maxAgeSeconds = Math.floor(this.ends(moderator).absoluteMs / 1000);
     return `${this.cookieName}=${token}${this.cookieAttributes}; Max-Age=${maxAgeSeconds}`;
   }
@@ -76,6 +80,14 @@ export class Sessions implements SessionReader {
     const l = this.lifetimes;
     return moderator ? { idleMs: l.moderatorIdleMs, absoluteMs: l.moderatorAbsoluteMs } : { idleMs: l.idleMs, absoluteMs: l.absoluteMs };
   }
+}
+
+/**
+ * A session's public id (listSessions, endSession): derived from the token's hash by one more hash, so it
+ * names the session without being able to sign in, and needs no column of its own.
+ */
+export function sessionId(tokenHash: Buffer): string {
+  return `ses_${createHash('sha256').update('session id\0').update(tokenHash).digest('base64url').slice(0, 22)}`;
 }
 
 /** The value of cookie `name` in a Cookie header, or null; a token is base64url, anything else is no token. */

@@ -13,6 +13,16 @@ import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 import { PARTNER_TABLES_STEP } from './partner-tables.js';
 import { BILLING_TABLES_STEP } from './billing-tables.js';
+import { OAUTH_TABLES_STEP } from './oauth-tables.js';
+
+/**
+ * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
+ * page can tell sessions apart; sessions of before have none (NULL).
+ */
+export const SESSION_DEVICE_STEP = {
+  name: 'session device label',
+  up: (db: Database.Database) => db.exec('ALTER TABLE sessions ADD COLUMN device TEXT'),
+};
 
 /** Its layout, step by step (src/storage/README.md). Never edit a step that has shipped: add one. */
 export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [
@@ -73,7 +83,9 @@ CREATE TABLE recovery_links (
 `),
   },
   { version: 2, ...PARTNER_TABLES_STEP },
-  { version: 3, ...BILLING_TABLES_STEP },
+  { version: 3, ...SESSION_DEVICE_STEP },
+  { version: 4, ...OAUTH_TABLES_STEP },
+  { version: 5, ...BILLING_TABLES_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';
@@ -105,6 +117,8 @@ export interface SessionRow {
   created_at: number;
   last_seen_at: number;
   verified_at: number;
+  /** Coarse device label (sessions.ts), null when unknown or started before labels were kept. */
+  device: string | null;
 }
 
 export interface ChallengeRow {
@@ -143,7 +157,8 @@ export class AccountsStore {
       usePasskey: db.prepare('UPDATE passkeys SET counter = ?, last_used_at = ? WHERE id = ?'),
       deletePasskey: db.prepare('DELETE FROM passkeys WHERE id = ? AND account_id = ?'),
       session: db.prepare('SELECT * FROM sessions WHERE token_hash = ?'),
-      insertSession: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, ?, ?, ?, ?)'),
+      insertSession: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at, device) VALUES (?, ?, ?, ?, ?, ?)'),
+      sessionsOf: db.prepare('SELECT * FROM sessions WHERE account_id = ? ORDER BY last_seen_at DESC, created_at DESC'),
       touchSession: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?'),
       deleteSession: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
       deleteOtherSessions: db.prepare('DELETE FROM sessions WHERE account_id = ? AND token_hash != ?'),
@@ -231,7 +246,12 @@ export class AccountsStore {
 
   insertSession(session: SessionRow): void {
     const s = session;
-    this.sql.insertSession.run(s.token_hash, s.account_id, s.created_at, s.last_seen_at, s.verified_at);
+    this.sql.insertSession.run(s.token_hash, s.account_id, s.created_at, s.last_seen_at, s.verified_at, s.device);
+  }
+
+  /** The account's sessions, the last used first. */
+  sessionsOf(accountId: string): SessionRow[] {
+    return this.sql.sessionsOf.all(accountId) as SessionRow[];
   }
 
   touchSession(tokenHash: Buffer, atMs: number): void {

@@ -20,7 +20,8 @@ import { findInvalid } from '../schemas/validate.js';
  *   rateLimit      429  first: every answer then carries the RateLimit headers
  *   featureSwitch  503  an operation switched off refuses everyone alike
  *   origin         403
- *   session        401  a signed-in session where the operation needs one (`security: 'session'`), and a
+ *   session        401  a signed-in session where the operation needs one (`security: 'session'`), then
+ *                  403  the role it needs (`role`: moderator), then (401) a
  *                       passkey assertion of the last 5 minutes for the sensitive ones (`recentPasskey`);
  *                       read, where the operation takes one, so that a signed-in account needs no human
  *                       check (`session: 'optional'`). (OAuth's bearer token, 401, joins here.)
@@ -80,6 +81,12 @@ export interface SessionReader {
 
 /** How recent a passkey assertion the sensitive operations (`recentPasskey`) need. */
 export const RECENT_PASSKEY_MS = 5 * 60_000;
+
+/** The refusal of a sensitive operation whose session proved no passkey in the last 5 minutes. */
+export const REAUTHENTICATE: Refusal = {
+  slug: 'reauthentication-required',
+  detail: `Confirm it is you: this operation needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Sign in again (startSignIn, then signIn), then send the request again.`,
+};
 
 /** A verified human-check token: `key` names it for the single-use record until `expiresAtMs`. */
 export interface HumanCheckPass {
@@ -196,6 +203,7 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     if (!required && guards?.session !== 'optional') return null;
     if (sessions === undefined) throw new Error('a route reads the session, but this guard chain has no session reader: give GuardDeps.sessions');
     const recent = guards?.recentPasskey === true;
+    const role = guards?.role;
     return {
       headers: ['cookie'],
       check: ({ headers: { cookie } }, context) => {
@@ -203,12 +211,11 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
         if (session === null) {
           return required ? { slug: 'sign-in-required', detail: 'Sign in first: this operation needs a signed-in account (startSignIn, then signIn with a passkey).' } : null;
         }
-        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) {
-          return {
-            slug: 'reauthentication-required',
-            detail: `Confirm it is you: this operation needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Sign in again (startSignIn, then signIn), then send the request again.`,
-          };
+        // the role first: a passkey prompt would not help an account without it
+        if (role === 'moderator' && !session.moderator) {
+          return { slug: 'moderator-required', detail: 'This is for moderators: the signed-in account does not hold the moderator role. The operator grants it (npm run moderate -- moderators add).' };
         }
+        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) return REAUTHENTICATE;
         context.session = session;
         context.account = session.account;
         return null;
@@ -257,6 +264,8 @@ export interface GuardedRoute<I> {
   /** Request headers the route's own steps read (the guards add theirs), or 'all' (the MCP SDK reads them). */
   readonly headers?: readonly string[] | 'all';
   readonly cors?: CorsPolicy;
+  /** The Content-Security-Policy of a page route (RouteDefinition). */
+  readonly contentSecurityPolicy?: string;
   /** Headers every answer of the route carries, refusals included (`Cache-Control: no-store` of private answers). */
   readonly answerHeaders?: HeaderList;
   /** Takes a body of at most `maxBytes`; a larger one is refused at the bodySize step with `tooLargeStatus`. */
@@ -338,6 +347,7 @@ export class GuardChain {
       ...(route.operation ? { operation: route.operation } : {}),
       headers: route.headers === 'all' ? 'all' : [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
+      ...(route.contentSecurityPolicy ? { contentSecurityPolicy: route.contentSecurityPolicy } : {}),
       handler: (request) => this.serve(checks, request, handle, answerHeaders, refuse),
       ...(body
         ? {

@@ -18,6 +18,8 @@ import { registerDumpRoutes } from './dump-routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
 import { writeFirstDump } from './first-dump.js';
+import { Moderation } from './moderation.js';
+import { registerModerationRoutes } from './moderation-routes.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -60,6 +62,8 @@ export class Community {
     registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now });
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
+    const moderation = new Moderation(store, deps.catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+    registerModerationRoutes(server, { config, ...deps, moderation, log, applied: () => this.watcher?.poll(true), now });
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 

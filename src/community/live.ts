@@ -34,8 +34,12 @@ export class OverlayWatcher {
     this.timer.unref();
   }
 
-  /** Applies what changed since the last poll; called by the timer, and by tests at the moment they choose. */
-  poll(): void {
+  /**
+   * Applies what changed since the last poll; called by the timer, by tests at the moment they choose, and
+   * with `ownWrite` after this process's own moderator action (the site's queue), which data_version, counting
+   * only other connections' commits, does not show.
+   */
+  poll(ownWrite = false): void {
     try {
       const nowMs = this.now();
       const day = utcDay(nowMs);
@@ -45,7 +49,7 @@ export class OverlayWatcher {
         this.catalog.refreshOverlays(null);
       }
       const version = this.store.dataVersion();
-      if (version === this.version) return;
+      if (version === this.version && !ownWrite) return;
       const changes = this.store.changesSince(this.seq);
       if (changes.communityToilets) {
         // new rows for the static spatial indexes: a new snapshot (rare: a moderator approved a submission)

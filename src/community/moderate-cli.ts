@@ -8,7 +8,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from './community.js';
-import { Moderation, ModerationError, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
+import { Moderation, ModerationError, type FactLock, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
@@ -22,7 +22,7 @@ import type { QueuedClaim } from '../partners/claims.js';
 const COMMAND = {
   name: 'moderate',
   help: `usage: npm run moderate -- <command> [--reason TEXT] [--limit N] [--json] [--help]
-  list [submissions|reports|gone-votes|claims]    the queues, with context
+  list [submissions|reports|gone-votes|claims|locks]  the queues, with context, and the locks in force
   approve <sub_N|rep_N> --reason TEXT             a submission becomes toilet c_N; a report is closed
   approve <claim id> [--name NAME] --reason TEXT  a business claim (--name corrects what partner.name shows);
                                                   rejects the other pending claims on the toilet
@@ -44,7 +44,7 @@ facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hour
 
 /** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
 const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
-  list: { words: ['[submissions|reports|gone-votes|claims]'], optional: 1, changes: false },
+  list: { words: ['[submissions|reports|gone-votes|claims|locks]'], optional: 1, changes: false },
   approve: { words: ['<sub_N|rep_N|claim id>'], changes: true },
   reject: { words: ['<sub_N|rep_N|claim id>'], changes: true },
   plan: { words: ['<listing id>', 'basic|plus|none'], changes: true },
@@ -90,12 +90,13 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     switch (command) {
       case 'list': {
         const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes', 'claims'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims or nothing');
+        if (!['all', 'submissions', 'reports', 'gone-votes', 'claims', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
         const queues = {
           ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
           ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
           ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
           ...(which === 'all' || which === 'claims' ? { claims: claimModeration.pending() } : {}),
+          ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
         };
         show(queues, () => describeQueues(queues));
         break;
@@ -195,7 +196,7 @@ function fail(error: unknown, console: Console): number {
   return 1;
 }
 
-function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[]; claims?: QueuedClaim[] }): string {
+function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: QueuedReport[]; gone_votes?: GoneVotes[]; claims?: QueuedClaim[]; locks?: FactLock[] }): string {
   const lines: string[] = [];
   if (queues.submissions) {
     lines.push(`Submissions waiting: ${queues.submissions.length}`);
@@ -227,6 +228,10 @@ function describeQueues(queues: { submissions?: QueuedSubmission[]; reports?: Qu
       if (c.note) lines.push(`      note: ${c.note}`);
       lines.push(c.other_claims.length ? `      other claims on it: ${c.other_claims.map((o) => `${o.id} ${o.status} "${o.business_name}"`).join('; ')}` : '      no other claim on it');
     }
+  }
+  if (queues.locks) {
+    lines.push(`Locks in force (undo with \`unlock <id> <fact>\`): ${queues.locks.length}`);
+    for (const l of queues.locks) lines.push(`  ${l.toilet_id}  ${l.name ?? '(no name)'}  ${l.fact} = ${l.value}  since ${l.locked_at}`);
   }
   return lines.join('\n');
 }

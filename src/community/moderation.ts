@@ -1,4 +1,5 @@
-// What a moderator does, in one module for the command line (moderate-cli.ts) and the web queue to come:
+// What a moderator does, in one module for the command line (moderate-cli.ts) and the site's moderator
+// queue (moderation-routes.ts):
 // review the queues with context, approve or reject submissions and reports, lock or unlock a fact's
 // value, mark a toilet gone. Every action is one transaction with its entry in the moderation log (time,
 // action, target, reason) and in the change log, by which a running server notices it (live.ts).
@@ -55,6 +56,15 @@ export interface GoneVotes {
   exists_votes: number;
 }
 
+/** A value a moderator set for a fact (`lock`, `gone`), in force until `unlock`. */
+export interface FactLock {
+  toilet_id: string;
+  name: string | null;
+  fact: string;
+  value: string;
+  locked_at: string;
+}
+
 export interface LogEntry {
   at: string;
   action: string;
@@ -98,6 +108,7 @@ export class Moderation {
       openReports: db.prepare("SELECT r.*, (SELECT count(*) FROM reports o WHERE o.toilet_id = r.toilet_id AND o.status = 'open') AS open_reports FROM reports r WHERE status = 'open' ORDER BY id"),
       report: db.prepare('SELECT * FROM reports WHERE id = ?'),
       decideReport: db.prepare("UPDATE reports SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'"),
+      locks: db.prepare('SELECT toilet_id, attribute, value, at FROM locks ORDER BY at DESC, toilet_id, attribute'),
       lock: db.prepare('INSERT OR REPLACE INTO locks (toilet_id, attribute, value, at) VALUES (?, ?, ?, ?)'),
       unlock: db.prepare('DELETE FROM locks WHERE toilet_id = ? AND attribute = ?'),
       queueNote: db.prepare('INSERT INTO osm_notes (report_id, lat, lon, text, queued_at) VALUES (?, ?, ?, ?, ?)'),
@@ -147,17 +158,30 @@ export class Moderation {
     return found;
   }
 
-  /** Approves `sub_<n>` (it becomes toilet c_<n>) or `rep_<n>` (closing it; an OSM note may be queued). Returns what it did. */
-  approve(target: string, reason: string): string {
+  /** The locks in force, the newest first, each with the toilet's current id and name. */
+  locks(): FactLock[] {
+    const snapshot = this.catalog.snapshot;
+    return (this.sql.locks.all() as { toilet_id: string; attribute: string; value: string; at: number }[]).map((l) => {
+      const id = snapshot.currentId(l.toilet_id);
+      const row = id === null ? -1 : snapshot.loadedRowOf(id);
+      return { toilet_id: id ?? l.toilet_id, name: row < 0 ? null : snapshot.table.name.get(row), fact: l.attribute, value: l.value, locked_at: new Date(l.at).toISOString() };
+    });
+  }
+
+  /**
+   * Approves `sub_<n>` (it becomes toilet c_<n>) or `rep_<n>` (closing it; an OSM note may be queued). Returns
+   * what it did. `by`: the moderator's account when the action comes from the site (recorded in the log).
+   */
+  approve(target: string, reason: string, by?: string): string {
     const { kind, number } = parseTarget(target);
-    return kind === 'sub' ? this.approveSubmission(number, reason) : this.decideReport(number, 'approved', reason);
+    return kind === 'sub' ? this.approveSubmission(number, reason, by) : this.decideReport(number, 'approved', reason, by);
   }
 
   /** Rejects `sub_<n>` or `rep_<n>`. */
-  reject(target: string, reason: string): string {
+  reject(target: string, reason: string, by?: string): string {
     const { kind, number } = parseTarget(target);
-    if (kind === 'rep') return this.decideReport(number, 'rejected', reason);
-    return this.act('reject', target, reason, {}, () => {
+    if (kind === 'rep') return this.decideReport(number, 'rejected', reason, by);
+    return this.act('reject', target, reason, actor({}, by), () => {
       this.pending(number);
       this.sql.decideSubmission.run('rejected', this.now(), number);
       return `rejected ${target}`;
@@ -165,12 +189,12 @@ export class Moderation {
   }
 
   /** Shows `value` for the fact whatever the votes say (provenance.decided by: moderator). */
-  lock(toiletId: string, attribute: string, value: string, reason: string): string {
+  lock(toiletId: string, attribute: string, value: string, reason: string, by?: string): string {
     const fact = factAttribute(attribute);
     const normal = normalizeVote(fact, value);
     if (!normal.ok) throw new ModerationError(`${attribute} ${JSON.stringify(value)} ${normal.reason}`);
     const id = this.toilet(toiletId);
-    return this.act(fact === 'existence' && normal.value === 'gone' ? 'gone' : 'lock', id, reason, { attribute: fact, value: normal.value }, () => {
+    return this.act(fact === 'existence' && normal.value === 'gone' ? 'gone' : 'lock', id, reason, actor({ attribute: fact, value: normal.value }, by), () => {
       this.sql.lock.run(id, fact, normal.value, this.now());
       this.store.logChange(id, this.now());
       return `locked ${fact} of ${id} to ${normal.value}`;
@@ -178,10 +202,10 @@ export class Moderation {
   }
 
   /** Removes a lock: votes (or the source) decide the fact again. An existence lock brings a gone toilet back. */
-  unlock(toiletId: string, attribute: string, reason: string): string {
+  unlock(toiletId: string, attribute: string, reason: string, by?: string): string {
     const fact = factAttribute(attribute);
     const id = this.toilet(toiletId);
-    return this.act('unlock', id, reason, { attribute: fact }, () => {
+    return this.act('unlock', id, reason, actor({ attribute: fact }, by), () => {
       const removed = this.catalog.snapshot.aliases(id).reduce((n, alias) => n + this.sql.unlock.run(alias, fact).changes, 0);
       if (removed === 0) throw new ModerationError(`${id} has no lock on ${fact}`);
       this.store.logChange(id, this.now());
@@ -190,8 +214,8 @@ export class Moderation {
   }
 
   /** Marks a toilet gone: getToilet answers 404 and it leaves every answer (undo: unlock existence). */
-  markGone(toiletId: string, reason: string): string {
-    return this.lock(toiletId, 'existence', 'gone', reason);
+  markGone(toiletId: string, reason: string, by?: string): string {
+    return this.lock(toiletId, 'existence', 'gone', reason, by);
   }
 
   history(limit: number): LogEntry[] {
@@ -202,9 +226,9 @@ export class Moderation {
     }));
   }
 
-  private approveSubmission(number: number, reason: string): string {
+  private approveSubmission(number: number, reason: string, by: string | undefined): string {
     const id = `c_${number}`;
-    return this.act('approve', `sub_${number}`, reason, { toilet: id }, () => {
+    return this.act('approve', `sub_${number}`, reason, actor({ toilet: id }, by), () => {
       const s = this.pending(number);
       this.sql.decideSubmission.run('approved', this.now(), number);
       this.sql.addToilet.run({
@@ -227,9 +251,9 @@ export class Moderation {
     });
   }
 
-  private decideReport(number: number, status: 'approved' | 'rejected', reason: string): string {
+  private decideReport(number: number, status: 'approved' | 'rejected', reason: string, by: string | undefined): string {
     const target = `rep_${number}`;
-    return this.act(status === 'approved' ? 'approve' : 'reject', target, reason, {}, () => {
+    return this.act(status === 'approved' ? 'approve' : 'reject', target, reason, actor({}, by), () => {
       const report = this.sql.report.get(number) as ReportRow | undefined;
       if (!report || this.sql.decideReport.run(status, this.now(), number).changes === 0) throw new ModerationError(`${target} is not an open report; see \`list reports\``);
       this.store.logChange(report.toilet_id, this.now());
@@ -302,6 +326,11 @@ interface ReportRow {
   kind: string;
   note: string | null;
   at: number;
+}
+
+/** An action's log details, with the moderator's account when a site moderator did it (the CLI is the operator). */
+function actor(details: object, by: string | undefined): object {
+  return by === undefined ? details : { ...details, by };
 }
 
 function parseTarget(target: string): { kind: 'sub' | 'rep'; number: number } {

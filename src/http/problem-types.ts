@@ -112,6 +112,16 @@ export const PROBLEM_TYPES = {
     status: 409,
     description: 'Something the account holds must be ended first, such as a running subscription; the detail names it and says how to confirm its end in the deletion request.',
   },
+  'moderator-required': {
+    title: 'Moderator role required',
+    status: 403,
+    description: 'This operation is for accounts with the moderator role, which the operator grants (npm run moderate -- moderators add). Sign in with such an account, or ask the operator.',
+  },
+  'moderation-refused': {
+    title: 'Moderation action refused',
+    status: 409,
+    description: 'The moderator action cannot be done as asked, for the reason the detail gives (decided already, no such toilet or lock, a value the fact does not take). Reload the queue and act again.',
+  },
   'claim-conflict': {
     title: 'Toilet already claimed',
     status: 409,

@@ -63,8 +63,8 @@ export class PartnerStore {
     const db = (this.db = accounts.db);
     this.sql = {
       claim: db.prepare('SELECT * FROM partner_claims WHERE id = ?'),
-      claimsOnToilets: db.prepare("SELECT * FROM partner_claims WHERE toilet_id IN (SELECT value FROM json_each(?)) AND status IN ('pending', 'approved') ORDER BY created_at, id"),
-      pendingClaims: db.prepare("SELECT * FROM partner_claims WHERE status = 'pending' ORDER BY created_at, id"),
+      claimsOnToilets: db.prepare("SELECT * FROM partner_claims WHERE toilet_id IN (SELECT value FROM json_each(?)) AND status IN ('pending', 'approved') ORDER BY created_at, rowid"),
+      pendingClaims: db.prepare("SELECT * FROM partner_claims WHERE status = 'pending' ORDER BY created_at, rowid"),
       insertClaim: db.prepare(
         `INSERT INTO partner_claims (id, account_id, toilet_id, business_name, contact_email, contact_phone, website, note, status, created_at)
          VALUES (@id, @account_id, @toilet_id, @business_name, @contact_email, @contact_phone, @website, @note, 'pending', @created_at)`,
@@ -77,7 +77,7 @@ export class PartnerStore {
       claimsOfAccount: db.prepare("SELECT * FROM partner_claims WHERE account_id = ? AND status IN ('pending', 'approved')"),
       listing: db.prepare(`${WITH_CLAIM} WHERE l.id = ?`),
       listingOfClaim: db.prepare(`${WITH_CLAIM} WHERE l.claim_id = ?`),
-      listingsOfAccount: db.prepare(`${WITH_CLAIM} WHERE l.account_id = ? ORDER BY l.created_at, l.id`),
+      listingsOfAccount: db.prepare(`${WITH_CLAIM} WHERE l.account_id = ? ORDER BY l.created_at, l.rowid`),
       activeListings: db.prepare(`${WITH_CLAIM} WHERE c.status IN ('pending', 'approved') AND l.stopped_at IS NULL`),
       showing: db.prepare(SHOWING),
       showingOn: db.prepare(`${SHOWING} AND l.toilet_id IN (SELECT value FROM json_each(?)) ORDER BY l.updated_at DESC, l.id LIMIT 1`),

@@ -149,6 +149,16 @@ const PasskeyAdded = closedObject('PasskeyAdded', 'The passkey is registered.', 
 const PasskeyRemoved = closedObject('PasskeyRemoved', 'The passkey is removed; it can no longer sign in.', { removed: BASE64URL, other_sessions: OTHER_SESSIONS });
 const SignedOut = closedObject('SignedOut', 'The session is ended and its cookie removed.', { signed_out: { const: true } });
 const SessionsEnded = closedObject('SessionsEnded', 'Every other session of the account is ended.', { ended: { type: 'integer', minimum: 0, description: 'How many sessions ended.' } });
+const SESSION_ID = { type: 'string', pattern: '^ses_[A-Za-z0-9_-]{22}$', description: 'The session’s id: names it, cannot sign in.' } as const;
+const Session = closedObject('Session', 'One signed-in session of the account.', {
+  id: SESSION_ID,
+  created_at: { ...DATE_TIME, description: 'When it signed in.' },
+  last_used_at: { ...DATE_TIME, description: 'Its last request, to the minute.' },
+  device: { anyOf: [{ type: 'string', maxLength: 40 }, { type: 'null' }], description: 'Browser and system, e.g. "Firefox on Android"; null when unknown.' },
+  current: { type: 'boolean', description: 'Whether it is the session of this request.' },
+});
+const SessionList = closedObject('SessionList', 'The signed-in sessions of the account, the last used first.', { sessions: { type: 'array', items: ref('Session') } });
+const SessionEnded = closedObject('SessionEnded', 'The session is ended; when it was this one, the answer removes its cookie.', { ended: SESSION_ID, current: { type: 'boolean' } });
 const AccountDeleted = closedObject('AccountDeleted', 'The account, its passkeys and sessions are deleted; its ratings and votes are kept without it.', { deleted: { const: true } });
 
 export const ACCOUNT_SCHEMAS = {
@@ -169,5 +179,10 @@ export const ACCOUNT_SCHEMAS = {
   PasskeyRemoved,
   SignedOut,
   SessionsEnded,
+  Session,
+  SessionList,
+  SessionEnded,
   AccountDeleted,
 } as const;
+
+export { SESSION_ID };

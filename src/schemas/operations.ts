@@ -5,6 +5,7 @@
 import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation } from './params.js';
 import type { JsonSchema } from './refs.js';
 import { LISTING_ID, TOILET_ID, type SchemaName } from './resources.js';
+import { SESSION_ID } from './account-resources.js';
 
 /** The REST interface lives under this path of {base_url}; the version is part of it. */
 export const API_PREFIX = '/api/v1';
@@ -67,6 +68,8 @@ export interface OperationGuards {
   readonly session?: 'optional';
   /** With `security: 'session'`: a passkey assertion of the last 5 minutes, else 401 reauthentication-required. */
   readonly recentPasskey?: true;
+  /** With `security: 'session'`: the account must hold this role (granted by the operator), else 403. */
+  readonly role?: 'moderator';
   /** `stripe`: the body must carry a valid Stripe-Signature over its raw bytes, else 400 (the webhook). */
   readonly signature?: 'stripe';
 }
@@ -133,13 +136,13 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     path: '/account/passkey-options',
     summary: 'Options to create a passkey',
     description:
-      'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
+      'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey), which, like addPasskey, needs a passkey sign-in from the last 5 minutes (asked here, before the authenticator makes a passkey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
     requestBody: { schema: 'StartPasskeyRegistrationRequest', maxBytes: ACCOUNT_MAX_BYTES },
     rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
     guards: { origin: 'site', session: 'optional' },
     cacheControl: PRIVATE,
     success: { status: 200, description: 'WebAuthn creation options.', schema: 'PasskeyCreationOptions' },
-    errors: { 400: `${ACCOUNT_INVALID_BODY} Also: display_name is missing (signed out), or the recovery link is unknown, used or expired.`, 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+    errors: { 400: `${ACCOUNT_INVALID_BODY} Also: display_name is missing (signed out), or the recovery link is unknown, used or expired.`, 401: 'Signed in, for another passkey: the last passkey sign-in of this session is more than 5 minutes old; sign in again, then resend.', 403: OTHER_ORIGIN, 429: ATTEMPTS_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
   },
   {
     operationId: 'createAccount',
@@ -240,6 +243,32 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     errors: { 401: NOT_RECENT, 403: OTHER_ORIGIN, 404: 'The account has no passkey with this id.', 409: 'It is the last passkey of the account.', 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
   },
   {
+    operationId: 'listSessions',
+    method: 'get',
+    path: '/account/sessions',
+    summary: 'The signed-in sessions of the account',
+    description: 'Each with its id (not its secret), when it signed in and was last used, a coarse device label, and whether it is this one. Never cached, never shared with other origins.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The sessions, the last used first.', schema: 'SessionList' },
+    errors: { 401: SIGNED_OUT, 429: RATE_LIMITED },
+  },
+  {
+    operationId: 'endSession',
+    method: 'delete',
+    path: '/account/sessions/{session}',
+    summary: 'End one session of the account',
+    description: 'Signs that session out (a lost or shared device). Ending this very session signs out here too (the answer removes the cookie). Needs a passkey sign-in from the last 5 minutes.',
+    pathParams: { session: SESSION_ID },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: SENSITIVE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The session is ended.', schema: 'SessionEnded' },
+    errors: { 401: NOT_RECENT, 403: OTHER_ORIGIN, 404: 'The account has no session with this id (it may have ended already).', 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+  {
     operationId: 'signOutEverywhere',
     method: 'delete',
     path: '/account/sessions',
@@ -313,6 +342,50 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     cacheControl: PRIVATE,
     success: { status: 200, description: 'Signed out.', schema: 'SignedOut' },
     errors: { 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+  },
+];
+
+const NOT_MODERATOR = 'The signed-in account does not hold the moderator role (the operator grants it: npm run moderate -- moderators add).';
+
+/**
+ * The moderator queue of the site (issue 31): what `npm run moderate` lists and does, through the one
+ * moderation module (src/community/moderation.ts), for accounts with the moderator role.
+ */
+const MODERATION_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'listModerationQueue',
+    method: 'get',
+    path: '/moderation/queue',
+    summary: 'The moderator queue',
+    description: 'Pending submissions (with the toilets listed within 100 m), open reports (with the toilet and its other open reports), toilets most voters call gone, the locks in force, and the latest 20 actions: what `npm run moderate -- list` and `log` show. Never cached, never shared with other origins.',
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: { role: 'moderator' },
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The queue.', schema: 'ModerationQueue' },
+    errors: { 401: SIGNED_OUT, 403: NOT_MODERATOR, 429: RATE_LIMITED },
+  },
+  {
+    operationId: 'moderate',
+    method: 'post',
+    path: '/moderation/actions',
+    summary: 'Act on the moderator queue',
+    description:
+      'One action of `npm run moderate`, with the same effect and the same entry in the moderation log (plus the moderator\'s account id): `approve` or `reject` a `target` (sub_<n>, rep_<n>); `lock` a `fact` of `toilet_id` to `value`; `unlock` it; mark `toilet_id` `gone`. Each needs a `reason`. Needs a passkey sign-in from the last 5 minutes.',
+    requestBody: { schema: 'ModerationActionRequest', maxBytes: ACCOUNT_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: { origin: 'site', role: 'moderator', recentPasskey: true },
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'Done, in the words of the command line.', schema: 'ModerationActionDone' },
+    errors: {
+      400: `${ACCOUNT_INVALID_BODY} Also: a field the action needs is missing.`,
+      401: NOT_RECENT,
+      403: `${OTHER_ORIGIN} Or: ${NOT_MODERATOR}`,
+      409: 'The action is refused as the command line would refuse it (the submission or report was decided already, no such toilet, no such lock, a value the fact does not take): the detail says why.',
+      429: RATE_LIMITED,
+      503: 'The overlay database cannot be written now; wait Retry-After seconds.',
+    },
   },
 ];
 
@@ -595,6 +668,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   },
   ...ACCOUNT_OPERATIONS,
   ...PARTNER_OPERATIONS,
+  ...MODERATION_OPERATIONS,
   ...BILLING_OPERATIONS,
 ];
 

@@ -6,6 +6,8 @@ import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDE
 import { bundleSchema, closedObject, ref, schemaId, type JsonSchema } from './refs.js';
 import { ACCOUNT_SCHEMAS } from './account-resources.js';
 import { PARTNER_SCHEMAS } from './partner-resources.js';
+import { MODERATION_SCHEMAS } from './moderation-resources.js';
+import { TOILET_ID } from './toilet-id.js';
 
 export const PARTNER_TIER = ['basic', 'plus'] as const;
 export const PARTNER_CONDITIONS = ['everyone', 'customers'] as const;
@@ -34,7 +36,7 @@ export interface InvalidParam {
 
 export const LATITUDE = { type: 'number', minimum: -90, maximum: 90, description: 'WGS84 latitude in degrees' } as const;
 export const LONGITUDE = { type: 'number', minimum: -180, maximum: 180, description: 'WGS84 longitude in degrees' } as const;
-export const TOILET_ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', title: 'a toilet id of 1 to 64 letters, digits, _ or -' } as const;
+export { TOILET_ID };
 export const LISTING_ID = { type: 'string', pattern: '^pl_[0-9a-f]{32}$', title: 'a partner listing id: pl_ and 32 lowercase hex digits' } as const;
 const DEVICE_ID = {
   type: 'string',
@@ -411,6 +413,7 @@ export const SCHEMAS = {
   WebhookAnswer,
   ...ACCOUNT_SCHEMAS,
   ...PARTNER_SCHEMAS,
+  ...MODERATION_SCHEMAS,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -1,8 +1,9 @@
 // Toilet result items, written as bytes (JsonBytes). An item is made of fragments most toilets share
 // (the enum members combined into one fragment per combination, each distinct operator, hours, scheme or
 // check date as its member once) and slices of the column store's item text (id, name, position); per
-// request only the hours state, the partner and the nearest-search numbers are written. Nothing is
-// rendered per toilet ahead of time, so the first answer showing a toilet costs what any later one does.
+// request only the hours states (the toilet's and its partner's) and the nearest-search numbers are
+// written. Nothing else is rendered per toilet ahead of time (a partner object's fixed part is made when
+// its listing changes), so the first answer showing a toilet costs what any later one does.
 // Members are grouped by how they are made, not in the spec table's order (JSON objects are unordered).
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, GENDER, VERIFICATION_STATE, WHEELCHAIR } from '../rules/facts.js';
 import { hoursOf, Trait, type ToiletTable } from './table.js';
@@ -18,6 +19,8 @@ export interface HoursAnswer {
 }
 
 const UNKNOWN_HOURS: HoursAnswer = { open_now: 'unknown', closes_at: null };
+/** A partner's live switch closed: closed now, with no known end from the hours. */
+const SWITCHED_OFF: HoursAnswer = { open_now: false, closes_at: null };
 
 /** Closes provenance and adds the overlay members, for a toilet without overlay data. */
 const NO_OVERLAY_TEXT = ',"decided":{}},"last_confirmed_at":null,"confirmations":0,"cleanliness":null';
@@ -86,7 +89,7 @@ export class ToiletRenderer {
       } else {
         if (hasHours) hoursMembers(out, hoursAt(t, row, nowMs));
         else out.bytes(UNKNOWN_HOURS_MEMBERS);
-        if (partner) out.ascii(`,"partner":${partnerJson(partner, nowMs)}`);
+        if (partner) partnerMembers(out, partner, nowMs);
         else out.bytes(NO_PARTNER);
         out.bytes(this.url);
       }
@@ -141,13 +144,16 @@ export function hoursAt(t: ToiletTable, row: number, nowMs: number): HoursAnswer
   return compiled ? compiled.stateAt(nowMs) : UNKNOWN_HOURS;
 }
 
-/** The partner object: the business's own hours and live switch, evaluated at the toilet's local time. */
-function partnerJson(p: MergedPartner, nowMs: number): string {
-  let state: HoursAnswer = UNKNOWN_HOURS;
-  if (p.closed_until > nowMs) state = { open_now: false, closes_at: null };
-  else if (p.hours !== null) state = p.hours.stateAt(nowMs);
-  return (
-    `{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}` +
-    `,"open_now":${state.open_now === 'unknown' ? '"unknown"' : state.open_now},"closes_at":${asciiJson(state.closes_at)}}`
-  );
+/**
+ * The partner object: its fixed part made at change time (MergedPartner.head), then the business's own
+ * hours and live switch at the toilet's local time. The bytes are remade only when that state changes
+ * (stateAt returns the same object while it holds), so most answers copy one fragment.
+ */
+function partnerMembers(out: JsonBytes, p: MergedPartner, nowMs: number): void {
+  const state = p.closed_until > nowMs ? SWITCHED_OFF : p.hours === null ? UNKNOWN_HOURS : p.hours.stateAt(nowMs);
+  if (p.shown.state !== state) {
+    const openNow = state.open_now === 'unknown' ? '"unknown"' : state.open_now;
+    p.shown = { state, json: fragment(`${p.head},"open_now":${openNow},"closes_at":${asciiJson(state.closes_at)}}`) };
+  }
+  out.bytes(p.shown.json);
 }

@@ -24,6 +24,13 @@ import { countryAt, timeZoneAt } from '../geo/where.js';
 export interface MergedPartner extends PartnerListing {
   /** The business hours compiled for the toilet's zone, or null when none or unparseable. */
   hours: CompiledHours | null;
+  /** `,"partner":{` and its members up to opening_hours, made once per change. */
+  head: string;
+  /**
+   * The whole member as bytes for the hours state it was made for (a state object, which stays the same
+   * until the hours change): render.ts remakes it only when the state object changes, not per answer.
+   */
+  shown: { state: object | null; json: Uint8Array };
 }
 
 export interface MergedOverlay extends Omit<ToiletOverlay, 'partner'> {
@@ -216,10 +223,7 @@ export class Snapshot implements SourceView {
       this.overlayByRow.delete(row);
       return;
     }
-    const partner = overlay.partner && {
-      ...overlay.partner,
-      hours: overlay.partner.opening_hours === null ? null : compileHours(overlay.partner.opening_hours, placeOf(t, row)),
-    };
+    const partner = overlay.partner && mergedPartner(overlay.partner, t, row);
     this.overlayByRow.set(row, {
       ...overlay,
       partner,
@@ -253,6 +257,16 @@ export class Snapshot implements SourceView {
     };
     this.fragmentKey[row] = fragmentKey(t, row, qualityCode(inputs, nowMs));
   }
+}
+
+/** The partner object's fixed part and its business hours compiled, once per change rather than per answer. */
+function mergedPartner(p: PartnerListing, t: ToiletTable, row: number): MergedPartner {
+  return {
+    ...p,
+    hours: p.opening_hours === null ? null : compileHours(p.opening_hours, placeOf(t, row)),
+    head: `,"partner":{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}`,
+    shown: { state: null, json: new Uint8Array(0) },
+  };
 }
 
 function placeOf(t: ToiletTable, row: number) {

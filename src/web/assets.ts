@@ -21,6 +21,7 @@ export interface AssetManifest {
   'find.js': string;
   'toilet.js': string;
   'propose.js': string;
+  'account.js': string;
   'site.css': string;
   'maplibre.css': string;
   'maplibre-worker.js': string;

@@ -1,6 +1,8 @@
 // The frame of every server-rendered page: head (our one stylesheet, the app manifest, the page's module
-// script, never inline code), header with navigation and the language switch, the demo-data notice slot,
-// and the footer with the OpenStreetMap attribution. Pages pass their main content as HTML.
+// script, never inline code), header with navigation (its account link says "Sign in"; the page script
+// turns it into "Account" in a signed-in browser, so the HTML stays the same for everyone and cacheable)
+// and the language switch, the demo-data notice slot, and the footer with the OpenStreetMap attribution.
+// Pages pass their main content as HTML.
 import { LANGUAGE_NAMES, LANGUAGES, text, type Language, type TextKey } from './text/catalogue.js';
 import type { AssetManifest } from './assets.js';
 import { escapeHtml } from './text/html.js';
@@ -20,13 +22,15 @@ export interface PageContent {
   title: string;
   main: string;
   /** Logical name of the page's module script, if any. */
-  script?: 'find.js' | 'toilet.js' | 'propose.js';
+  script?: 'find.js' | 'toilet.js' | 'propose.js' | 'account.js';
   /** Extra attributes on <body> (data-* for the page script), already escaped. */
   bodyData?: Record<string, string>;
   /** A second skip link after "Skip to content" (the finder's list, past the search form and filters). */
   skipTo?: { href: string; label: string };
   /** A description for search engines and link previews. */
   description?: string;
+  /** Cache-Control of the page (default no-cache); the account pages are no-store. */
+  cacheControl?: string;
 }
 
 /** A path on this site, carrying the language when the person chose one. */
@@ -74,6 +78,7 @@ ${content.skipTo ? `<a class="skip" href="${escapeHtml(content.skipTo.href)}">${
 <a href="${escapeHtml(localPath(context, '/'))}">${t('nav.find')}</a>
 <a href="${escapeHtml(localPath(context, '/propose'))}">${t('nav.propose')}</a>
 <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('nav.licenses')}</a>
+<a id="account-link" href="${escapeHtml(localPath(context, '/signin'))}" data-signed-in-href="${escapeHtml(localPath(context, '/account'))}" data-signed-in-text="${t('nav.account')}">${t('nav.signIn')}</a>
 </nav>
 <nav class="lang" aria-label="${t('nav.language')}">${switcher}</nav>
 </header>

@@ -1,6 +1,6 @@
 // The site's server-rendered pages: the finder (`/`, which also answers a place search without
 // JavaScript), the page of one toilet (`/t/<id>`, shareable and crawlable), the proposal form
-// (`/propose`), the licence page every attribution links to, and the small configuration the front end
+// (`/propose`), the account pages (account-pages.ts), the licence page every attribution links to, and the small configuration the front end
 // reads (`/app-config.json`). Each page comes in the language of `?lang=` or the browser's
 // Accept-Language, under the strict CSP of csp.ts; the front end (web/, see assets.ts) enhances them.
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
@@ -17,6 +17,7 @@ import { chooseLanguage, text, type Language, type TextKey } from './text/catalo
 import { resultItemHtml } from './text/html.js';
 import type { Attribution, FindResult, ToiletItem } from './text/item.js';
 import { renderToiletMain } from './toilet-page.js';
+import { ACCOUNT_PAGES, accountPage } from './account-pages.js';
 
 export interface PageDeps {
   config: Config;
@@ -50,7 +51,7 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
       headers: [
         'Content-Type', 'text/html; charset=utf-8',
         // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
-        'Cache-Control', 'no-cache',
+        'Cache-Control', content.cacheControl ?? 'no-cache',
         'Vary', 'Accept-Language',
       ],
       body: renderPage(context, content),
@@ -182,6 +183,10 @@ licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0<
         };
       }),
   });
+
+  for (const [path, page] of Object.entries(ACCOUNT_PAGES)) {
+    server.route({ method: 'GET', pattern: path, headers: PAGE_HEADERS, contentSecurityPolicy: csp, handler: (request) => html(request, (context) => accountPage(context, page)) });
+  }
 
   const appConfig = JSON.stringify({ tiles_url: '/tiles/tiles.json', map_style_url: config.mapStyleUrl, status_url: '/status' });
   server.route({

@@ -195,11 +195,15 @@ describe('accounts with passkeys', () => {
     other.authenticator.passkeys.set(first, browser.authenticator.passkeys.get(first)!);
     assert.equal((await other.signIn(first)).status, 200, 'a second session');
 
+    const early = await browser.request('POST', '/account/passkey-options', { body: {} });
     clock.ms += 6 * MINUTE;
-    const stale = await browser.request('POST', '/account/passkey-options', { body: {} });
-    const addLate = await browser.request('POST', '/account/passkeys', { body: { credential: browser.authenticator.register(stale.json) } });
+    const addLate = await browser.request('POST', '/account/passkeys', { body: { credential: browser.authenticator.register(early.json) } });
     assert.equal(addLate.status, 401);
     assert.ok(addLate.json.type.endsWith('/problems/reauthentication-required'));
+    // asked before the authenticator makes a passkey, so that no passkey is made that could not be added
+    const lateOptions = await browser.request('POST', '/account/passkey-options', { body: {} });
+    assert.equal(lateOptions.status, 401);
+    assert.ok(lateOptions.json.type.endsWith('/problems/reauthentication-required'));
 
     assert.equal((await browser.signIn(first)).status, 200, 're-authenticated');
     const options = await browser.request('POST', '/account/passkey-options', { body: {} });

@@ -25,6 +25,8 @@ export interface RequestOptions {
   /** Origin header; null sends none. Default: the site's. */
   origin?: string | null;
   ip?: string;
+  /** More request headers (User-Agent, …). */
+  headers?: Record<string, string>;
 }
 
 /** One browser: its cookie jar (the session cookie) and its authenticator. */
@@ -41,7 +43,7 @@ export class Browser {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
     const origin = options.origin === undefined ? SITE_ORIGIN : options.origin;
-    const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? this.ip };
+    const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? this.ip, ...options.headers };
     if (origin !== null) headers.Origin = origin;
     if (this.cookie !== null) headers.Cookie = this.cookie;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';

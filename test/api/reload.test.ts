@@ -29,15 +29,16 @@ async function until(done: () => boolean): Promise<void> {
 describe('reload under concurrent requests', () => {
   const dir = tempDir();
   const live = join(dir.path, 'toilets.db');
-  const staged = join(dir.path, 'monaco.db');
+  const staged = join(dir.path, 'porto.db');
   const idsOf: Record<DataSet, Set<string>> = { porto: new Set(), monaco: new Set() };
   let s: Served;
 
+  // Monaco first, so the importer below writes the smaller extract in place (the subject is the swap).
   before(async () => {
-    await importedCopy('porto', live);
-    await importedCopy('monaco', staged);
-    idsOf.porto = new Set(readSourceToilets(live).map((t) => t.id));
-    idsOf.monaco = new Set(readSourceToilets(staged).map((t) => t.id));
+    await importedCopy('monaco', live);
+    await importedCopy('porto', staged);
+    idsOf.monaco = new Set(readSourceToilets(live).map((t) => t.id));
+    idsOf.porto = new Set(readSourceToilets(staged).map((t) => t.id));
     s = await serve({ db: live, watch: true, env: REACH_BOTH });
   });
   after(async () => {
@@ -96,19 +97,19 @@ describe('reload under concurrent requests', () => {
   }
 
   test('a database renamed over the live file is picked up while requests run; no answer fails or mixes data', HANG_GUARD, async () => {
-    const { seenBy, failures } = await underLoad('porto', 'monaco', () => renameSync(staged, live));
+    const { seenBy, failures } = await underLoad('monaco', 'porto', () => renameSync(staged, live));
     assert.deepEqual(failures, []);
-    assertSwitchedOnce(seenBy, 'porto', 'monaco');
-    const gone = await s.call(`/api/v1/toilets/${[...idsOf.porto][0]}`);
-    assert.equal(gone.status, 404, 'a Porto toilet is gone with the Porto data');
-    const here = await s.call(`/api/v1/toilets/${[...idsOf.monaco][0]}`);
+    assertSwitchedOnce(seenBy, 'monaco', 'porto');
+    const gone = await s.call(`/api/v1/toilets/${[...idsOf.monaco][0]}`);
+    assert.equal(gone.status, 404, 'a Monaco toilet is gone with the Monaco data');
+    const here = await s.call(`/api/v1/toilets/${[...idsOf.porto][0]}`);
     assert.equal(here.status, 200);
   });
 
   test('the importer writing the live path in place swaps atomically while requests run', HANG_GUARD, async () => {
-    const { seenBy, failures } = await underLoad('monaco', 'porto', () => importInto('porto', live));
+    const { seenBy, failures } = await underLoad('porto', 'monaco', () => importInto('monaco', live));
     assert.deepEqual(failures, []);
-    assertSwitchedOnce(seenBy, 'monaco', 'porto');
+    assertSwitchedOnce(seenBy, 'porto', 'monaco');
   });
 });
 

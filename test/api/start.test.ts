@@ -22,16 +22,31 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Serving {
   message: 'serving';
+  port: number;
   toilets: number;
   modules_ms: number;
   load_ms: number;
   parts: Record<string, number>;
 }
 
-/** Runs main.js until it serves; returns its log messages, the toilets it serves and its "serving" line. */
-async function start(db: string): Promise<{ messages: string[]; toilets: number; serving: Serving }> {
+/**
+ * Environment of every main.js here: loopback, an ephemeral port, and one HTTP thread (read threads are not
+ * what these tests are about, and each costs a module load and a snapshot; the shutdown test below keeps the
+ * default, as npm start has it).
+ */
+const MAIN_ENV = { PORT: '0', HOST: '127.0.0.1', HTTP_THREADS: '1' };
+
+interface Launched {
+  child: ChildProcess;
+  messages: string[];
+  toilets: number;
+  serving: Serving;
+}
+
+/** Runs main.js until it serves and returns it serving, with its log messages up to its "serving" line. */
+async function launch(db: string): Promise<Launched> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
+    env: { ...process.env, ...MAIN_ENV, TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -41,12 +56,20 @@ async function start(db: string): Promise<{ messages: string[]; toilets: number;
     for await (const line of createInterface({ input: child.stdout! })) {
       const entry = JSON.parse(line) as { message: string } | Serving;
       messages.push(entry.message);
-      if (entry.message === 'serving') return { messages, toilets: (entry as Serving).toilets, serving: entry as Serving };
+      if (entry.message === 'serving') return { child, messages, toilets: (entry as Serving).toilets, serving: entry as Serving };
     }
     throw new Error(`main.js exited before serving: ${messages.join(' | ')}; stderr: ${stderr}`);
-  } finally {
+  } catch (error) {
     child.kill('SIGTERM');
+    throw error;
   }
+}
+
+/** Runs main.js until it serves; returns its log messages, the toilets it serves and its "serving" line. */
+async function start(db: string): Promise<Omit<Launched, 'child'>> {
+  const { child, ...started } = await launch(db);
+  child.kill('SIGTERM');
+  return started;
 }
 
 test('a missing source database is imported from TOILETS_EXTRACT before serving', async () => {
@@ -70,7 +93,7 @@ async function servingPort(child: ChildProcess): Promise<number> {
 
 /** Runs main.js expecting it to fail: asserts exit code 1 and returns the message of its last log line. */
 async function failedStart(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...MAIN_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let served = false;
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -100,20 +123,19 @@ test('a source database that is not one (no TOILETS_EXTRACT to import from) is n
   assert.equal(message, `start failed: cannot read the source database ${db}: file is not a database; run \`npm run import\` to write it again`);
 });
 
-test('a second server on a port the first listens on refuses to start (they would share its connections)', async () => {
+test('a current source database is served as it is; a second server on a port the first listens on refuses to start (they would share its connections)', async () => {
   const db = join(dir, 'toilets.db');
-  const first = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db'), TOILETS_EXTRACT: osmExtract('monaco') },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const first = await launch(db);
   try {
-    const port = await servingPort(first);
+    assert.ok(!first.messages.some((m) => m.includes('importing')), `current: no import: ${first.messages.join(' | ')}`);
+    assert.equal(first.toilets, 29);
+    const port = first.serving.port;
     const message = await failedStart({ PORT: String(port), TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') });
     assert.equal(message, `start failed: port ${port} on 127.0.0.1 is in use (another instance of this server?); stop what listens there or set PORT to another port`);
     assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`)).status, 200, 'the first one still answers');
   } finally {
-    first.kill('SIGTERM');
-    await once(first, 'exit');
+    first.child.kill('SIGTERM');
+    await once(first.child, 'exit');
   }
 });
 
@@ -122,10 +144,8 @@ test('a HOST that is no address of this machine is named in the start-failed lin
   assert.match(message, /^start failed: cannot listen on HOST=192\.0\.2\.1 PORT=0: listen EADDRNOTAVAIL/);
 });
 
-test('a source database of an older layout is imported again; a current one is served as it is', async () => {
+test('a source database of an older layout is imported again', async () => {
   const db = join(dir, 'toilets.db');
-  const again = await start(db);
-  assert.ok(!again.messages.some((m) => m.includes('importing')), 'current: no import');
   const source = new Database(db);
   source.prepare(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`).run();
   source.close();
@@ -167,6 +187,7 @@ test('a log stream that fails is left alone, and its failure said once on the ot
 test('the server takes signals once it says it is serving, and keeps serving and shuts down gracefully when its stdout reader goes away', async () => {
   const db = join(dir, 'toilets.db');
   if (!existsSync(db)) await importedCopy('monaco', db); // when this test runs alone
+  // HTTP_THREADS as npm start has it by default: the read threads, too, end with SIGTERM
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') },
     stdio: ['ignore', 'pipe', 'pipe'],

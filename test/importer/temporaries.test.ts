@@ -20,9 +20,10 @@ const sha = (path: string) => createHash('sha256').update(readFileSync(path)).di
 
 /** The pid of a process that has ended, and of one that runs until `stop` is called. */
 async function pids(): Promise<{ dead: number; running: number; stop: () => void }> {
-  const ended = spawn(process.execPath, ['-e', '']);
+  // coreutils' true and sleep: any process does, and these start for less CPU than node
+  const ended = spawn('true');
   await once(ended, 'exit');
-  const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+  const sleeper = spawn('sleep', ['60']);
   return { dead: ended.pid!, running: sleeper.pid!, stop: () => sleeper.kill() };
 }
 

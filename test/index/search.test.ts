@@ -45,14 +45,22 @@ const { nearest, box } = indexes(p);
 const rows = new Int32Array(300);
 const hs = new Float64Array(300);
 
+/**
+ * The k accepted points nearest to lon,lat within maxM, by the distance of every point: what sorting them all
+ * by distance (stably: of equal distances the lower row first) and taking the first k gives, kept k at a time.
+ */
 function bruteNearest(lon: number, lat: number, k: number, maxM: number, accept: (row: number) => boolean) {
-  const all: { row: number; d: number }[] = [];
+  const best: { row: number; d: number }[] = [];
   for (let i = 0; i < p.lon.length; i++) {
     if (!accept(i)) continue;
     const d = distanceMeters(lat, lon, p.lat[i], p.lon[i]);
-    if (d <= maxM) all.push({ row: i, d });
+    if (d > maxM || (best.length === k && d >= best[k - 1].d)) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].d > d) at--;
+    best.splice(at, 0, { row: i, d });
+    if (best.length > k) best.pop();
   }
-  return all.sort((a, b) => a.d - b.d).slice(0, k);
+  return best;
 }
 
 test('nearest-k equals a brute-force great-circle ranking, also across the antimeridian and near a pole', () => {

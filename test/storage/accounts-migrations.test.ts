@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { ACCOUNTS_MIGRATIONS, AccountsStore, SESSION_DEVICE_STEP, secretHash } from '../../src/accounts/store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
@@ -30,9 +30,29 @@ test('a version-0 accounts database of the previous release migrates to accounts
     assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'FULL');
 
     store.insertAccount({ id: 'acc_000000000000000000000001', user_handle: Buffer.alloc(32, 1), display_name: 'Ada', email: null, created_at: 0 });
-    store.insertSession({ token_hash: secretHash('token'), account_id: 'acc_000000000000000000000001', created_at: 0, last_seen_at: 0, verified_at: 0 });
+    store.insertSession({ token_hash: secretHash('token'), account_id: 'acc_000000000000000000000001', created_at: 0, last_seen_at: 0, verified_at: 0, device: null });
     assert.equal(store.deleteAccount('acc_000000000000000000000001'), true);
     assert.equal(store.session(secretHash('token')), null, 'sessions go with their account');
+  } finally {
+    store.close();
+  }
+});
+
+test('the session device step: sessions signed in before it stay signed in, with no device label', () => {
+  const path = join(dir.path, 'accounts-before-device.db');
+  const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === SESSION_DEVICE_STEP.name);
+  assert.ok(step > 0);
+  // the layout the previous release wrote, with a signed-in session in it
+  const before = openDatabase(path, { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS.slice(0, step), ownerOnly: true });
+  before.prepare("INSERT INTO accounts (id, user_handle, display_name, email, created_at) VALUES ('acc_000000000000000000000002', ?, 'Bo', NULL, 5)").run(Buffer.alloc(32, 2));
+  before.prepare("INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, 'acc_000000000000000000000002', 5, 6, 5)").run(secretHash('old token'));
+  before.close();
+
+  const store = new AccountsStore(path);
+  try {
+    assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
+    assert.deepEqual(store.session(secretHash('old token')), { token_hash: secretHash('old token'), account_id: 'acc_000000000000000000000002', created_at: 5, last_seen_at: 6, verified_at: 5, device: null });
+    assert.equal(store.sessionsOf('acc_000000000000000000000002').length, 1);
   } finally {
     store.close();
   }

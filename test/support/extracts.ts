@@ -4,14 +4,16 @@
 // extract's name, size and modification time and by a hash of the compiled importer and server code, so a
 // code change imports again); the others wait for it. A lock folder (atomic mkdir) holds the import, the
 // finished file is renamed into place (atomic), and a lock whose process has died is taken over. Every test
-// gets a copy of its own, so the cached file is never opened by a server nor written beside.
-// Tests of the importer itself keep calling importExtract.
+// gets a copy of its own, so the cached file is never opened by a server nor written beside. The import's
+// summary is kept beside it (importedSummary): test/importer/real-extracts checks each extract's import on
+// the cached one instead of importing it once more. Other tests of the importer keep calling importExtract.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { ImportSummary } from '../../importer/import.js';
 import { osmExtract } from './paths.js';
 
 export type ExtractName = Parameters<typeof osmExtract>[0];
@@ -26,12 +28,18 @@ export function tempDir(prefix = 'toilet-test'): { path: string; remove(): void 
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** The suffix of the file beside a cached import that keeps its summary. */
+const SUMMARY = '.summary.json';
+
 let buildHash: string | undefined;
 
-/** A hash of the compiled importer and server code: what an import's result depends on besides the extract. */
+/**
+ * A hash of the compiled importer and server code (what an import's result depends on besides the
+ * extract) and of this file (what the cache keeps beside it).
+ */
 function codeHash(): string {
   if (buildHash !== undefined) return buildHash;
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update('\0');
   for (const folder of ['importer', 'src']) {
     const root = join(BUILD_DIR, folder);
     for (const file of (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).sort()) {
@@ -88,16 +96,24 @@ export async function importedExtract(name: ExtractName): Promise<string> {
       const partial = join(lock, 'toilets.db');
       // loaded here: a test process that finds the file never loads the importer
       const { importExtract } = await import('../../importer/import.js');
-      // decoded on this thread: the same database as with decoder threads (test/importer/pipeline), for less CPU
-      await importExtract(osmExtract(name), { db: partial, threads: 0 });
+      // decoded on this thread, as npm run import does an extract this small: the same database as with
+      // decoder threads (test/importer/pipeline and real-extracts), for less CPU
+      const summary = await importExtract(osmExtract(name), { db: partial, threads: 0 });
       // earlier builds' imports of this extract are of no more use
-      for (const old of readdirSync(CACHE_DIR)) if (old.startsWith(`${name}-`) && old.endsWith('.db') && old !== file) rmSync(join(CACHE_DIR, old), { force: true });
+      for (const old of readdirSync(CACHE_DIR)) if (old.startsWith(`${name}-`) && (old.endsWith('.db') || old.endsWith(SUMMARY)) && !old.startsWith(file)) rmSync(join(CACHE_DIR, old), { force: true });
+      // the summary first: whoever finds the database finds its summary
+      writeFileSync(path + SUMMARY, JSON.stringify(summary));
       renameSync(partial, path);
       return path;
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+}
+
+/** What importExtract returned when it made the cached import of `name` (importing it first if need be). */
+export async function importedSummary(name: ExtractName): Promise<ImportSummary> {
+  return JSON.parse(readFileSync((await importedExtract(name)) + SUMMARY, 'utf8')) as ImportSummary;
 }
 
 /** Copies the cached import of `name` to `db` (a file of the test's own, to serve, change or replace). */

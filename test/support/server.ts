@@ -5,7 +5,7 @@
 // that solves challenges, the MCP endpoint's URL).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { createApp, type App } from '../../src/app.js';
+import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
@@ -79,6 +79,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
   });
   const now = options.now === null ? undefined : (options.now ?? (() => FIXED_NOW));
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
+  // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
+  const { createApp } = await import('../../src/app.js');
   const app = createApp({ config, log: options.log ?? SILENT, now, places });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);

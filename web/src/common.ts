@@ -1,6 +1,8 @@
 // What every page script shares: the page's language and texts, JSON requests to the public reads
-// (credentials omitted: public reads carry no cookie), the demo-data notice from /status, and the
-// service worker's registration.
+// (credentials omitted: public reads carry no cookie), the demo-data notice from /status, the service
+// worker's registration, and whether this browser is signed in. The session cookie is HttpOnly, so the
+// page keeps a hint of its own (set at sign-in, removed at sign-out, deletion or when the server says the
+// session ended): it names no one and holds no secret; the server decides every request by the cookie.
 import { isLanguage, text, type Language, type TextKey } from '../../src/web/text/catalogue.js';
 
 export const lang: Language = isLanguage(document.documentElement.lang) ? document.documentElement.lang : 'en';
@@ -90,8 +92,40 @@ function offerInstall(): void {
   });
 }
 
+const SIGNED_IN_KEY = 'signed-in';
+
+/** Whether this browser signed in (a hint; the session cookie decides). */
+export function signedIn(): boolean {
+  return localStorage.getItem(SIGNED_IN_KEY) === '1';
+}
+
+export function rememberSignedIn(on: boolean): void {
+  if (on) localStorage.setItem(SIGNED_IN_KEY, '1');
+  else localStorage.removeItem(SIGNED_IN_KEY);
+  showAccountLink();
+}
+
+/** Deletes what the service worker kept (its `clear` message): nothing of a signed-in visit stays offline. */
+export async function clearOfflineCopies(): Promise<void> {
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
+  const worker = navigator.serviceWorker?.controller ?? registration?.active ?? null;
+  worker?.postMessage({ type: 'clear' });
+}
+
+/** The header's account link: "Account" when signed in, else "Sign in" (as the server wrote it). */
+function showAccountLink(): void {
+  const link = document.getElementById('account-link') as HTMLAnchorElement | null;
+  if (link === null) return;
+  link.dataset.signedOutHref ??= link.getAttribute('href') ?? '/signin';
+  link.dataset.signedOutText ??= link.textContent ?? '';
+  const on = signedIn();
+  link.href = (on ? link.dataset.signedInHref : link.dataset.signedOutHref) ?? '/signin';
+  link.textContent = (on ? link.dataset.signedInText : link.dataset.signedOutText) ?? '';
+}
+
 export function startPage(): void {
   registerServiceWorker();
+  showAccountLink();
   offerInstall();
   void showDemoNotice();
 }

@@ -2,7 +2,9 @@
 // first use, with same-origin workers) solves the server's challenge; ratings and votes carry the
 // browser's device_id; the server's problem+json details appear next to the fields they name, and 429 and
 // 503 say when to try again. Each challenge is used once, so the widget starts over after every send.
-import { asset, lang, loadCss, t } from './common.js';
+// A signed-in browser sends no challenge_token (the account passed a human check); should the server say
+// the session ended, the form gets its human check and the person sends again, nothing typed lost.
+import { asset, lang, loadCss, rememberSignedIn, signedIn, t } from './common.js';
 
 const DEVICE_KEY = 'device-id';
 
@@ -30,10 +32,24 @@ function loadAltcha(): Promise<void> {
   return altchaLoaded;
 }
 
+/** Readies a contribution form: the human check, or a line saying that a signed-in account needs none. */
+export async function prepareContribution(form: HTMLFormElement): Promise<void> {
+  const slot = form.querySelector<HTMLElement>('.human');
+  if (slot === null) return;
+  if (!signedIn()) return addHumanCheck(form);
+  if (slot.childElementCount === 0) {
+    const note = document.createElement('p');
+    note.className = 'hint signed-in-note';
+    note.textContent = t('improve.signedIn');
+    slot.append(note);
+  }
+}
+
 /** Puts the human check into the form's `.human` slot (once). */
 export async function addHumanCheck(form: HTMLFormElement): Promise<void> {
   const slot = form.querySelector('.human');
-  if (slot === null || slot.childElementCount > 0) return;
+  if (slot === null || slot.querySelector('altcha-widget') !== null) return;
+  slot.querySelector('.signed-in-note')?.remove();
   await loadAltcha();
   const widget = document.createElement('altcha-widget');
   widget.setAttribute('challenge', '/api/v1/challenge');
@@ -71,14 +87,15 @@ function resetHumanCheck(form: HTMLFormElement): void {
   widget?.reset?.();
 }
 
-interface Problem {
+export interface Problem {
+  type?: string;
   status?: number;
   title?: string;
   detail?: string;
   invalid_params?: { name: string; reason: string }[];
 }
 
-function clearErrors(form: HTMLFormElement): void {
+export function clearErrors(form: HTMLFormElement): void {
   for (const old of form.querySelectorAll('.field-error')) old.remove();
   for (const field of form.querySelectorAll('[aria-invalid]')) {
     field.removeAttribute('aria-invalid');
@@ -87,7 +104,7 @@ function clearErrors(form: HTMLFormElement): void {
 }
 
 /** Shows each invalid parameter next to its field; returns the ones no field of the form matched. */
-function showFieldErrors(form: HTMLFormElement, problem: Problem): string[] {
+export function showFieldErrors(form: HTMLFormElement, problem: Problem): string[] {
   const unmatched: string[] = [];
   for (const [index, param] of (problem.invalid_params ?? []).entries()) {
     const field = param.name.split('.').pop()!.replace(/\[\d+\]$/, '');
@@ -121,7 +138,9 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
   const status = form.querySelector('.form-status')!;
   clearErrors(form);
   const token = new FormData(form).get('challenge_token');
-  if (typeof token !== 'string' || token === '') {
+  const solved = typeof token === 'string' && token !== '';
+  const account = signedIn() && form.querySelector('altcha-widget') === null;
+  if (!solved && !account) {
     status.textContent = t('improve.humanCheck');
     return { ok: false, body: null };
   }
@@ -132,7 +151,7 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ ...body, challenge_token: token }),
+      body: JSON.stringify(solved ? { ...body, challenge_token: token } : body),
     });
   } catch {
     status.textContent = t('improve.offline');
@@ -146,7 +165,12 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
   }
   const refusal = refusalText(response);
   if (refusal !== null) status.textContent = refusal;
-  else {
+  else if (!solved && response.status === 403 && answer.type?.endsWith('/problems/human-check-failed')) {
+    // the session ended (signed out elsewhere, expired): the human check it spared is needed again
+    rememberSignedIn(false);
+    await addHumanCheck(form);
+    status.textContent = t('improve.sessionEnded');
+  } else {
     const unmatched = showFieldErrors(form, answer);
     status.textContent = t('improve.failed', { detail: [answer.detail ?? answer.title ?? String(response.status), ...unmatched].join(' ') });
   }

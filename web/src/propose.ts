@@ -1,13 +1,13 @@
 // The proposal page: a pin on the map (where there is one) fills the position fields; the form sends the
 // proposal with the human check, and a moderator reviews it.
 import { fieldText, startPage, t } from './common.js';
-import { addHumanCheck, send } from './contribute.js';
+import { prepareContribution, send } from './contribute.js';
 
 startPage();
 const form = document.getElementById('propose') as HTMLFormElement;
 const latInput = document.getElementById('p-lat') as HTMLInputElement;
 const lonInput = document.getElementById('p-lon') as HTMLInputElement;
-void addHumanCheck(form);
+void prepareContribution(form);
 
 const setPosition = (lat: number, lon: number) => {
   latInput.value = lat.toFixed(6);

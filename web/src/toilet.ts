@@ -1,7 +1,7 @@
 // The toilet page's forms: confirm, rate, report and vote, each with the human check, loaded when the
 // person opens the form. The facts above stay server-rendered; a reload shows the effect of a send.
 import { fieldText, startPage, t } from './common.js';
-import { addHumanCheck, deviceId, send } from './contribute.js';
+import { prepareContribution, deviceId, send } from './contribute.js';
 
 startPage();
 const article = document.querySelector<HTMLElement>('article.toilet');
@@ -12,7 +12,7 @@ if (article && id) {
   for (const details of article.querySelectorAll('details.improve')) {
     const form = details.querySelector('form')!;
     details.addEventListener('toggle', () => {
-      if ((details as HTMLDetailsElement).open) void addHumanCheck(form);
+      if ((details as HTMLDetailsElement).open) void prepareContribution(form);
     });
     form.addEventListener('submit', (event) => {
       event.preventDefault();

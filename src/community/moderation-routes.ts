@@ -1,0 +1,103 @@
+// The site's moderator queue as two operations of the registry (listModerationQueue, moderate) behind the
+// guard chain: session, the moderator role, for actions a passkey sign-in of the last 5 minutes and the
+// site's origin. They call the one moderation module the command line uses (moderation.ts), so a page
+// action is exactly one `npm run moderate` action, refused the same way (409 with its message) and recorded
+// the same way in the moderation log, with the moderator's account id added; the server log says who acted.
+import type { HttpServer, RouteResult } from '../http/server.js';
+import type { Problems } from '../http/problem.js';
+import type { Config } from '../config.js';
+import type { Limits } from '../api/limits.js';
+import type { Logger } from '../log.js';
+import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionReader } from '../api/guards.js';
+import { operationById } from '../schemas/operations.js';
+import type { InvalidParam } from '../schemas/resources.js';
+import { Moderation, ModerationError } from './moderation.js';
+
+/** How many of the latest actions the queue shows (`npm run moderate -- log` shows 20 too). */
+const LOG_ENTRIES = 20;
+
+export interface ModerationRouteDeps {
+  config: Config;
+  limits: Limits;
+  problems: Problems;
+  sessions: SessionReader;
+  moderation: Moderation;
+  log: Logger;
+  /** Applies the action to the served data at once (else the overlay watcher does within a second). */
+  applied(): void;
+  now: () => number;
+}
+
+interface ActionRequest {
+  action: 'approve' | 'reject' | 'lock' | 'unlock' | 'gone';
+  target?: string;
+  toilet_id?: string;
+  fact?: string;
+  value?: string;
+  reason: string;
+}
+
+/** The fields each action needs beside `action` and `reason`, as the command line's words. */
+const NEEDS: Record<ActionRequest['action'], readonly ('target' | 'toilet_id' | 'fact' | 'value')[]> = {
+  approve: ['target'],
+  reject: ['target'],
+  lock: ['toilet_id', 'fact', 'value'],
+  unlock: ['toilet_id', 'fact'],
+  gone: ['toilet_id'],
+};
+
+export function registerModerationRoutes(server: HttpServer, deps: ModerationRouteDeps): void {
+  const { moderation, log } = deps;
+  const guards = new GuardChain(deps);
+  const json = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify(body) });
+
+  guards.operation<never>(server, operationById('listModerationQueue'), {
+    handle: (_request, context) =>
+      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
+  });
+
+  const spec = operationById('moderate');
+  guards.operation<ActionRequest>(server, spec, {
+    validate: (request) => {
+      const checked = checkedBody(request, spec);
+      if ('slug' in checked) return checked;
+      const body = checked.body as ActionRequest;
+      const missing: InvalidParam[] = NEEDS[body.action].filter((field) => body[field] === undefined).map((name) => ({ name, reason: `is required for ${body.action}` }));
+      const extra: InvalidParam[] = (['target', 'toilet_id', 'fact', 'value'] as const)
+        .filter((field) => body[field] !== undefined && !NEEDS[body.action].includes(field))
+        .map((name) => ({ name, reason: `is not taken by ${body.action}; leave it out` }));
+      const found = [...missing, ...extra];
+      return found.length > 0 ? invalidBody(found) : { input: body };
+    },
+    handle: (_request, context) => {
+      const { action, target, toilet_id: toilet, fact, value, reason } = context.input;
+      const by = context.session!.account;
+      let done: string;
+      try {
+        switch (action) {
+          case 'approve':
+            done = moderation.approve(target!, reason, by);
+            break;
+          case 'reject':
+            done = moderation.reject(target!, reason, by);
+            break;
+          case 'lock':
+            done = moderation.lock(toilet!, fact!, value!, reason, by);
+            break;
+          case 'unlock':
+            done = moderation.unlock(toilet!, fact!, reason, by);
+            break;
+          case 'gone':
+            done = moderation.markGone(toilet!, reason, by);
+            break;
+        }
+      } catch (error) {
+        if (!(error instanceof ModerationError)) throw error;
+        return guards.refuse({ slug: 'moderation-refused', detail: `Refused: ${error.message}. Reload the queue and act again.` }, context);
+      }
+      deps.applied();
+      log.info('moderator action', { account: by, action, target: target ?? toilet });
+      return json(context, { done });
+    },
+  });
+}

@@ -1,0 +1,109 @@
+// Bodies of the moderator queue's operations (issue 31: the web queue), which the spec leaves to us. They
+// say what `npm run moderate -- list` and its actions say (src/community/moderation.ts is the one module
+// behind both), so a page action is exactly a command line action: approve, reject, lock, unlock, gone.
+import { FACT_ATTRIBUTES } from '../rules/facts.js';
+import { closedObject, ref } from './refs.js';
+import { TOILET_ID } from './toilet-id.js';
+
+const DATE_TIME = { type: 'string', format: 'date-time' } as const;
+const NULLABLE_TEXT = { anyOf: [{ type: 'string' }, { type: 'null' }] } as const;
+const TARGET = { type: 'string', pattern: '^(sub|rep)_[1-9][0-9]{0,15}$', title: 'a submission (sub_<n>) or a report (rep_<n>)' } as const;
+const FACT = { type: 'string', enum: FACT_ATTRIBUTES, title: 'a fact of a toilet' } as const;
+const REASON = { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', title: 'why, in a few words (1 to 500 characters): every action is recorded with one' } as const;
+
+const QueuedSubmission = closedObject('QueuedSubmission', 'A proposed toilet waiting for a moderator, with the toilets already listed within 100 m.', {
+  id: { type: 'string', pattern: '^sub_[1-9][0-9]*$' },
+  submitted_at: DATE_TIME,
+  lat: { type: 'number' },
+  lon: { type: 'number' },
+  name: NULLABLE_TEXT,
+  access: NULLABLE_TEXT,
+  fee: NULLABLE_TEXT,
+  opening_hours: NULLABLE_TEXT,
+  wheelchair: NULLABLE_TEXT,
+  changing_table: NULLABLE_TEXT,
+  note: NULLABLE_TEXT,
+  nearby: {
+    type: 'array',
+    items: { type: 'object', properties: { id: TOILET_ID, name: NULLABLE_TEXT, distance_m: { type: 'integer', minimum: 0 } }, required: ['id', 'name', 'distance_m'], additionalProperties: false },
+  },
+});
+
+const QueuedReport = closedObject('QueuedReport', 'An open report, with the toilet as listed now and how many open reports it has.', {
+  id: { type: 'string', pattern: '^rep_[1-9][0-9]*$' },
+  reported_at: DATE_TIME,
+  kind: { type: 'string' },
+  note: NULLABLE_TEXT,
+  toilet_id: TOILET_ID,
+  toilet: {
+    anyOf: [
+      {
+        type: 'object',
+        properties: { name: NULLABLE_TEXT, lat: { type: 'number' }, lon: { type: 'number' }, source: { type: 'string' }, gone: { type: 'boolean' } },
+        required: ['name', 'lat', 'lon', 'source', 'gone'],
+        additionalProperties: false,
+      },
+      { type: 'null' },
+    ],
+    description: 'null when the current data no longer has it.',
+  },
+  open_reports: { type: 'integer', minimum: 1 },
+});
+
+const GoneVotes = closedObject('GoneVotes', 'A toilet most voters call gone: votes never hide it, a moderator decides.', {
+  toilet_id: TOILET_ID,
+  name: NULLABLE_TEXT,
+  gone_votes: { type: 'integer', minimum: 0 },
+  exists_votes: { type: 'integer', minimum: 0 },
+});
+
+const FactLock = closedObject('FactLock', 'A value a moderator set for a fact, shown whatever the votes say (existence gone: the toilet is hidden).', {
+  toilet_id: TOILET_ID,
+  name: NULLABLE_TEXT,
+  fact: FACT,
+  value: { type: 'string' },
+  locked_at: DATE_TIME,
+});
+
+const ModerationLogEntry = closedObject('ModerationLogEntry', 'One recorded moderator action.', {
+  at: DATE_TIME,
+  action: { type: 'string' },
+  target: { type: 'string' },
+  reason: { type: 'string' },
+  details: {},
+});
+
+const ModerationQueue = closedObject('ModerationQueue', 'What `npm run moderate -- list` shows, and the latest actions (`log`).', {
+  submissions: { type: 'array', items: ref('QueuedSubmission') },
+  reports: { type: 'array', items: ref('QueuedReport') },
+  gone_votes: { type: 'array', items: ref('GoneVotes') },
+  locks: { type: 'array', items: ref('FactLock') },
+  log: { type: 'array', items: ref('ModerationLogEntry'), maxItems: 20 },
+});
+
+const ModerationActionRequest = closedObject(
+  'ModerationActionRequest',
+  'One action of `npm run moderate`: `approve` or `reject` a `target`; `lock` a `fact` of `toilet_id` to `value`; `unlock` it; mark `toilet_id` `gone`. Each with its `reason`.',
+  {
+    action: { type: 'string', enum: ['approve', 'reject', 'lock', 'unlock', 'gone'] },
+    target: TARGET,
+    toilet_id: TOILET_ID,
+    fact: FACT,
+    value: { type: 'string', minLength: 1, maxLength: 200 },
+    reason: REASON,
+  },
+  ['target', 'toilet_id', 'fact', 'value'],
+);
+
+const ModerationActionDone = closedObject('ModerationActionDone', 'What the action did, in the words of the command line.', { done: { type: 'string' } });
+
+export const MODERATION_SCHEMAS = {
+  QueuedSubmission,
+  QueuedReport,
+  GoneVotes,
+  FactLock,
+  ModerationLogEntry,
+  ModerationQueue,
+  ModerationActionRequest,
+  ModerationActionDone,
+} as const;

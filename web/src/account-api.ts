@@ -1,0 +1,109 @@
+// The account operations as the account pages call them: JSON with the session cookie (same origin only),
+// the passkey ceremonies through @simplewebauthn/browser, and the re-authentication the sensitive
+// operations ask for: when one answers 401 reauthentication-required, the page's dialog asks for a
+// passkey, signs in again (a fresh session) and sends the request once more.
+import { startAuthentication, WebAuthnError, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { rememberSignedIn, t } from './common.js';
+import type { Problem } from './contribute.js';
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export interface Account {
+  id: string;
+  display_name: string;
+  email: string | null;
+  moderator: boolean;
+  created_at: string;
+}
+
+/** Calls an operation under /api/v1 with the session cookie; the body parsed whatever the status. */
+export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  const response = await fetch(`/api/v1${path}`, {
+    method,
+    credentials: 'same-origin',
+    cache: 'no-store',
+    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json().catch(() => null)) as T };
+}
+
+export function isProblem(answer: Answer, slug: string): boolean {
+  return (answer.body as Problem | null)?.type?.endsWith(`/problems/${slug}`) === true;
+}
+
+/** What a refused answer or a failed passkey prompt means, for the person. */
+export function failureText(failure: Answer | unknown): string {
+  if (failure instanceof WebAuthnError || failure instanceof DOMException) {
+    const name = failure instanceof WebAuthnError ? (failure.cause as DOMException | undefined)?.name ?? failure.name : failure.name;
+    if (failure instanceof WebAuthnError && failure.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return t('passkey.exists');
+    return name === 'NotAllowedError' || name === 'AbortError' || name === 'ERROR_CEREMONY_ABORTED' ? t('passkey.cancelled') : t('passkey.failed', { detail: failure.message });
+  }
+  if (failure instanceof TypeError) return t('improve.offline');
+  const problem = (failure as Answer<Problem | null>).body;
+  return t('passkey.failed', { detail: problem?.detail ?? problem?.title ?? String((failure as Answer).status) });
+}
+
+/** Signs in with a passkey: from the browser's autofill (conditional mediation) or its prompt. */
+export async function passkeySignIn(autofill: boolean): Promise<Answer<Account>> {
+  const options = await call<PublicKeyCredentialRequestOptionsJSON>('POST', '/session/options');
+  if (options.status !== 200) return options as unknown as Answer<Account>;
+  const credential = await startAuthentication({ optionsJSON: options.body, useBrowserAutofill: autofill });
+  const answer = await call<Account>('POST', '/session', { credential });
+  if (answer.status === 200) rememberSignedIn(true);
+  return answer;
+}
+
+/**
+ * Runs `send`; when it answers 401 reauthentication-required, shows the page's dialog, signs in again with a
+ * passkey when the person confirms, and runs `send` once more. Without confirmation, the first answer.
+ */
+export async function withReauthentication<T>(send: () => Promise<Answer<T>>): Promise<Answer<T>> {
+  const first = await send();
+  if (!isProblem(first, 'reauthentication-required')) return first;
+  return (await confirmIdentity()) ? send() : first;
+}
+
+/** The re-authentication dialog: resolves true once a passkey sign-in succeeded, false when cancelled. */
+function confirmIdentity(): Promise<boolean> {
+  const dialog = document.getElementById('reauth') as HTMLDialogElement;
+  const go = dialog.querySelector<HTMLButtonElement>('#reauth-go')!;
+  const cancel = dialog.querySelector<HTMLButtonElement>('#reauth-cancel')!;
+  const status = dialog.querySelector('.form-status')!;
+  status.textContent = '';
+  return new Promise((resolve) => {
+    const finish = (confirmed: boolean) => {
+      go.onclick = null;
+      cancel.onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(confirmed);
+    };
+    go.onclick = async () => {
+      go.disabled = true;
+      status.textContent = t('signin.working');
+      try {
+        const answer = await passkeySignIn(false);
+        if (answer.status === 200) finish(true);
+        else status.textContent = failureText(answer);
+      } catch (error) {
+        status.textContent = failureText(error);
+      } finally {
+        go.disabled = false;
+      }
+    };
+    cancel.onclick = () => finish(false);
+    dialog.onclose = () => finish(false);
+    dialog.showModal();
+    go.focus();
+  });
+}
+
+/** A local path to go to after signing in (`?next=`), never another site. */
+export function nextPath(fallback: string): string {
+  const next = new URLSearchParams(location.search).get('next');
+  return next !== null && /^\/(?![/\\])/.test(next) ? next : fallback;
+}

@@ -1,0 +1,198 @@
+// The account page: the account, its passkeys (add; remove, never the last), its sessions (end one, sign
+// out everywhere else, sign out) and its deletion. Sensitive operations go through the re-authentication
+// dialog (account-api.ts); after a passkey is added or removed the page offers to end the other sessions.
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { clearOfflineCopies, fieldText, localHref, rememberSignedIn, t } from './common.js';
+import { call, failureText, isProblem, withReauthentication, type Account, type Answer } from './account-api.js';
+import { dateTime, el } from './dom.js';
+
+interface Passkey {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface Session {
+  id: string;
+  created_at: string;
+  last_used_at: string;
+  device: string | null;
+  current: boolean;
+}
+
+const statusOf = (form: HTMLFormElement) => form.querySelector('.form-status')!;
+
+export async function start(): Promise<void> {
+  const account = await call<Account>('GET', '/account');
+  if (account.status === 401) return toSignIn();
+  const pageStatus = document.getElementById('account-status')!;
+  if (account.status !== 200) {
+    pageStatus.textContent = failureText(account);
+    return;
+  }
+  pageStatus.textContent = '';
+  pageStatus.hidden = true;
+  rememberSignedIn(true);
+  showAccount(account.body);
+  document.getElementById('account')!.hidden = false;
+  await Promise.all([showPasskeys(), showSessions()]);
+  wireForms();
+}
+
+function toSignIn(): void {
+  rememberSignedIn(false);
+  location.replace(localHref('/signin?next=/account'));
+}
+
+function showAccount(account: Account): void {
+  document.getElementById('acc-name')!.textContent = account.display_name;
+  document.getElementById('acc-meta')!.textContent = [t('account.since', { date: dateTime(account.created_at) }), account.email ? t('account.email', { email: account.email }) : t('account.noEmail')].join(' ');
+  document.getElementById('acc-moderator')!.hidden = !account.moderator;
+}
+
+async function showPasskeys(): Promise<void> {
+  const answer = await call<{ passkeys: Passkey[] }>('GET', '/account/passkeys');
+  if (answer.status === 401) return toSignIn();
+  const list = document.getElementById('passkey-list')!;
+  const only = answer.body.passkeys.length === 1;
+  list.replaceChildren(
+    ...answer.body.passkeys.map((passkey) => {
+      const remove = el('button', { type: 'button', class: 'danger-outline', ...(only ? { disabled: true, 'aria-describedby': 'last-passkey' } : {}) }, t('account.remove', { name: passkey.name }));
+      remove.addEventListener('click', () => void removePasskey(passkey, remove as HTMLButtonElement));
+      const used = passkey.last_used_at === null ? t('account.passkeyNeverUsed') : t('account.passkeyUsed', { date: dateTime(passkey.last_used_at) });
+      return el('li', { class: 'item' }, el('div', {}, el('strong', {}, passkey.name), el('br'), el('span', { class: 'hint' }, `${t('account.passkeyCreated', { date: dateTime(passkey.created_at) })}, ${used}`)), remove);
+    }),
+  );
+  if (only) list.append(el('li', { id: 'last-passkey', class: 'hint' }, t('account.lastPasskey')));
+}
+
+async function showSessions(): Promise<void> {
+  const answer = await call<{ sessions: Session[] }>('GET', '/account/sessions');
+  if (answer.status === 401) return toSignIn();
+  const list = document.getElementById('session-list')!;
+  list.replaceChildren(
+    ...answer.body.sessions.map((session) => {
+      const device = session.device ?? t('account.sessionUnknown');
+      const end = session.current ? null : el('button', { type: 'button', class: 'danger-outline' }, t('account.endSession', { device }));
+      end?.addEventListener('click', () => void endSession(session, end as HTMLButtonElement));
+      return el(
+        'li',
+        { class: 'item' },
+        el('div', {}, el('strong', {}, device), session.current ? el('span', { class: 'badge' }, t('account.sessionThis')) : null, el('br'), el('span', { class: 'hint' }, t('account.sessionTimes', { created: dateTime(session.created_at), used: dateTime(session.last_used_at) }))),
+        end,
+      );
+    }),
+  );
+  document.getElementById('sign-out-everywhere')!.hidden = answer.body.sessions.length < 2;
+}
+
+/** Says an outcome in the status line of the form the action belongs to; a 401 without a session goes to sign-in. */
+function report(form: HTMLFormElement, answer: Answer, success: string): boolean {
+  if (answer.status === 401 && isProblem(answer, 'sign-in-required')) {
+    toSignIn();
+    return false;
+  }
+  statusOf(form).textContent = answer.status < 300 ? success : failureText(answer);
+  return answer.status < 300;
+}
+
+/** After a passkey change: the other sessions may belong to whoever held a lost passkey. */
+function offerToEndOthers(count: number): void {
+  const offer = document.getElementById('end-others')!;
+  offer.hidden = count === 0;
+  offer.querySelector('p')!.textContent = t('account.endOthers', { count });
+}
+
+async function removePasskey(passkey: Passkey, button: HTMLButtonElement): Promise<void> {
+  const form = document.getElementById('add-passkey') as HTMLFormElement;
+  button.disabled = true;
+  try {
+    const answer = await withReauthentication(() => call<{ other_sessions: number }>('DELETE', `/account/passkeys/${encodeURIComponent(passkey.id)}`));
+    if (report(form, answer, t('account.removed'))) offerToEndOthers(answer.body.other_sessions);
+  } catch (error) {
+    statusOf(form).textContent = failureText(error);
+  } finally {
+    button.disabled = false;
+  }
+  await showPasskeys();
+}
+
+async function endSession(session: Session, button: HTMLButtonElement): Promise<void> {
+  const form = document.getElementById('sessions') as HTMLFormElement;
+  button.disabled = true;
+  const answer = await withReauthentication(() => call('DELETE', `/account/sessions/${encodeURIComponent(session.id)}`));
+  report(form, answer, t('account.sessionEnded'));
+  await showSessions();
+}
+
+function wireForms(): void {
+  const add = document.getElementById('add-passkey') as HTMLFormElement;
+  add.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = fieldText(new FormData(add), 'name').trim();
+    void (async () => {
+      statusOf(add).textContent = t('signup.working');
+      try {
+        // the options are refused (401) while the last passkey sign-in is old: confirmed before a passkey is made
+        const answer = await withReauthentication(async () => {
+          const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/account/passkey-options', {});
+          if (options.status !== 200) return options as unknown as Answer<{ other_sessions: number }>;
+          const credential = await startRegistration({ optionsJSON: options.body });
+          return call<{ other_sessions: number }>('POST', '/account/passkeys', { ...(name ? { name } : {}), credential });
+        });
+        if (report(add, answer, t('account.added'))) {
+          add.reset();
+          offerToEndOthers(answer.body.other_sessions);
+        }
+      } catch (error) {
+        statusOf(add).textContent = failureText(error);
+      }
+      await showPasskeys();
+    })();
+  });
+
+  const endOthers = async (form: HTMLFormElement) => {
+    const answer = await withReauthentication(() => call<{ ended: number }>('DELETE', '/account/sessions'));
+    if (report(form, answer, t('account.othersEnded', { count: answer.body?.ended ?? 0 }))) document.getElementById('end-others')!.hidden = true;
+    await showSessions();
+  };
+  const sessions = document.getElementById('sessions') as HTMLFormElement;
+  sessions.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void endOthers(sessions);
+  });
+  document.querySelector('#end-others button')!.addEventListener('click', () => void endOthers(sessions));
+
+  const signOut = document.getElementById('sign-out') as HTMLFormElement;
+  signOut.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      const answer = await call('DELETE', '/session');
+      if (!report(signOut, answer, t('account.signedOutNotice'))) return;
+      await leave();
+    })();
+  });
+
+  const remove = document.getElementById('delete-account') as HTMLFormElement;
+  remove.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!remove.querySelector<HTMLInputElement>('input[name=confirm]')!.checked) {
+      remove.querySelector<HTMLInputElement>('input[name=confirm]')!.focus();
+      statusOf(remove).textContent = t('account.deleteText');
+      return;
+    }
+    void (async () => {
+      const answer = await withReauthentication(() => call('DELETE', '/account', {}));
+      if (!report(remove, answer, t('account.deleted'))) return;
+      await leave();
+    })();
+  });
+}
+
+/** Signed out or deleted: nothing of the visit stays in this browser, then the finder. */
+async function leave(): Promise<void> {
+  rememberSignedIn(false);
+  await clearOfflineCopies();
+  location.assign(localHref('/'));
+}

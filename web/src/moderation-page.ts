@@ -1,0 +1,194 @@
+// The moderator queue: what `npm run moderate -- list` shows (submissions with the toilets listed nearby,
+// reports with their toilet, toilets most voters call gone, the locks in force) and the latest actions,
+// each item with the actions the command line has for it and a reason field. Every action is one call of
+// the `moderate` operation (through the re-authentication dialog); the queue is read again after it.
+// A new kind of item (claims, with the partner feature) is one more entry of SECTIONS.
+import type { TextKey } from '../../src/web/text/catalogue.js';
+import { fieldText, localHref, rememberSignedIn, t } from './common.js';
+import { call, failureText, isProblem, withReauthentication, type Answer } from './account-api.js';
+import { dateTime, el } from './dom.js';
+
+interface Queue {
+  submissions: { id: string; submitted_at: string; lat: number; lon: number; name: string | null; access: string | null; fee: string | null; opening_hours: string | null; wheelchair: string | null; changing_table: string | null; note: string | null; nearby: { id: string; name: string | null; distance_m: number }[] }[];
+  reports: { id: string; reported_at: string; kind: string; note: string | null; toilet_id: string; toilet: { name: string | null; lat: number; lon: number; source: string; gone: boolean } | null; open_reports: number }[];
+  gone_votes: { toilet_id: string; name: string | null; gone_votes: number; exists_votes: number }[];
+  locks: { toilet_id: string; name: string | null; fact: string; value: string; locked_at: string }[];
+  log: { at: string; action: string; target: string; reason: string }[];
+}
+
+/** An action button: what it sends besides the reason. */
+interface Action {
+  label: TextKey;
+  body: Record<string, string>;
+}
+
+/** An item as the page shows it: its key (for its fields' ids), its description lines and its actions. */
+interface Rendered {
+  key: string;
+  lines: (Node | string)[];
+  actions: Action[];
+}
+
+interface Section<T> {
+  heading: TextKey;
+  items(queue: Queue): T[];
+  render(item: T): Rendered;
+}
+
+/** A section of items of type T, listed with the others (render is a method: checked per section). */
+const section = <T>(definition: Section<T>): Section<unknown> => definition as Section<unknown>;
+
+const toiletLink = (id: string, name: string | null) => el('a', { href: localHref(`/t/${encodeURIComponent(id)}`) }, `${name ?? t('item.unnamed')} (${id})`);
+const facts = (s: Queue['submissions'][number]) =>
+  (['access', 'fee', 'opening_hours', 'wheelchair', 'changing_table'] as const)
+    .filter((f) => s[f] !== null)
+    .map((f) => `${t(`fact.${f}`)}: ${s[f]}`)
+    .join(', ');
+
+const SECTIONS: Section<unknown>[] = [
+  section({
+    heading: 'mod.submissions',
+    items: (q) => q.submissions,
+    render: (s: Queue['submissions'][number]): Rendered => ({
+      key: s.id,
+      lines: [
+        el('strong', {}, `${s.id} · ${s.name ?? t('item.unnamed')}`),
+        t('mod.submitted', { date: dateTime(s.submitted_at), lat: s.lat, lon: s.lon }),
+        facts(s),
+        s.note ? t('mod.note', { note: s.note }) : '',
+        s.nearby.length === 0 ? t('mod.nothingNearby') : el('span', {}, t('mod.nearby', { list: '' }), ...s.nearby.flatMap((n, i) => [i > 0 ? '; ' : '', toiletLink(n.id, n.name), ` ${n.distance_m} m`])),
+      ],
+      actions: [
+        { label: 'mod.approve', body: { action: 'approve', target: s.id } },
+        { label: 'mod.reject', body: { action: 'reject', target: s.id } },
+      ],
+    }),
+  }),
+  section({
+    heading: 'mod.reports',
+    items: (q) => q.reports,
+    render: (r: Queue['reports'][number]): Rendered => ({
+      key: r.id,
+      lines: [
+        el('strong', {}, `${r.id} · ${t(`report.${r.kind}` as TextKey)}`),
+        el('span', {}, t('mod.reported', { kind: r.kind, date: dateTime(r.reported_at), toilet: '' }), r.toilet ? toiletLink(r.toilet_id, r.toilet.name) : `${r.toilet_id}, ${t('mod.notInData')}`),
+        t('mod.openReports', { count: r.open_reports }),
+        r.note ? t('mod.note', { note: r.note }) : '',
+      ],
+      actions: [
+        { label: 'mod.approve', body: { action: 'approve', target: r.id } },
+        { label: 'mod.reject', body: { action: 'reject', target: r.id } },
+      ],
+    }),
+  }),
+  section({
+    heading: 'mod.goneVotes',
+    items: (q) => q.gone_votes,
+    render: (g: Queue['gone_votes'][number]): Rendered => ({
+      key: g.toilet_id,
+      lines: [toiletLink(g.toilet_id, g.name), t('mod.votes', { gone: g.gone_votes, exists: g.exists_votes })],
+      actions: [
+        { label: 'mod.markGone', body: { action: 'gone', toilet_id: g.toilet_id } },
+        { label: 'mod.keep', body: { action: 'lock', toilet_id: g.toilet_id, fact: 'existence', value: 'yes' } },
+      ],
+    }),
+  }),
+  section({
+    heading: 'mod.locks',
+    items: (q) => q.locks,
+    render: (l: Queue['locks'][number]): Rendered => ({
+      key: `${l.toilet_id}-${l.fact}`,
+      lines: [toiletLink(l.toilet_id, l.name), t('mod.locked', { fact: t(`fact.${l.fact}` as TextKey), value: l.value, date: dateTime(l.locked_at) })],
+      actions: [{ label: 'mod.unlock', body: { action: 'unlock', toilet_id: l.toilet_id, fact: l.fact } }],
+    }),
+  }),
+];
+
+const pageStatus = () => document.getElementById('mod-status')!;
+
+export async function start(): Promise<void> {
+  const lockForm = document.getElementById('lock-fact') as HTMLFormElement;
+  lockForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(lockForm);
+    void act(lockForm, { action: 'lock', toilet_id: fieldText(data, 'toilet_id').trim(), fact: fieldText(data, 'fact'), value: fieldText(data, 'value').trim() });
+  });
+  await load();
+}
+
+async function load(): Promise<void> {
+  const answer = await call<Queue>('GET', '/moderation/queue');
+  if (answer.status === 401) {
+    rememberSignedIn(false);
+    location.replace(localHref('/signin?next=/moderation'));
+    return;
+  }
+  if (answer.status !== 200) {
+    pageStatus().textContent = isProblem(answer, 'moderator-required') ? t('mod.notModerator') : failureText(answer);
+    return;
+  }
+  if (pageStatus().textContent === t('account.loading')) pageStatus().textContent = '';
+  document.getElementById('lock-section')!.hidden = false;
+  const queue = answer.body;
+  document.getElementById('queue')!.replaceChildren(...SECTIONS.map((section) => renderSection(section, queue)), renderLog(queue.log));
+}
+
+function renderSection<T>(section: Section<T>, queue: Queue): HTMLElement {
+  const items = section.items(queue);
+  const headingId = `h-${section.heading.replace('.', '-')}`;
+  return el(
+    'section',
+    { class: 'panel', 'aria-labelledby': headingId },
+    el('h2', { id: headingId }, t(section.heading, { count: items.length })),
+    items.length === 0 ? el('p', { class: 'hint' }, t('mod.empty')) : el('ul', { class: 'item-list queue' }, ...items.map((item) => renderItem(section.render(item)))),
+  );
+}
+
+function renderItem({ key, lines, actions }: Rendered): HTMLElement {
+  const reasonId = `reason-${key}`;
+  const form = el('form', { class: 'mod-action', novalidate: true }) as HTMLFormElement;
+  const buttons = actions.map((action) => {
+    const button = el('button', { type: 'button' }, t(action.label));
+    button.addEventListener('click', () => void act(form, action.body));
+    return button;
+  });
+  form.append(el('label', { for: reasonId }, t('mod.reason')), el('input', { id: reasonId, name: 'reason', required: true, maxlength: '500', autocomplete: 'off' }), el('div', { class: 'actions' }, ...buttons), el('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' }));
+  form.addEventListener('submit', (event) => event.preventDefault());
+  return el('li', { class: 'item queue-item' }, el('div', { class: 'lines' }, ...lines.filter((line) => line !== '').map((line) => el('p', {}, line))), form);
+}
+
+function renderLog(log: Queue['log']): HTMLElement {
+  return el(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'h-mod-log' },
+    el('h2', { id: 'h-mod-log' }, t('mod.log')),
+    log.length === 0 ? el('p', { class: 'hint' }, t('mod.empty')) : el('ul', { class: 'log' }, ...log.map((e) => el('li', {}, `${dateTime(e.at)} · ${e.action} ${e.target} · “${e.reason}”`))),
+  );
+}
+
+/** One action with the form's reason; the outcome in the page's status line, then the queue read again. */
+async function act(form: HTMLFormElement, body: Record<string, string>): Promise<void> {
+  const reason = fieldText(new FormData(form), 'reason').trim();
+  const status = form.querySelector('.form-status')!;
+  if (reason === '') {
+    status.textContent = t('mod.needsReason');
+    form.querySelector<HTMLInputElement>('input[name=reason]')!.focus();
+    return;
+  }
+  status.textContent = t('improve.sending');
+  let answer: Answer<{ done?: string }>;
+  try {
+    answer = await withReauthentication(() => call<{ done?: string }>('POST', '/moderation/actions', { ...body, reason }));
+  } catch (error) {
+    status.textContent = failureText(error);
+    return;
+  }
+  if (answer.status !== 200) {
+    status.textContent = failureText(answer);
+    return;
+  }
+  pageStatus().textContent = t('mod.done', { done: answer.body.done ?? '' });
+  if (form.id === 'lock-fact') form.reset();
+  status.textContent = '';
+  await load();
+}
