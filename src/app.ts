@@ -17,6 +17,8 @@ import { listingsTool } from './account-mcp/listings-tool.js';
 import { eventsFeature } from './account-mcp/events-feature.js';
 import { AccountEvents } from './account-events/account-events.js';
 import { listMyPartnerListings } from './partners/listings.js';
+import { Billing } from './billing/billing.js';
+import { partnerListings } from './billing/partner-listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -60,6 +62,8 @@ export interface App {
   oauth: OAuth;
   /** Account events: webhook subscriptions of OAuth grants and their delivery relay, on this thread only. */
   accountEvents: AccountEvents;
+  /** Partner payments with Stripe (src/billing); answers 503 while STRIPE_SECRET_KEY is unset. */
+  billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -125,6 +129,9 @@ export function createApp(options: AppOptions): App {
     config, limits, problems, grants: oauth.grants, log, now,
     features: [listingsTool(readListings, log), eventsFeature(accountEvents.relay, accountEvents.subscriptions, readListings)],
   });
+  const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
+  billing.serve(server, { limits, problems, sessions: accounts.sessions });
+  accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -144,6 +151,7 @@ export function createApp(options: AppOptions): App {
     partners,
     oauth,
     accountEvents,
+    billing,
     tiles,
     threads,
     listen: async () => {
@@ -153,6 +161,7 @@ export function createApp(options: AppOptions): App {
       partners.start();
       oauth.start();
       accountEvents.start();
+      billing.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -169,6 +178,7 @@ export function createApp(options: AppOptions): App {
       community.close();
       partners.close();
       oauth.close();
+      billing.close();
       accounts.close();
       tiles.close();
     },

@@ -26,6 +26,8 @@ import { findInvalid } from '../schemas/validate.js';
  *                       read, where the operation takes one, so that a signed-in account needs no human
  *                       check (`session: 'optional'`). (OAuth's bearer token, 401, joins here.)
  *   bodySize       413  where the operation lists 413, else 400; answered before the body is read
+ *   signature      400  a payment provider's signature over the raw body (receiveStripeEvent): before
+ *                       anything parses the body
  *   validation     400  the route's own
  *   existence      404  the route's own (ownership too, once there are accounts)
  *                       (state, 409: the partner issues add it here)
@@ -33,7 +35,7 @@ import { findInvalid } from '../schemas/validate.js';
  *
  * then the route's handler (the write).
  */
-export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'session', 'bodySize', 'validation', 'existence', 'humanCheck'] as const;
+export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'session', 'bodySize', 'signature', 'validation', 'existence', 'humanCheck'] as const;
 
 /** Why a request is not served: a problem type of the catalogue and what to change. */
 export interface Refusal {
@@ -104,6 +106,12 @@ export interface HumanCheckVerifier {
   verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
 }
 
+/** Checks a webhook's signature over the raw body (src/billing/signature.ts); only the main thread has one. */
+export interface SignatureVerifier {
+  /** The parsed event when the header signs these exact bytes recently enough, else what is wrong. */
+  verify(rawBody: Buffer, header: string, nowMs: number): { ok: true; event: unknown } | { ok: false; reason: string };
+}
+
 type Check<I> = (request: HttpRequestInfo, context: GuardContext<I>) => Refusal | null | Promise<Refusal | null>;
 
 export interface GuardDeps {
@@ -115,6 +123,8 @@ export interface GuardDeps {
   humanCheck?: HumanCheckVerifier;
   /** Only the main thread reads sessions. */
   sessions?: SessionReader;
+  /** Only the main thread receives the payment provider's webhook. */
+  signatures?: SignatureVerifier;
 }
 
 /** What a route declares; a registry operation declares it in its entry. */
@@ -133,6 +143,10 @@ const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: 
   contributions: {
     isOn: (config) => config.contributionsEnabled,
     refusal: { slug: 'contributions-off', detail: 'Contributions are switched off for now; reads still work. Try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
+  },
+  billing: {
+    isOn: (config) => config.billing !== null,
+    refusal: { slug: 'payments-not-open', detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
   },
 };
 
@@ -204,6 +218,20 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
         if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) return REAUTHENTICATE;
         context.session = session;
         context.account = session.account;
+        return null;
+      },
+    };
+  },
+
+  signature: ({ guards }, { signatures }) => {
+    if (guards?.signature !== 'stripe') return null;
+    if (signatures === undefined) throw new Error('a route needs a webhook signature, but this guard chain has no verifier: give GuardDeps.signatures');
+    return {
+      headers: ['stripe-signature'],
+      check: (request, context) => {
+        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers['stripe-signature'], context.nowMs);
+        if (!outcome.ok) return { slug: 'invalid-signature', detail: outcome.reason };
+        context.body = outcome.event as GuardContext['body'];
         return null;
       },
     };

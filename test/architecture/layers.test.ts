@@ -46,6 +46,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
   'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
+  'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages
@@ -60,7 +62,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
-  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
