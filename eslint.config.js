@@ -60,7 +60,7 @@ const RULES = {
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', 'bench/out/', '.build/', '.tools/', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   {
-    files: ['src/**/*.ts', 'importer/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'web/src/**/*.ts'],
+    files: ['src/**/*.ts', 'importer/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'dev/**/*.ts', 'web/src/**/*.ts'],
     ignores: ['web/src/sw.ts'],
     languageOptions: {
       parser: tseslint.parser,

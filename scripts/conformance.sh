@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm run conformance: the official MCP conformance suite against our /mcp endpoint.
+# npm run conformance: the official MCP conformance suite against our /mcp endpoint and the authorization
+# server of /mcp/account.
 #
 # The suite's CLI needs Node 22 (it calls fs.globSync); the service runs on Node 20 (uWS and better-sqlite3
 # are built for it). So the CLI and a Node 22 binary (npm's `node` package) are installed into an isolated
@@ -54,7 +55,9 @@ URL="http://localhost:$PORT/mcp"
 # The suite sends far more than 60 requests a minute: the rate limit is lifted for the run. The Origin
 # allowlist is set to the loopback names so dns-rebinding-protection can see it refuse a foreign page
 # (the default admits any origin: the endpoint is public and read-only).
+# A cheap human check: the authorization scenario's person creates an account (test/oauth/conformance-consent.ts).
 PORT="$PORT" HOST=127.0.0.1 BASE_URL="http://localhost:$PORT" TOILETS_DB="$WORK_DIR/toilets.db" RATE_LIMIT_PER_MINUTE=0 \
+  ACCOUNT_RATE_LIMIT_PER_MINUTE=0 ALTCHA_ALGORITHM=SHA-256 ALTCHA_COST=1 ALTCHA_MAX_COUNTER=20 \
   MCP_ALLOWED_ORIGINS='localhost,127.0.0.1,[::1]' node "$DIST/src/main.js" > "$WORK_DIR/server.log" 2>&1 &
 SERVER_PID=$!
 node -e '
@@ -108,8 +111,34 @@ for entry in "${SCENARIOS[@]}"; do
   fi
 done
 
+# The authorization server of /mcp/account (docs/MCP.md, "Conformance"): its metadata, and the code grant
+# with PKCE, for which the suite waits for a person to approve: Chromium with a virtual authenticator does.
+BASE="http://localhost:$PORT"
+CALLBACK_PORT="$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
+CLIENT_ID="$(node -e '
+  fetch(process.argv[1] + "/oauth/register", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ client_name: "MCP conformance suite", redirect_uris: [process.argv[2]] }) })
+    .then((r) => r.json()).then((c) => console.log(c.client_id));
+' "$BASE" "http://127.0.0.1:$CALLBACK_PORT/callback")"
+# Both scenarios in one run: the code grant reads the metadata the first one fetched.
+echo "=== authorization-server-metadata-endpoint, authorization-code-grant"
+"$NODE22" "$CLI" authorization --url "$BASE" --client-id "$CLIENT_ID" --resource "$BASE/mcp/account" \
+  --port "$CALLBACK_PORT" > "$WORK_DIR/grant.log" 2>&1 &
+GRANT_PID=$!
+AUTHORIZATION_URL=""
+for _ in $(seq 1 100); do
+  AUTHORIZATION_URL="$(grep -m1 "^$BASE/oauth/authorize?" "$WORK_DIR/grant.log" || true)"
+  [ -n "$AUTHORIZATION_URL" ] && break
+  sleep 0.2
+done
+if [ -z "$AUTHORIZATION_URL" ] || ! node "$DIST/test/oauth/conformance-consent.js" "$BASE" "$AUTHORIZATION_URL"; then
+  kill "$GRANT_PID" 2>/dev/null || true
+fi
+if ! wait "$GRANT_PID"; then failed+=(authorization); fi
+cat "$WORK_DIR/grant.log"
+
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "conformance failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "conformance passed: ${#SCENARIOS[@]} scenario runs"
+echo "conformance passed: ${#SCENARIOS[@]} scenario runs and 2 authorization server scenarios"

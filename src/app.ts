@@ -11,6 +11,14 @@ import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
+import { OAuth } from './oauth/oauth.js';
+import { registerAccountMcp } from './account-mcp/endpoint.js';
+import { listingsTool } from './account-mcp/listings-tool.js';
+import { eventsFeature } from './account-mcp/events-feature.js';
+import { AccountEvents } from './account-events/account-events.js';
+import { listMyPartnerListings } from './partners/listings.js';
+import { Billing } from './billing/billing.js';
+import { partnerListings } from './billing/partner-listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
 import { createPlaceLookup } from './places/service.js';
@@ -50,6 +58,12 @@ export interface App {
   accounts: Accounts;
   /** Business claims and partner listings (in ACCOUNTS_DB), on this thread only. */
   partners: Partners;
+  /** The authorization server of agents acting for an account (in ACCOUNTS_DB), on this thread only. */
+  oauth: OAuth;
+  /** Account events: webhook subscriptions of OAuth grants and their delivery relay, on this thread only. */
+  accountEvents: AccountEvents;
+  /** Partner payments with Stripe (src/billing); answers 503 while STRIPE_SECRET_KEY is unset. */
+  billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -69,6 +83,7 @@ export function createApp(options: AppOptions): App {
   const partners = new Partners(config, accounts, community.overlay, log, now);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
   partners.attach(catalog);
+  const oauth = new OAuth(config, accounts, log, now);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
@@ -103,10 +118,20 @@ export function createApp(options: AppOptions): App {
   }
   registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, problems, now });
-  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, partners: partners.context });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
+  oauth.serve(server, { limits, problems });
+  const accountEvents = new AccountEvents({ accounts: accounts.store, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
+  const readListings = (account: string) => listMyPartnerListings(partners.context, account);
+  const accountMcp = registerAccountMcp(server, {
+    config, limits, problems, grants: oauth.grants, log, now,
+    features: [listingsTool(readListings, log), eventsFeature(accountEvents.relay, accountEvents.subscriptions, readListings)],
+  });
+  const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
+  billing.serve(server, { limits, problems, sessions: accounts.sessions });
+  accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
@@ -124,6 +149,9 @@ export function createApp(options: AppOptions): App {
     community,
     accounts,
     partners,
+    oauth,
+    accountEvents,
+    billing,
     tiles,
     threads,
     listen: async () => {
@@ -131,6 +159,9 @@ export function createApp(options: AppOptions): App {
       heartbeats.start(0, now);
       accounts.start();
       partners.start();
+      oauth.start();
+      accountEvents.start();
+      billing.start();
       tiles.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
@@ -143,9 +174,11 @@ export function createApp(options: AppOptions): App {
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
       observer?.accessLog?.flush(); // after the read threads sent their last lines
-      await mcp.close();
+      await Promise.all([mcp.close(), accountMcp.close(), accountEvents.close()]);
       community.close();
       partners.close();
+      oauth.close();
+      billing.close();
       accounts.close();
       tiles.close();
     },

@@ -22,7 +22,18 @@ export interface DeletionHook {
   blocker?(accountId: string, confirmed: DeletionConfirmations): string | null | Promise<string | null>;
   /** Erases or ends what the hook keeps for the account. Idempotent: a deletion that failed midway is sent again. */
   erase(accountId: string): void | Promise<void>;
+  /**
+   * The erase asks another service (a payment provider), which may not answer: such hooks run before the
+   * others, so one that fails (DeletionPostponed) leaves nothing of the account erased.
+   */
+  readonly remote?: true;
 }
+
+/**
+ * Thrown by a hook's erase that cannot end what it keeps now (a payment provider did not answer): the
+ * deletion stops with nothing deleted, and the person is asked to send it again (503). The message says so.
+ */
+export class DeletionPostponed extends Error {}
 
 export class DeletionHooks {
   private readonly hooks: DeletionHook[] = [];
@@ -42,8 +53,9 @@ export class DeletionHooks {
     return found;
   }
 
-  /** Runs every hook's erase, in the order registered; the first failure stops the deletion (the account stays). */
+  /** Runs every hook's erase, the remote ones first, else in the order registered; the first failure stops the deletion (the account stays). */
   async erase(accountId: string): Promise<void> {
-    for (const hook of this.hooks) await hook.erase(accountId);
+    const ordered = [...this.hooks.filter((hook) => hook.remote), ...this.hooks.filter((hook) => !hook.remote)];
+    for (const hook of ordered) await hook.erase(accountId);
   }
 }

@@ -16,7 +16,7 @@ import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.
 import { secretHash } from './store.js';
 import { sessionId, type Sessions } from './sessions.js';
 import type { PasskeyCeremonies, NewPasskey } from './passkeys.js';
-import type { DeletionHooks } from './deletion.js';
+import { DeletionPostponed, type DeletionHooks } from './deletion.js';
 
 /** Spends a verified human-check token once (the overlay keeps the used ones): false when it was used before. */
 export interface HumanCheckLedger {
@@ -127,7 +127,12 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     if (blockers.length > 0) {
       return refuse({ slug: 'account-not-deletable', detail: `${blockers.join(' ')} Send the request again with "confirm_cancellation": true to end it with the account.` }, context);
     }
-    await deletion.erase(accountId);
+    try {
+      await deletion.erase(accountId);
+    } catch (error) {
+      if (error instanceof DeletionPostponed) return refuse({ slug: 'unavailable', detail: error.message, retryAfterSeconds: 60 }, context);
+      throw error;
+    }
     store.deleteAccount(accountId);
     log.info('account deleted', { account: accountId });
     return answer(200, context, { deleted: true }, sessions.clearCookie());

@@ -12,6 +12,8 @@ import { openDatabase } from '../storage/database.js';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 import { PARTNER_TABLES_STEP } from './partner-tables.js';
+import { BILLING_TABLES_STEP } from './billing-tables.js';
+import { OAUTH_TABLES_STEP } from './oauth-tables.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
@@ -82,6 +84,8 @@ CREATE TABLE recovery_links (
   },
   { version: 2, ...PARTNER_TABLES_STEP },
   { version: 3, ...SESSION_DEVICE_STEP },
+  { version: 4, ...OAUTH_TABLES_STEP },
+  { version: 5, ...BILLING_TABLES_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

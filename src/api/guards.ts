@@ -26,6 +26,8 @@ import { findInvalid } from '../schemas/validate.js';
  *                       read, where the operation takes one, so that a signed-in account needs no human
  *                       check (`session: 'optional'`). (OAuth's bearer token, 401, joins here.)
  *   bodySize       413  where the operation lists 413, else 400; answered before the body is read
+ *   signature      400  a payment provider's signature over the raw body (receiveStripeEvent): before
+ *                       anything parses the body
  *   validation     400  the route's own
  *   existence      404  the route's own (ownership too, once there are accounts)
  *                       (state, 409: the partner issues add it here)
@@ -33,7 +35,7 @@ import { findInvalid } from '../schemas/validate.js';
  *
  * then the route's handler (the write).
  */
-export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'session', 'bodySize', 'validation', 'existence', 'humanCheck'] as const;
+export const GUARD_ORDER = ['rateLimit', 'featureSwitch', 'origin', 'session', 'bodySize', 'signature', 'validation', 'existence', 'humanCheck'] as const;
 
 /** Why a request is not served: a problem type of the catalogue and what to change. */
 export interface Refusal {
@@ -104,6 +106,12 @@ export interface HumanCheckVerifier {
   verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
 }
 
+/** Checks a webhook's signature over the raw body (src/billing/signature.ts); only the main thread has one. */
+export interface SignatureVerifier {
+  /** The parsed event when the header signs these exact bytes recently enough, else what is wrong. */
+  verify(rawBody: Buffer, header: string, nowMs: number): { ok: true; event: unknown } | { ok: false; reason: string };
+}
+
 type Check<I> = (request: HttpRequestInfo, context: GuardContext<I>) => Refusal | null | Promise<Refusal | null>;
 
 export interface GuardDeps {
@@ -115,6 +123,8 @@ export interface GuardDeps {
   humanCheck?: HumanCheckVerifier;
   /** Only the main thread reads sessions. */
   sessions?: SessionReader;
+  /** Only the main thread receives the payment provider's webhook. */
+  signatures?: SignatureVerifier;
 }
 
 /** What a route declares; a registry operation declares it in its entry. */
@@ -133,6 +143,10 @@ const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: 
   contributions: {
     isOn: (config) => config.contributionsEnabled,
     refusal: { slug: 'contributions-off', detail: 'Contributions are switched off for now; reads still work. Try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
+  },
+  billing: {
+    isOn: (config) => config.billing !== null,
+    refusal: { slug: 'payments-not-open', detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
   },
 };
 
@@ -209,6 +223,20 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     };
   },
 
+  signature: ({ guards }, { signatures }) => {
+    if (guards?.signature !== 'stripe') return null;
+    if (signatures === undefined) throw new Error('a route needs a webhook signature, but this guard chain has no verifier: give GuardDeps.signatures');
+    return {
+      headers: ['stripe-signature'],
+      check: (request, context) => {
+        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers['stripe-signature'], context.nowMs);
+        if (!outcome.ok) return { slug: 'invalid-signature', detail: outcome.reason };
+        context.body = outcome.event as GuardContext['body'];
+        return null;
+      },
+    };
+  },
+
   humanCheck: ({ guards }, { humanCheck }) => {
     if (guards?.humanCheck !== true) return null;
     if (humanCheck === undefined) throw new Error('a route needs the human check, but this guard chain has no verifier: give GuardDeps.humanCheck');
@@ -236,6 +264,8 @@ export interface GuardedRoute<I> {
   /** Request headers the route's own steps read (the guards add theirs), or 'all' (the MCP SDK reads them). */
   readonly headers?: readonly string[] | 'all';
   readonly cors?: CorsPolicy;
+  /** The Content-Security-Policy of a page route (RouteDefinition). */
+  readonly contentSecurityPolicy?: string;
   /** Headers every answer of the route carries, refusals included (`Cache-Control: no-store` of private answers). */
   readonly answerHeaders?: HeaderList;
   /** Takes a body of at most `maxBytes`; a larger one is refused at the bodySize step with `tooLargeStatus`. */
@@ -317,6 +347,7 @@ export class GuardChain {
       ...(route.operation ? { operation: route.operation } : {}),
       headers: route.headers === 'all' ? 'all' : [...headers],
       ...(route.cors ? { cors: route.cors } : {}),
+      ...(route.contentSecurityPolicy ? { contentSecurityPolicy: route.contentSecurityPolicy } : {}),
       handler: (request) => this.serve(checks, request, handle, answerHeaders, refuse),
       ...(body
         ? {

@@ -1,5 +1,5 @@
 // What a moderator does with business claims and partner plans, in the one moderation module for the
-// command line and the web queue to come: the pending claims with their context, approve (optionally
+// command line and the site's moderator queue: the pending claims with their context, approve (optionally
 // correcting the business name partner.name shows) or reject with a reason, and the operator's manual plan.
 // Each action is recorded in the moderation log like every other (Moderation.act), with ids only: the
 // contact details stay in the accounts database. The partner module does the work (src/partners).
@@ -8,7 +8,7 @@ import { PartnerPlans } from '../partners/plans.js';
 import { PartnerError } from '../partners/errors.js';
 import type { PartnerContext } from '../partners/context.js';
 import type { PlanTier } from '../partners/store.js';
-import { ModerationError, type Moderation } from './moderation.js';
+import { actor, ModerationError, type Moderation } from './moderation.js';
 
 export const PLAN_CHOICES = ['basic', 'plus', 'none'] as const;
 
@@ -29,9 +29,10 @@ export class ClaimModeration {
     return this.claims.pending();
   }
 
-  approve(claimId: string, reason: string, name?: string): string {
+  /** `by`: the moderator's account when a site moderator acts (the command line is the operator). */
+  approve(claimId: string, reason: string, name?: string, by?: string): string {
     return refusedAsModeration(() =>
-      this.moderation.act('approve_claim', claimId, reason, name === undefined ? {} : { name }, () => {
+      this.moderation.act('approve_claim', claimId, reason, actor(name === undefined ? {} : { name }, by), () => {
         const done = this.claims.approve(claimId, reason, name);
         const others = done.rejected_others.length > 0 ? `; rejected the other pending claims on it: ${done.rejected_others.join(', ')}` : '';
         return `approved ${claimId}: listing ${done.listing} on ${done.toilet} shows as "${done.name}" once a plan runs${others}`;
@@ -39,9 +40,9 @@ export class ClaimModeration {
     );
   }
 
-  reject(claimId: string, reason: string): string {
+  reject(claimId: string, reason: string, by?: string): string {
     return refusedAsModeration(() =>
-      this.moderation.act('reject_claim', claimId, reason, {}, () => {
+      this.moderation.act('reject_claim', claimId, reason, actor({}, by), () => {
         const done = this.claims.reject(claimId, reason);
         return `rejected ${claimId} (listing ${done.listing} on ${done.toilet}); the business sees the reason`;
       }),

@@ -20,6 +20,8 @@ import { OsmNoteSender } from './osm-notes.js';
 import { writeFirstDump } from './first-dump.js';
 import { Moderation } from './moderation.js';
 import { registerModerationRoutes } from './moderation-routes.js';
+import { ClaimModeration } from './claim-moderation.js';
+import type { PartnerContext } from '../partners/context.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -27,6 +29,8 @@ export interface CommunityServeDeps {
   problems: Problems;
   /** Signed-in contributors need no human check and are counted per account. */
   sessions: SessionReader;
+  /** Business claims, which the moderator queue reviews (src/partners). */
+  partners: PartnerContext;
 }
 
 export class Community {
@@ -63,7 +67,8 @@ export class Community {
     registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     const moderation = new Moderation(store, deps.catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
-    registerModerationRoutes(server, { config, ...deps, moderation, log, applied: () => this.watcher?.poll(true), now });
+    const claims = new ClaimModeration(moderation, deps.partners);
+    registerModerationRoutes(server, { config, ...deps, moderation, claims, log, applied: () => this.watcher?.poll(true), now });
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 

@@ -1,6 +1,7 @@
 // The site's moderator queue as two operations of the registry (listModerationQueue, moderate) behind the
 // guard chain: session, the moderator role, for actions a passkey sign-in of the last 5 minutes and the
-// site's origin. They call the one moderation module the command line uses (moderation.ts), so a page
+// site's origin. They call the one moderation module the command line uses (moderation.ts, and
+// claim-moderation.ts for business claims: approve with an optional corrected `name`, reject), so a page
 // action is exactly one `npm run moderate` action, refused the same way (409 with its message) and recorded
 // the same way in the moderation log, with the moderator's account id added; the server log says who acted.
 import type { HttpServer, RouteResult } from '../http/server.js';
@@ -12,6 +13,7 @@ import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionRe
 import { operationById } from '../schemas/operations.js';
 import type { InvalidParam } from '../schemas/resources.js';
 import { Moderation, ModerationError } from './moderation.js';
+import type { ClaimModeration } from './claim-moderation.js';
 
 /** How many of the latest actions the queue shows (`npm run moderate -- log` shows 20 too). */
 const LOG_ENTRIES = 20;
@@ -22,6 +24,7 @@ export interface ModerationRouteDeps {
   problems: Problems;
   sessions: SessionReader;
   moderation: Moderation;
+  claims: ClaimModeration;
   log: Logger;
   /** Applies the action to the served data at once (else the overlay watcher does within a second). */
   applied(): void;
@@ -34,11 +37,14 @@ interface ActionRequest {
   toilet_id?: string;
   fact?: string;
   value?: string;
+  /** approve of a claim only: the corrected business name partner.name shows. */
+  name?: string;
   reason: string;
 }
 
 /** The fields each action needs beside `action` and `reason`, as the command line's words. */
-const NEEDS: Record<ActionRequest['action'], readonly ('target' | 'toilet_id' | 'fact' | 'value')[]> = {
+type ActionField = 'target' | 'toilet_id' | 'fact' | 'value' | 'name';
+const NEEDS: Record<ActionRequest['action'], readonly ActionField[]> = {
   approve: ['target'],
   reject: ['target'],
   lock: ['toilet_id', 'fact', 'value'],
@@ -53,7 +59,7 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
 
   guards.operation<never>(server, operationById('listModerationQueue'), {
     handle: (_request, context) =>
-      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
+      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
   });
 
   const spec = operationById('moderate');
@@ -66,20 +72,21 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
       const extra: InvalidParam[] = (['target', 'toilet_id', 'fact', 'value'] as const)
         .filter((field) => body[field] !== undefined && !NEEDS[body.action].includes(field))
         .map((name) => ({ name, reason: `is not taken by ${body.action}; leave it out` }));
-      const found = [...missing, ...extra];
+      const nameMisplaced = body.name !== undefined && !(body.action === 'approve' && isClaim(body.target));
+      const found = [...missing, ...extra, ...(nameMisplaced ? [{ name: 'name', reason: 'goes with approve of a claim (clm_...) only; leave it out' }] : [])];
       return found.length > 0 ? invalidBody(found) : { input: body };
     },
     handle: (_request, context) => {
-      const { action, target, toilet_id: toilet, fact, value, reason } = context.input;
+      const { action, target, toilet_id: toilet, fact, value, name, reason } = context.input;
       const by = context.session!.account;
       let done: string;
       try {
         switch (action) {
           case 'approve':
-            done = moderation.approve(target!, reason, by);
+            done = isClaim(target) ? deps.claims.approve(target!, reason, name, by) : moderation.approve(target!, reason, by);
             break;
           case 'reject':
-            done = moderation.reject(target!, reason, by);
+            done = isClaim(target) ? deps.claims.reject(target!, reason, by) : moderation.reject(target!, reason, by);
             break;
           case 'lock':
             done = moderation.lock(toilet!, fact!, value!, reason, by);
@@ -100,4 +107,9 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
       return json(context, { done });
     },
   });
+}
+
+/** A business claim's id (clm_...), as the command line tells claims from submissions and reports. */
+function isClaim(target: string | undefined): boolean {
+  return target?.startsWith('clm_') === true;
 }

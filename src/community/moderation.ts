@@ -329,7 +329,7 @@ interface ReportRow {
 }
 
 /** An action's log details, with the moderator's account when a site moderator did it (the CLI is the operator). */
-function actor(details: object, by: string | undefined): object {
+export function actor(details: object, by: string | undefined): object {
   return by === undefined ? details : { ...details, by };
 }
 

@@ -142,6 +142,31 @@ export const PROBLEM_TYPES = {
     status: 403,
     description: "The service's metrics are served only to the addresses its operator allows (METRICS_ALLOW), such as the monitoring system's. Scrape them from one of those, or ask the operator.",
   },
+  'payments-not-open': {
+    title: 'Partner payments not open',
+    status: 503,
+    description: 'This server takes no partner payments: its operator has not configured a payment provider. Ask the operator, or wait the number of seconds in the Retry-After header and try again.',
+  },
+  'payments-unavailable': {
+    title: 'Partner payments not available',
+    status: 503,
+    description: 'The payment provider refused what this server asked of it (a setting of the operator is wrong); nothing was charged or recorded. The operator has been told in the log; wait the number of seconds in the Retry-After header and try again.',
+  },
+  'provider-unreachable': {
+    title: 'Payment provider did not answer',
+    status: 502,
+    description: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment (the provider resends its own events by itself).',
+  },
+  'billing-conflict': {
+    title: 'Not possible in the listing’s billing state',
+    status: 409,
+    description: 'The listing’s claim is not approved, a plan set by the operator runs, a subscription or an open checkout exists, or there is no subscription to manage. The detail says which, and what to do.',
+  },
+  'invalid-signature': {
+    title: 'Invalid webhook signature',
+    status: 400,
+    description: "The payment provider's signature header is missing, does not match the exact bytes of the body with this endpoint's signing secret, or is older than 5 minutes. Only the payment provider sends events here.",
+  },
 } as const satisfies Record<string, ProblemType>;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -6,9 +6,8 @@
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { Reads } from '../api/reads.js';
 import type { Limits } from '../api/limits.js';
-import { GuardChain, type GuardNeeds, type Refusal } from '../api/guards.js';
+import { GuardChain, type GuardNeeds } from '../api/guards.js';
 import type { Problems } from '../http/problem.js';
-import { PROBLEM_TYPES } from '../http/problem-types.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -18,7 +17,7 @@ import { toWebRequest } from '../http/fetch-bridge.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
-import { headerPairs, jsonRpcErrorResponse, parseBody, requestIdOf, withHeaders, type HeaderPair } from './json-rpc.js';
+import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
 import { ToolSet } from './tools.js';
 
@@ -44,9 +43,6 @@ export const MAX_MCP_BODY_BYTES = 64 * 1024;
 
 /** The tool list and discovery change only with a deployment: any cache may keep them for an hour. */
 const PUBLIC_HOUR = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
-
-/** Implementation-defined JSON-RPC server error (-32000..-32019; -32020..-32099 are the MCP spec's). */
-const SERVER_ERROR = -32000;
 
 const INSTRUCTIONS =
   'Public toilet finder over OpenStreetMap data; read-only, no account needed. Call find_toilets_near with the place the user named or with coordinates; ' +
@@ -91,16 +87,6 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     );
     return withHeaders(response, rateHeaders);
   };
-  /** A refusal of the chain as a JSON-RPC error answering the request it refuses (its id, when it has one). */
-  const refuse = (refusal: Refusal, headers: HeaderPair[], request: HttpRequestInfo): Response => {
-    const seconds = refusal.retryAfterSeconds;
-    return jsonRpcErrorResponse(
-      PROBLEM_TYPES[refusal.slug].status,
-      requestIdOf(parseBody(request.body)),
-      { code: SERVER_ERROR, message: `${refusal.detail.replace(/\.$/, '')}.`, ...(seconds === undefined ? {} : { data: { retry_after_seconds: seconds } }) },
-      seconds === undefined ? headers : [...headers, ['Retry-After', String(seconds)]],
-    );
-  };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
     chain.route(server, {
@@ -111,7 +97,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
       cors: MCP_CORS,
       ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
       handle: (request, context) => serve(request, headerPairs(context.headers)),
-      renderRefusal: (refusal, context, request) => refuse(refusal, headerPairs(context.headers), request),
+      renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
     });
   }
 

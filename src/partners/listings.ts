@@ -11,6 +11,8 @@ export interface PartnerListingSummary {
   toilet_id: string;
   toilet_name: string | null;
   toilet_state: ToiletState;
+  /** The toilet's IANA zone: the hours and closed_until are read at its local time. */
+  time_zone: string | null;
   name: string;
   claim: { id: string; status: ClaimStatus; business_name: string; claimed_at: string; decided_at: string | null; reason: string | null };
   plan: PlanState;
@@ -34,6 +36,7 @@ export function listMyPartnerListings(context: PartnerContext, accountId: string
         toilet_id: listing.toilet_id,
         toilet_name: row < 0 ? null : snapshot.table.name.get(row),
         toilet_state: listing.toilet_state,
+        time_zone: row < 0 ? null : snapshot.table.timeZone.get(row),
         name: listing.name,
         claim: {
           id: claim.id,

@@ -3,7 +3,7 @@
 // accepted change appends `partner.profile.updated` in its transaction. The end of a 12-hour closure needs
 // no write for the answers (they compare closed_until with the clock); endClosures records it afterwards
 // (closed_until back to 0) with its event, driven by the injected clock.
-import { checkHours } from '../hours/index.js';
+import { checkHours, compileHours, type HoursPlace } from '../hours/index.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
 import { PartnerError } from './errors.js';
 import type { PartnerContext } from './context.js';
@@ -29,6 +29,13 @@ export interface ProfileAnswer {
   open_now: boolean;
 }
 
+/** The 200 body of checkPartnerHours (PartnerHoursCheck): the hours as they would be stored and what the label would say with them now. */
+export interface HoursPreview {
+  opening_hours: string | null;
+  open_now: boolean | 'unknown';
+  closes_at: string | null;
+}
+
 export function profileAnswer(listing: Pick<ListingRow, 'conditions' | 'opening_hours' | 'closed_until'>, nowMs: number): ProfileAnswer {
   const closedUntil = listing.closed_until > nowMs ? listing.closed_until : 0;
   return { conditions: listing.conditions, opening_hours: listing.opening_hours, closed_until: closedUntil, open_now: closedUntil === 0 };
@@ -42,11 +49,29 @@ export class PartnerProfiles {
    * when its claim is not approved or its plan does not run.
    */
   editable(accountId: string, listingId: string): ListingWithClaim {
-    const listing = this.context.store.listing(listingId);
-    if (listing === null || listing.account_id !== accountId) throw new PartnerError('not-found', `This account has no partner listing ${listingId}; listMyPartnerListings lists its listings.`);
+    const listing = this.owned(accountId, listingId);
     if (listing.claim_status !== 'approved') throw new PartnerError('claim-not-approved', `The claim of this listing is ${listing.claim_status}, not approved: a moderator reviews it first; listMyPartnerListings shows its status.`);
     if (!planOf(listing).running) throw new PartnerError('no-running-plan', 'This listing has no running plan: buy one (startCheckout) first; the profile shows while the plan runs.');
     return listing;
+  }
+
+  /** The owner's listing in whatever state: 404 when the account has no listing with the id. */
+  owned(accountId: string, listingId: string): ListingWithClaim {
+    const listing = this.context.store.listing(listingId);
+    if (listing === null || listing.account_id !== accountId) throw new PartnerError('not-found', `This account has no partner listing ${listingId}; listMyPartnerListings lists its listings.`);
+    return listing;
+  }
+
+  /**
+   * checkPartnerHours: the dashboard's check of hours being typed, by exactly the validation
+   * updatePartnerProfile does (400 naming the fault), with what the label would say with them now (the
+   * live switch aside). Changes nothing.
+   */
+  previewHours(accountId: string, listingId: string, value: string | null): HoursPreview {
+    const listing = this.owned(accountId, listingId);
+    const hours = this.checkedHours(value, listing.toilet_id);
+    const state = hours === null ? null : compileHours(hours, this.placeOf(listing.toilet_id))?.stateAt(this.context.now());
+    return { opening_hours: hours, open_now: state?.open_now ?? 'unknown', closes_at: state?.closes_at ?? null };
   }
 
   /** Applies a change the owner sent (checked against UpdatePartnerProfileRequest); the 200 body. */
@@ -109,16 +134,21 @@ export class PartnerProfiles {
   private checkedHours(value: string | null, toiletId: string): string | null {
     const hours = value?.trim() ?? '';
     if (hours === '') return null;
-    const snapshot = this.context.toilets.snapshot;
-    const current = snapshot.currentId(toiletId);
-    const row = current === null ? -1 : snapshot.loadedRowOf(current);
-    const lat = row < 0 ? 0 : snapshot.table.lat[row];
-    const lon = row < 0 ? 0 : snapshot.table.lon[row];
-    const check = checkHours(hours, { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) });
+    const check = checkHours(hours, this.placeOf(toiletId));
     if (!check.ok) {
       const reason = `is not opening_hours syntax the finder can evaluate: ${check.reason}`;
       throw new PartnerError('invalid', `Correct the body and send it again: opening_hours: ${reason}.`, { name: 'opening_hours', reason });
     }
     return hours;
+  }
+
+  /** Where the toilet is, for its hours: coordinates, country (holidays) and time zone. */
+  private placeOf(toiletId: string): HoursPlace {
+    const snapshot = this.context.toilets.snapshot;
+    const current = snapshot.currentId(toiletId);
+    const row = current === null ? -1 : snapshot.loadedRowOf(current);
+    const lat = row < 0 ? 0 : snapshot.table.lat[row];
+    const lon = row < 0 ? 0 : snapshot.table.lon[row];
+    return { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) };
   }
 }

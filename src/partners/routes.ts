@@ -1,5 +1,5 @@
 // REST routes of the partner operations (operations registry: claimToilet, updatePartnerProfile,
-// listMyPartnerListings) behind the guard chain, which runs what the registry declares in its one order:
+// listMyPartnerListings, and checkPartnerHours, the dashboard's check of hours as they are typed) behind the guard chain, which runs what the registry declares in its one order:
 // rate limit (429), origin (403), session (401), body size and validation (400), existence and ownership
 // (404), then here the state (409) and the write. Answers are personal: Cache-Control no-store, no CORS.
 import type { HttpServer, RouteResult } from '../http/server.js';
@@ -97,6 +97,21 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
       }
     },
     handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.update(guardContext.session!.account, request.params.id, guardContext.input)),
+  });
+
+  const hoursCheck = bodyOf('checkPartnerHours');
+  guards.operation<{ opening_hours: string | null }>(server, hoursCheck.spec, {
+    validate: hoursCheck.validate,
+    exists: (request, guardContext) => {
+      try {
+        profiles.owned(guardContext.session!.account, request.params.id);
+        return null;
+      } catch (error) {
+        if (error instanceof PartnerError) return refusalOf(error);
+        throw error;
+      }
+    },
+    handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.previewHours(guardContext.session!.account, request.params.id, guardContext.input.opening_hours)),
   });
 
   guards.operation<never>(server, operationById('listMyPartnerListings'), {

@@ -44,7 +44,7 @@ export function sessionCookieName(baseUrl: string): string {
 }
 
 /** An operator's switch that can turn a group of operations off (503 with Retry-After); see Config. */
-export type FeatureSwitch = 'contributions';
+export type FeatureSwitch = 'contributions' | 'billing';
 
 /**
  * What an operation needs checked besides its rate limit (`rateLimit`), body limit (`requestBody.maxBytes`)
@@ -70,6 +70,8 @@ export interface OperationGuards {
   readonly recentPasskey?: true;
   /** With `security: 'session'`: the account must hold this role (granted by the operator), else 403. */
   readonly role?: 'moderator';
+  /** `stripe`: the body must carry a valid Stripe-Signature over its raw bytes, else 400 (the webhook). */
+  readonly signature?: 'stripe';
 }
 
 export interface OperationSpec {
@@ -355,7 +357,7 @@ const MODERATION_OPERATIONS: readonly OperationSpec[] = [
     method: 'get',
     path: '/moderation/queue',
     summary: 'The moderator queue',
-    description: 'Pending submissions (with the toilets listed within 100 m), open reports (with the toilet and its other open reports), toilets most voters call gone, the locks in force, and the latest 20 actions: what `npm run moderate -- list` and `log` show. Never cached, never shared with other origins.',
+    description: 'Pending submissions (with the toilets listed within 100 m), open reports (with the toilet and its other open reports), toilets most voters call gone, pending business claims (with the toilet, the contact details and the other claims on it), the locks in force, and the latest 20 actions: what `npm run moderate -- list` and `log` show. Never cached, never shared with other origins.',
     security: 'session',
     rateLimit: RATE_LIMIT_POLICIES.perIp,
     guards: { role: 'moderator' },
@@ -369,7 +371,7 @@ const MODERATION_OPERATIONS: readonly OperationSpec[] = [
     path: '/moderation/actions',
     summary: 'Act on the moderator queue',
     description:
-      'One action of `npm run moderate`, with the same effect and the same entry in the moderation log (plus the moderator\'s account id): `approve` or `reject` a `target` (sub_<n>, rep_<n>); `lock` a `fact` of `toilet_id` to `value`; `unlock` it; mark `toilet_id` `gone`. Each needs a `reason`. Needs a passkey sign-in from the last 5 minutes.',
+      'One action of `npm run moderate`, with the same effect and the same entry in the moderation log (plus the moderator\'s account id): `approve` or `reject` a `target` (sub_<n>, rep_<n>, or a business claim clm_..., whose approval may correct the business `name`); `lock` a `fact` of `toilet_id` to `value`; `unlock` it; mark `toilet_id` `gone`. Each needs a `reason`. Needs a passkey sign-in from the last 5 minutes.',
     requestBody: { schema: 'ModerationActionRequest', maxBytes: ACCOUNT_MAX_BYTES },
     security: 'session',
     rateLimit: RATE_LIMIT_POLICIES.perIp,
@@ -380,7 +382,7 @@ const MODERATION_OPERATIONS: readonly OperationSpec[] = [
       400: `${ACCOUNT_INVALID_BODY} Also: a field the action needs is missing.`,
       401: NOT_RECENT,
       403: `${OTHER_ORIGIN} Or: ${NOT_MODERATOR}`,
-      409: 'The action is refused as the command line would refuse it (the submission or report was decided already, no such toilet, no such lock, a value the fact does not take): the detail says why.',
+      409: 'The action is refused as the command line would refuse it (the submission, report or claim was decided already, another claim on the toilet is approved, no such toilet, no such lock, a value the fact does not take): the detail says why.',
       429: RATE_LIMITED,
       503: 'The overlay database cannot be written now; wait Retry-After seconds.',
     },
@@ -453,6 +455,109 @@ const PARTNER_OPERATIONS: readonly OperationSpec[] = [
       409: 'The claim is not approved, or the listing has no running plan.',
       429: RATE_LIMITED,
       503: 'The accounts database cannot be written now; wait Retry-After seconds.',
+    },
+  },
+  {
+    operationId: 'checkPartnerHours',
+    method: 'post',
+    path: '/partner/listings/{id}/hours-check',
+    summary: 'Check business hours before saving them',
+    description:
+      "For this site's own page, signed in as the listing's owner (the partner dashboard checks the hours field with it as the person leaves it). Runs exactly the validation updatePartnerProfile runs on `opening_hours` (400 naming the fault) and answers what the partner label would say with these hours now, the live switch aside. Changes nothing.",
+    pathParams: { id: LISTING_ID },
+    requestBody: { schema: 'PartnerHoursCheckRequest', maxBytes: PARTNER_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: PARTNER_WRITE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The hours can be saved; what the label would say with them now.', schema: 'PartnerHoursCheck' },
+    errors: {
+      400: `${PARTNER_INVALID_BODY} Also: opening_hours the evaluator cannot read.`,
+      401: SIGNED_OUT,
+      403: OTHER_ORIGIN,
+      404: NO_LISTING,
+      429: RATE_LIMITED,
+    },
+  },
+];
+
+const BILLING_MAX_BYTES = 4 * 1024;
+/** Spec, Limits: the webhook body is at most 512 KB. */
+export const WEBHOOK_MAX_BYTES = 512 * 1024;
+const BILLING_INVALID_BODY = 'The body is not JSON, larger than 4 KiB, or has invalid fields; `invalid_params` lists each one.';
+const BILLING_SIGNED_OUT = 'No valid session: sign in first.';
+const BILLING_OTHER_ORIGIN = "The request came from another origin: billing operations are for this site's own pages.";
+const PROVIDER_SILENT = 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again.';
+const PAYMENTS_OFF = 'Partner payments are not open (not configured on this server) or not available (the payment provider refused; the operator is told). Wait Retry-After seconds.';
+/** Guards of the two billing operations of the site's page. */
+const BILLING_PAGE: OperationGuards = { featureSwitch: 'billing', origin: 'site' };
+
+/** Partner billing (issue 33, src/billing): the site's two operations and the payment provider's webhook. */
+const BILLING_OPERATIONS: readonly OperationSpec[] = [
+  {
+    operationId: 'startCheckout',
+    method: 'post',
+    path: '/billing/checkout',
+    summary: 'Buy a partner listing: the payment page',
+    description:
+      "Needs an approved claim. Answers the address of the payment provider's hosted checkout page for the listing and tier (monthly, net prices: the provider adds VAT). A second click while the first page is being made answers the same page. Asking for the other tier, or coming back through the page's cancel link, ends the open checkout first. The checkout expires after 30 minutes (the operator's CHECKOUT_EXPIRY_MINUTES).",
+    requestBody: { schema: 'StartCheckoutRequest', maxBytes: BILLING_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: BILLING_PAGE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The checkout page to send the person to.', schema: 'HostedPageAnswer' },
+    errors: {
+      400: BILLING_INVALID_BODY,
+      401: BILLING_SIGNED_OUT,
+      403: BILLING_OTHER_ORIGIN,
+      404: NO_LISTING,
+      409: "The listing's claim is not approved, a plan set by the operator runs, a subscription exists, or a checkout for the same tier is open (finish or cancel it on its page); the detail says which.",
+      429: RATE_LIMITED,
+      502: PROVIDER_SILENT,
+      503: PAYMENTS_OFF,
+    },
+  },
+  {
+    operationId: 'openBillingPortal',
+    method: 'post',
+    path: '/billing/portal',
+    summary: "The payment provider's portal for a listing",
+    description: "Answers the address of a fresh portal session (invoices, payment method, plan, cancellation) for the listing's subscription. Short-lived: ask for a new one on each click.",
+    requestBody: { schema: 'OpenBillingPortalRequest', maxBytes: BILLING_MAX_BYTES },
+    security: 'session',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: BILLING_PAGE,
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'The portal page to send the person to.', schema: 'HostedPageAnswer' },
+    errors: {
+      400: BILLING_INVALID_BODY,
+      401: BILLING_SIGNED_OUT,
+      403: BILLING_OTHER_ORIGIN,
+      404: NO_LISTING,
+      409: "The listing's claim is not approved, or it has no subscription (a plan set by the operator included).",
+      429: RATE_LIMITED,
+      502: PROVIDER_SILENT,
+      503: PAYMENTS_OFF,
+    },
+  },
+  {
+    operationId: 'receiveStripeEvent',
+    method: 'post',
+    path: '/billing/webhook',
+    summary: "The payment provider's events",
+    description:
+      'For Stripe only: no session, no origin check, no rate limit (Stripe sends bursts from a few addresses). The Stripe-Signature header must sign the raw body (5 minutes tolerance). The handler reads the subscription or checkout session the event names from Stripe and does not trust the body; a repeated event id changes nothing.',
+    requestBody: { schema: 'WebhookEvent', maxBytes: WEBHOOK_MAX_BYTES },
+    rateLimit: null,
+    guards: { featureSwitch: 'billing', signature: 'stripe' },
+    cacheControl: PRIVATE,
+    success: { status: 200, description: 'Received: `{"received": true}`, with `"duplicate": true` when the event id was handled before.', schema: 'WebhookAnswer' },
+    errors: {
+      400: 'The Stripe-Signature is missing, does not sign these exact bytes, or is older than 5 minutes; or the body is not an event.',
+      413: 'The body is larger than 512 KB.',
+      502: 'Stripe did not answer when the handler read the object back; the event was not recorded: Stripe sends it again.',
+      503: PAYMENTS_OFF,
     },
   },
 ];
@@ -586,6 +691,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...ACCOUNT_OPERATIONS,
   ...PARTNER_OPERATIONS,
   ...MODERATION_OPERATIONS,
+  ...BILLING_OPERATIONS,
 ];
 
 export function fullPath(operation: OperationSpec): string {

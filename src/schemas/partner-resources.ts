@@ -1,5 +1,6 @@
 // Bodies of the partner operations the spec leaves to us: listMyPartnerListings, the one answer the REST
-// operation, the web dashboard and the account MCP tool `get_my_partner_listings` share. It carries no
+// operation, the web dashboard and the account MCP tool `get_my_partner_listings` share, and
+// checkPartnerHours, the dashboard's check of the hours field. It carries no
 // contact details (those are for moderators only); `toilet_state` and `notice` are how the dashboard tells
 // the owner that the toilet left the map.
 import { closedObject, ref } from './refs.js';
@@ -29,6 +30,7 @@ export const PartnerListingSummary = closedObject('PartnerListingSummary', 'One 
   toilet_id: { type: 'string' },
   toilet_name: { type: ['string', 'null'], description: 'The toilet as the finder names it now; null when it has no name or left the map.' },
   toilet_state: { type: 'string', enum: ['present', 'gone', 'vanished'], description: 'present: on the map; gone: a moderator marked it gone; vanished: the map data no longer has it.' },
+  time_zone: { type: ['string', 'null'], description: "The toilet's IANA time zone, in which the hours and the live switch's closed_until are read; null when it left the map." },
   name: { type: 'string', description: 'What partner.name shows (the approved business name).' },
   claim: ref('PartnerClaimState'),
   plan: ref('PartnerPlan'),
@@ -41,4 +43,14 @@ export const PartnerListingList = closedObject('PartnerListingList', "The accoun
   listings: { type: 'array', items: ref('PartnerListingSummary') },
 });
 
-export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerListingSummary, PartnerListingList } as const;
+export const PartnerHoursCheckRequest = closedObject('PartnerHoursCheckRequest', 'Business hours to check as updatePartnerProfile would.', {
+  opening_hours: { type: ['string', 'null'], maxLength: 200, description: 'opening_hours syntax; an empty string or null means no hours.' },
+});
+
+export const PartnerHoursCheck = closedObject('PartnerHoursCheck', 'The hours can be saved: as they would be stored, and what the partner label would say with them now (the live switch aside).', {
+  opening_hours: { type: ['string', 'null'], description: 'As updatePartnerProfile would store them (trimmed); null: no hours.' },
+  open_now: { anyOf: [{ type: 'boolean' }, { type: 'string', const: 'unknown' }], description: 'At the toilet\'s local time; unknown without usable hours.' },
+  closes_at: { type: ['string', 'null'], description: 'Local closing time with UTC offset; null when unknown or never closes.' },
+});
+
+export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerListingSummary, PartnerListingList, PartnerHoursCheckRequest, PartnerHoursCheck } as const;

@@ -1,5 +1,5 @@
 // The account pages of the site: sign up, sign in (passkey autofill), the account page, the recovery-link
-// landing, the moderator queue. They are server-rendered shells that carry no personal data: the page
+// landing, the moderator queue, the partner dashboard (a business's claims, listings, label and live switch). They are server-rendered shells that carry no personal data: the page
 // script (web/src/account.ts) asks the account operations for it, so the HTML is the same for everyone,
 // and it is still sent `no-store` (and outside the service worker's allow-list) so that nothing of a
 // signed-in page is kept on a shared device. Each page names itself in `data-page` for the script.
@@ -7,7 +7,7 @@ import { FACT_ATTRIBUTES } from '../rules/facts.js';
 import { escapeHtml, localPath, type PageContent, type PageContext } from './layout.js';
 import { text, type TextKey } from './text/catalogue.js';
 
-export type AccountPage = 'signup' | 'signin' | 'account' | 'recover' | 'moderation';
+export type AccountPage = 'signup' | 'signin' | 'account' | 'recover' | 'moderation' | 'partner';
 
 /** Path → page; `/account/recover` carries the operator's token in its fragment, which no server sees. */
 export const ACCOUNT_PAGES: Record<string, AccountPage> = {
@@ -16,6 +16,7 @@ export const ACCOUNT_PAGES: Record<string, AccountPage> = {
   '/account': 'account',
   '/account/recover': 'recover',
   '/moderation': 'moderation',
+  '/partner': 'partner',
 };
 
 const TITLES: Record<AccountPage, TextKey> = {
@@ -24,6 +25,7 @@ const TITLES: Record<AccountPage, TextKey> = {
   account: 'account.heading',
   recover: 'recover.heading',
   moderation: 'mod.heading',
+  partner: 'dash.heading',
 };
 
 export function accountPage(context: PageContext, page: AccountPage): PageContent {
@@ -54,7 +56,7 @@ ${status}
 <p class="hint">${t('signin.lost')}</p>${noscript}`,
     account: () => `<p id="account-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
 <div id="account" hidden>
-<section class="panel" aria-labelledby="acc-name"><h2 id="acc-name"></h2><p id="acc-meta"></p><p id="acc-moderator" hidden>${t('account.moderator')} <a href="${link('/moderation')}">${t('account.queue')}</a></p></section>
+<section class="panel" aria-labelledby="acc-name"><h2 id="acc-name"></h2><p id="acc-meta"></p><p id="acc-moderator" hidden>${t('account.moderator')} <a href="${link('/moderation')}">${t('account.queue')}</a></p><p><a href="${link('/partner')}">${t('dash.account')}</a></p></section>
 <div id="end-others" class="offer" role="status" hidden><p></p><button type="button" class="primary">${t('account.endOthersButton')}</button></div>
 <section class="panel" aria-labelledby="passkeys-h"><h2 id="passkeys-h">${t('account.passkeys')}</h2>
 <ul id="passkey-list" class="item-list"></ul>
@@ -96,6 +98,10 @@ ${status}
 ${status}
 </form></section>
 ${reauthDialog(t)}${noscript}`,
+    partner: () => `<p>${t('dash.intro')}</p>
+<p id="partner-status" class="message" role="status" aria-live="polite">${t('dash.loading')}</p>
+<div id="listings"></div>
+<p id="no-listings" hidden>${t('dash.none')} <a href="${link('/')}">${t('dash.find')}</a></p>${noscript}`,
   };
   return {
     title: `${text(context.lang, TITLES[page])} – ${text(context.lang, 'site.name')}`,

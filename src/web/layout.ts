@@ -1,7 +1,7 @@
 // The frame of every server-rendered page: head (our one stylesheet, the app manifest, the page's module
 // script, never inline code), header with navigation (its account link says "Sign in"; the page script
 // turns it into "Account" in a signed-in browser, so the HTML stays the same for everyone and cacheable)
-// and the language switch, the demo-data notice slot, and the footer with the OpenStreetMap attribution.
+// and the language switch (a signed-in browser also gets the partner dashboard's link), the demo-data notice slot, and the footer with the OpenStreetMap attribution.
 // Pages pass their main content as HTML.
 import { LANGUAGE_NAMES, LANGUAGES, text, type Language, type TextKey } from './text/catalogue.js';
 import type { AssetManifest } from './assets.js';
@@ -79,6 +79,7 @@ ${content.skipTo ? `<a class="skip" href="${escapeHtml(content.skipTo.href)}">${
 <a href="${escapeHtml(localPath(context, '/propose'))}">${t('nav.propose')}</a>
 <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('nav.licenses')}</a>
 <a id="account-link" href="${escapeHtml(localPath(context, '/signin'))}" data-signed-in-href="${escapeHtml(localPath(context, '/account'))}" data-signed-in-text="${t('nav.account')}">${t('nav.signIn')}</a>
+<a id="partner-link" href="${escapeHtml(localPath(context, '/partner'))}" hidden>${t('nav.partner')}</a>
 </nav>
 <nav class="lang" aria-label="${t('nav.language')}">${switcher}</nav>
 </header>

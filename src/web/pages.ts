@@ -138,7 +138,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
           title: `${toilet.name ?? text(context.lang, 'item.unnamed')} – ${text(context.lang, 'site.name')}`,
           description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
           script: 'toilet.js',
-          main: renderToiletMain(context.lang, toilet, attribution),
+          main: renderToiletMain(context, toilet, attribution),
         };
       }),
   });

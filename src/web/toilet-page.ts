@@ -1,16 +1,21 @@
 // The shareable, crawlable page of one toilet (/t/<id>): every fact of the API's item in plain words,
 // where each comes from, directions, and the forms to improve it. It reads without JavaScript; the
-// forms need the page script for the human check (toilet.js), and say so when it does not run.
+// forms need the page script for the human check (toilet.js), and say so when it does not run. A business
+// claims the toilet from here: the page shows the claim form in a signed-in browser and a link to sign in
+// and come back otherwise (the HTML is the same for everyone; the script picks).
 import { text, type Language, type TextKey } from './text/catalogue.js';
 import { displayName, feeAmount, localClock, type Attribution, type ToiletItem } from './text/item.js';
 import { escapeHtml } from './text/html.js';
 import { weekTable } from './week-table.js';
+import { partnerLabelLines } from './text/partner.js';
+import { localPath, type PageContext } from './layout.js';
 
 const FACTS = ['access', 'fee', 'fee_amount', 'wheelchair', 'changing_table', 'gender', 'opening_hours', 'name', 'operator', 'existence'] as const;
 type Fact = (typeof FACTS)[number];
 const REPORT_KINDS = ['gone', 'closed', 'wrong_place', 'wrong_hours'] as const;
 
-export function renderToiletMain(lang: Language, toilet: ToiletItem, attribution: Attribution): string {
+export function renderToiletMain(context: Pick<PageContext, 'lang' | 'explicitLang'>, toilet: ToiletItem, attribution: Attribution): string {
+  const { lang } = context;
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
   const date = (iso: string) => escapeHtml(new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)));
   const month = (ym: string) => escapeHtml(new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-01T00:00:00Z`)));
@@ -41,7 +46,7 @@ export function renderToiletMain(lang: Language, toilet: ToiletItem, attribution
   const directions = Object.values(toilet.directions);
   return `<article class="toilet" data-toilet-id="${escapeHtml(toilet.id)}">
 <h1>${escapeHtml(displayName(lang, toilet))}</h1>
-${toilet.partner ? `<p class="partner-label">${t('toilet.partner', { name: toilet.partner.name })}</p>` : ''}
+${toilet.partner ? partnerHtml(lang, toilet.partner) : ''}
 <section aria-labelledby="h-who"><h2 id="h-who">${t('toilet.who')}</h2><p>${who}</p>
 <h3>${t('toilet.fee')}</h3><p>${fee}</p>${toilet.operator ? `<p>${t('toilet.operator', { operator: toilet.operator })}</p>` : ''}</section>
 <section aria-labelledby="h-hours"><h2 id="h-hours">${t('toilet.hours')}</h2>${hoursHtml(lang, toilet)}</section>
@@ -55,8 +60,36 @@ ${toilet.partner ? `<p class="partner-label">${t('toilet.partner', { name: toile
 <li><a href="${escapeHtml(directions[1])}" rel="noopener">${t('toilet.directions2')}</a></li>
 <li><a href="${escapeHtml(toilet.geo)}">${t('toilet.geo')}</a></li></ul></section>
 ${improveHtml(lang, toilet)}
+${claimHtml(context, toilet.id)}
 <p class="attribution"><small><a href="${escapeHtml(attribution.url)}">${escapeHtml(attribution.text)}</a> · <a href="${escapeHtml(attribution.license_notice_url)}">${t('footer.sources')}</a></small></p>
 </article>`;
+}
+
+/** The partner label: the business's own statements, said as such, and that it is a paid listing. */
+function partnerHtml(lang: Language, partner: NonNullable<ToiletItem['partner']>): string {
+  const lines = partnerLabelLines(lang, partner).map((line) => `<p>${escapeHtml(line)}</p>`);
+  return `<div class="partner-label">${lines.join('')}<p class="hint">${escapeHtml(text(lang, 'partner.paid'))}</p></div>`;
+}
+
+/** "Claim this toilet": the form for a signed-in browser, the way to sign in and come back for others. */
+function claimHtml(context: Pick<PageContext, 'lang' | 'explicitLang'>, id: string): string {
+  const t = (key: TextKey) => escapeHtml(text(context.lang, key));
+  const signIn = localPath(context, `/signin?next=${encodeURIComponent(`/t/${id}`)}`);
+  const field = (name: string, label: TextKey, attributes: string) =>
+    `<label for="claim-${name}">${t(label)}</label><input id="claim-${name}" name="${name}" ${attributes}>`;
+  return `<section aria-labelledby="h-claim" class="claim"><h2 id="h-claim">${t('claim.heading')}</h2>
+<p>${t('claim.intro')}</p>
+<p class="claim-sign-in"><a href="${escapeHtml(signIn)}">${t('claim.signIn')}</a></p>
+<details class="claim-form" hidden><summary>${t('claim.open')}</summary>
+<form data-op="claim" novalidate>
+${field('business_name', 'claim.name', 'required minlength="2" maxlength="80" autocomplete="organization"')}
+${field('contact_email', 'claim.email', 'type="email" required maxlength="200" autocomplete="email"')}
+${field('contact_phone', 'claim.phone', 'type="tel" maxlength="40" autocomplete="tel"')}
+${field('website', 'claim.website', 'type="url" maxlength="200" autocomplete="url" placeholder="https://"')}
+<label for="claim-note">${t('claim.note')}</label><textarea id="claim-note" name="note" maxlength="500" rows="3"></textarea>
+<button type="submit" class="primary">${t('claim.submit')}</button>
+<p class="form-status" role="status" aria-live="polite"></p>
+</form></details></section>`;
 }
 
 function accessSentence(lang: Language, toilet: ToiletItem): string {

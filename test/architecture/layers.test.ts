@@ -46,13 +46,23 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
   'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
+  'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // the authorization server of agents acting for an account: its rows in the accounts database, its pages
+  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
+  // the one way out to addresses others chose (webhooks): SSRF-hardened, node: modules only
+  'src/outbound': [],
+  // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
+  'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/log'],
+  // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check
+  'src/account-mcp': ['src/oauth', 'src/account-events', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
-  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
@@ -62,7 +72,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|tiles)\//];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\//];
 
 const projectEdges = () =>
   [...graph].flatMap(([from, edges]) => edges.filter((edge) => graph.has(edge.to)).map((edge) => ({ from, to: edge.to })));

@@ -73,8 +73,9 @@ describe('guard order', () => {
 
   test('the chain runs the decided order', () => {
     // the session step refuses nothing on a contribution (it only reads a session when one is sent);
-    // its 401s are tested on the account operations (test/accounts)
-    assert.deepEqual(GUARD_ORDER, [...ORDER.slice(0, 3), 'session', ...ORDER.slice(3)]);
+    // its 401s are tested on the account operations (test/accounts); the webhook's signature step, on
+    // receiveStripeEvent only, in test/billing/webhook.test.ts
+    assert.deepEqual(GUARD_ORDER, [...ORDER.slice(0, 3), 'session', ORDER[3], 'signature', ...ORDER.slice(4)]);
   });
 
   test('each fault alone gets its own answer, with the RateLimit headers', async () => {

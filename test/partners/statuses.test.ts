@@ -2,7 +2,8 @@
 // passkey sign-up: 201/200, 400 (schema, a website that is not http(s), hours the evaluator cannot read),
 // 401, 403 (other origin), 404 (unknown toilet, a toilet marked gone, a listing of another account), 409
 // (own claim pending or approved, another business holds the toilet, claim not approved, no running plan),
-// 429; and that a rejected claim does not block a new one.
+// 429; and that a rejected claim does not block a new one. checkPartnerHours, the dashboard's check of the
+// hours field: the same validation, what the label would say, nothing saved.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Clock, importedData, readSourceToilets, type Data, type Service } from '../community/support.js';
@@ -156,6 +157,29 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const theirs = await other.browser.request('GET', '/partner/listings');
     assert.equal(theirs.json.listings[0].claim.status, 'pending');
     assert.equal(theirs.json.listings[0].showing, false);
+  });
+
+  test('checkPartnerHours: the validation of updatePartnerProfile and what the label would say, changing nothing; 401, 403, 404', async () => {
+    const owner = await claimAs(service, toilets[8], 'Glacier', '198.51.100.62');
+    const path = `/partner/listings/${owner.listing}/hours-check`;
+    const fine = await owner.browser.request('POST', path, { body: { opening_hours: ' Mo-Su 08:00-20:00 ' } });
+    assert.equal(fine.status, 200, JSON.stringify(fine.json));
+    valid('PartnerHoursCheck', fine.json);
+    // 10:00 in Monaco (CEST), a pending claim included: the owner checks hours before the label can show
+    assert.deepEqual(fine.json, { opening_hours: 'Mo-Su 08:00-20:00', open_now: true, closes_at: '2024-06-05T20:00:00+02:00' });
+    assert.deepEqual((await owner.browser.request('POST', path, { body: { opening_hours: '' } })).json, { opening_hours: null, open_now: 'unknown', closes_at: null });
+    const broken = await owner.browser.request('POST', path, { body: { opening_hours: 'Mo-Su 08:00-' } });
+    assert.equal(broken.status, 400);
+    assert.deepEqual(broken.json.invalid_params, [{ name: 'opening_hours', reason: 'is not opening_hours syntax the finder can evaluate: Mo-Su 08:00- <--- (Time range does not continue as expected)' }]);
+    const listed = await owner.browser.request('GET', '/partner/listings');
+    assert.equal(listed.json.listings[0].profile.opening_hours, null, 'nothing saved');
+
+    const stranger = await claimAs(service, toilets[9], 'Kiosque', '198.51.100.63');
+    const notTheirs = await stranger.browser.request('POST', path, { body: { opening_hours: 'Mo-Su 08:00-20:00' } });
+    assert.equal(notTheirs.status, 404);
+    problem(notTheirs, 'not-found');
+    assert.equal((await new Browser(service, '198.51.100.64').request('POST', path, { body: { opening_hours: '24/7' } })).status, 401);
+    assert.equal((await owner.browser.request('POST', path, { body: { opening_hours: '24/7' }, origin: 'https://evil.example' })).status, 403);
   });
 });
 

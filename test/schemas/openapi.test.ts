@@ -21,8 +21,10 @@ const ACCOUNTS = [
 ];
 /** The spec's partner operations (issue 32), and our listMyPartnerListings, which the spec leaves to us. */
 const PARTNERS = ['claimToilet', 'updatePartnerProfile'];
+/** The spec's billing operations (issue 33). */
+const BILLING = ['startCheckout', 'openBillingPortal', 'receiveStripeEvent'];
 /** Operations the spec does not list: ours. */
-const OURS = [...ACCOUNTS, 'listMyPartnerListings'];
+const OURS = [...ACCOUNTS, 'listMyPartnerListings', 'checkPartnerHours'];
 type Json = Record<string, any>;
 
 /** operationId → "METHOD /path" from the spec's endpoint table. */
@@ -94,7 +96,7 @@ describe('buildOpenApi', () => {
   it('has unique operationIds, exactly the operations served, the spec’s at the spec’s methods and paths', () => {
     const ids: string[] = operations(document).map((operation) => operation.operationId);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS, ...PARTNERS, ...OURS].sort());
+    assert.deepEqual([...ids].sort(), [...READS, ...CONTRIBUTIONS, ...PARTNERS, ...BILLING, ...OURS].sort());
     const spec = specEndpoints();
     assert.equal(spec.size, 13, 'the spec table lists 13 operations');
     for (const [path, item] of pathItems(document)) {
@@ -118,6 +120,15 @@ describe('buildOpenApi', () => {
 
   it('names the session scheme on the partner operations', () => {
     for (const operationId of [...PARTNERS, 'listMyPartnerListings']) assert.deepEqual(operationById(document, operationId).security, [{ session: [] }], operationId);
+  });
+
+  it('names the session scheme on the site\'s billing operations, none on the webhook, and documents its signature header', () => {
+    for (const operationId of ['startCheckout', 'openBillingPortal']) assert.deepEqual(operationById(document, operationId).security, [{ session: [] }], operationId);
+    const webhook = operationById(document, 'receiveStripeEvent');
+    assert.deepEqual(webhook.security, []);
+    assert.deepEqual(webhook.parameters.map((p: Json) => [p.name, p.in, p.required]), [['Stripe-Signature', 'header', true]]);
+    assert.equal(webhook.responses[200].headers['RateLimit-Limit'], undefined, 'no rate limit: no RateLimit headers');
+    assert.deepEqual(Object.keys(webhook.responses).sort(), ['200', '400', '413', '502', '503']);
   });
 
   it('names no security scheme on the reads, saying so with an empty list', () => {

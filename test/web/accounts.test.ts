@@ -7,24 +7,21 @@
 // writes each page's screenshot there (phone and desktop) for a person to look at.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { axeFindings, chromiumPath, CSP_WATCH, cspViolations, launchBrowser, solveHumanCheck, startSite, type Site } from './browser.js';
+import type { Browser } from 'playwright-core';
+import { chromiumPath, launchBrowser, startSite, type Site } from './browser.js';
+import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn, type Person } from './people.js';
 import { serviceClient } from '../community/support.js';
 import { AccountModeration } from '../../src/community/account-moderation.js';
 import { Moderation } from '../../src/community/moderation.js';
 
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const START = Date.parse('2024-06-05T08:00:00Z');
 const MINUTE = 60_000;
 /** By the Monte-Carlo casino in the Monaco extract. */
 const TOILET = 'n4316767608';
 
 const browserPath = chromiumPath();
-const shots = process.env.SCREENSHOTS ?? null;
 
 describe('accounts in a browser', { skip: browserPath === null ? 'chromium is not installed (apt-get install -y chromium)' : false, timeout: 600_000 }, () => {
   let site: Site;
@@ -41,45 +38,11 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     await site?.close();
   });
 
-  interface Person {
-    context: BrowserContext;
-    page: Page;
-    cdp: CDPSession;
-    authenticator: string;
-  }
-
-  /** A browser context with a platform authenticator that verifies the user (a passkey on the device). */
-  async function person(viewport: { width: number; height: number }): Promise<Person> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB' });
-    await context.addInitScript(CSP_WATCH);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
-    return { context, page, cdp, authenticator: authenticatorId };
-  }
+  const person = (viewport: { width: number; height: number }) => personIn(browser, viewport);
+  const signUp = (p: Person, name: string) => signUpOn(site, p, name);
 
   async function passkeysOf(p: Person): Promise<number> {
     return (await p.cdp.send('WebAuthn.getCredentials', { authenticatorId: p.authenticator })).credentials.length;
-  }
-
-  /** Checks a page as a person meets it: no CSP violation, no serious axe finding, and its screenshot. */
-  async function inspect(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await cspViolations(page), [], `${name}: CSP`);
-    assert.deepEqual(await axeFindings(page), [], `${name}: axe`);
-    if (shots !== null) await page.screenshot({ path: join(shots, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
-  }
-
-  async function signUp(p: Person, name: string): Promise<void> {
-    await p.page.goto(`${site.base}/signup`);
-    await p.page.getByLabel('Display name (1 to 60 characters)').fill(name);
-    await solveHumanCheck(p.page, '#signup');
-    await inspect(p.page, 'signup');
-    await p.page.getByRole('button', { name: 'Create account with a passkey' }).click();
-    await p.page.waitForURL(`${site.base}/account`);
-    await p.page.locator('#acc-name', { hasText: name }).waitFor();
   }
 
   for (const [layout, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
@@ -175,7 +138,8 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
 
     await page.getByRole('button', { name: 'End the other sessions' }).click();
     await page.locator('#sessions').getByText('Other sessions ended: 1.').waitFor();
-    assert.equal(await page.locator('#session-list li').count(), 1);
+    // the message shows before the list is read again: wait for the list, not for a fixed moment
+    await page.waitForFunction("document.querySelectorAll('#session-list li').length === 1");
     assert.equal((await other.page.request.get(`${site.base}/api/v1/account`)).status(), 401, 'the other device is signed out');
 
     await page.getByLabel('I understand: delete my account').check();

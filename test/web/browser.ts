@@ -47,6 +47,8 @@ async function freePort(): Promise<number> {
 export interface Site {
   app: App;
   base: string;
+  /** The databases the app runs on (the operator's commands run on them too). */
+  config: ReturnType<typeof loadConfig>;
   styleServer: Server;
   close(): Promise<void>;
 }
@@ -104,6 +106,7 @@ export async function startSite(extract: ExtractName, now: () => number, options
   return {
     app,
     base,
+    config,
     styleServer: style.server,
     close: async () => {
       await app.close();

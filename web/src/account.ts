@@ -1,5 +1,5 @@
 // The account pages' script (one bundle entry; each page loads only its own part): sign up, sign in,
-// recovery, the account page and the moderator queue. The server renders every page the same for everyone
+// recovery, the account page, the moderator queue and the partner dashboard. The server renders every page the same for everyone
 // (src/web/account-pages.ts); this script fills in the personal parts from the account operations.
 import { startPage } from './common.js';
 
@@ -15,6 +15,9 @@ switch (document.body.dataset.page) {
     break;
   case 'moderation':
     void import('./moderation-page.js').then((page) => page.start());
+    break;
+  case 'partner':
+    void import('./partner-page.js').then((page) => page.start());
     break;
   default:
     throw new Error(`no account page ${document.body.dataset.page ?? '(none)'}`);

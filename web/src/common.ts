@@ -112,7 +112,7 @@ export async function clearOfflineCopies(): Promise<void> {
   worker?.postMessage({ type: 'clear' });
 }
 
-/** The header's account link: "Account" when signed in, else "Sign in" (as the server wrote it). */
+/** The header's account link: "Account" when signed in, else "Sign in" (as the server wrote it); signed in, the partner dashboard's link too. */
 function showAccountLink(): void {
   const link = document.getElementById('account-link') as HTMLAnchorElement | null;
   if (link === null) return;
@@ -121,6 +121,8 @@ function showAccountLink(): void {
   const on = signedIn();
   link.href = (on ? link.dataset.signedInHref : link.dataset.signedOutHref) ?? '/signin';
   link.textContent = (on ? link.dataset.signedInText : link.dataset.signedOutText) ?? '';
+  const partner = document.getElementById('partner-link');
+  if (partner !== null) partner.hidden = !on;
 }
 
 export function startPage(): void {

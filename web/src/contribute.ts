@@ -98,13 +98,20 @@ export interface Problem {
 export function clearErrors(form: HTMLFormElement): void {
   for (const old of form.querySelectorAll('.field-error')) old.remove();
   for (const field of form.querySelectorAll('[aria-invalid]')) {
+    const message = field.getAttribute('aria-errormessage');
+    const described = (field.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id !== '' && id !== message);
+    if (described.length > 0) field.setAttribute('aria-describedby', described.join(' '));
+    else field.removeAttribute('aria-describedby');
     field.removeAttribute('aria-invalid');
     field.removeAttribute('aria-errormessage');
   }
 }
 
-/** Shows each invalid parameter next to its field; returns the ones no field of the form matched. */
-export function showFieldErrors(form: HTMLFormElement, problem: Problem): string[] {
+/**
+ * Shows each invalid parameter next to its field (as `say` words it: the server's name and reason by
+ * default); returns the ones no field of the form matched.
+ */
+export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => `${param.name} ${param.reason}`): string[] {
   const unmatched: string[] = [];
   for (const [index, param] of (problem.invalid_params ?? []).entries()) {
     const field = param.name.split('.').pop()!.replace(/\[\d+\]$/, '');
@@ -116,11 +123,13 @@ export function showFieldErrors(form: HTMLFormElement, problem: Problem): string
     const error = document.createElement('p');
     error.className = 'field-error';
     error.id = `${form.dataset.op}-error-${index}`;
-    error.textContent = `${param.name} ${param.reason}`;
+    error.textContent = say(param);
     const anchor = input.closest('fieldset') ?? input;
     anchor.after(error);
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-errormessage', error.id);
+    // read with the field too (screen readers that skip aria-errormessage; axe asks for one of the two)
+    input.setAttribute('aria-describedby', [input.getAttribute('aria-describedby'), error.id].filter(Boolean).join(' '));
   }
   return unmatched;
 }

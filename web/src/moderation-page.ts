@@ -2,7 +2,8 @@
 // reports with their toilet, toilets most voters call gone, the locks in force) and the latest actions,
 // each item with the actions the command line has for it and a reason field. Every action is one call of
 // the `moderate` operation (through the re-authentication dialog); the queue is read again after it.
-// A new kind of item (claims, with the partner feature) is one more entry of SECTIONS.
+// A new kind of item is one more entry of SECTIONS: business claims are one (with the field that corrects
+// the business name on approval).
 import type { TextKey } from '../../src/web/text/catalogue.js';
 import { fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, withReauthentication, type Answer } from './account-api.js';
@@ -12,20 +13,44 @@ interface Queue {
   submissions: { id: string; submitted_at: string; lat: number; lon: number; name: string | null; access: string | null; fee: string | null; opening_hours: string | null; wheelchair: string | null; changing_table: string | null; note: string | null; nearby: { id: string; name: string | null; distance_m: number }[] }[];
   reports: { id: string; reported_at: string; kind: string; note: string | null; toilet_id: string; toilet: { name: string | null; lat: number; lon: number; source: string; gone: boolean } | null; open_reports: number }[];
   gone_votes: { toilet_id: string; name: string | null; gone_votes: number; exists_votes: number }[];
+  claims: {
+    id: string;
+    claimed_at: string;
+    listing_id: string;
+    account_id: string | null;
+    business_name: string;
+    contact_email: string | null;
+    contact_phone: string | null;
+    website: string | null;
+    note: string | null;
+    toilet_id: string;
+    toilet: { name: string | null; lat: number; lon: number; gone: boolean } | null;
+    other_claims: { id: string; status: string; business_name: string; claimed_at: string }[];
+  }[];
   locks: { toilet_id: string; name: string | null; fact: string; value: string; locked_at: string }[];
   log: { at: string; action: string; target: string; reason: string }[];
 }
 
-/** An action button: what it sends besides the reason. */
+/** An action button: what it sends besides the reason, and which of the item's fields it sends when changed. */
 interface Action {
   label: TextKey;
   body: Record<string, string>;
+  fields?: readonly string[];
+}
+
+/** A text field of an item besides the reason (its value sent only when the moderator changed it). */
+interface Field {
+  name: string;
+  label: TextKey;
+  value: string;
+  maxlength: number;
 }
 
 /** An item as the page shows it: its key (for its fields' ids), its description lines and its actions. */
 interface Rendered {
   key: string;
   lines: (Node | string)[];
+  fields?: Field[];
   actions: Action[];
 }
 
@@ -94,6 +119,28 @@ const SECTIONS: Section<unknown>[] = [
     }),
   }),
   section({
+    heading: 'mod.claims',
+    items: (q) => q.claims,
+    render: (c: Queue['claims'][number]): Rendered => ({
+      key: c.id,
+      lines: [
+        el('strong', {}, `${c.id} · “${c.business_name}”`),
+        el('span', {}, t('mod.claimOn', { date: dateTime(c.claimed_at) }), c.toilet ? toiletLink(c.toilet_id, c.toilet.name) : `${c.toilet_id}, ${t('mod.notInData')}`, c.toilet?.gone ? ` ${t('mod.markedGone')}` : ''),
+        c.contact_email === null ? t('mod.erased') : t('mod.contact', { email: c.contact_email }),
+        c.contact_phone ? t('mod.phone', { phone: c.contact_phone }) : '',
+        c.website ? t('mod.website', { website: c.website }) : '',
+        c.note ? t('mod.note', { note: c.note }) : '',
+        c.other_claims.length === 0 ? t('mod.noOtherClaims') : t('mod.otherClaims', { list: c.other_claims.map((o) => `${o.id} ${o.status} “${o.business_name}”`).join('; ') }),
+        t('mod.claimListing', { listing: c.listing_id, account: c.account_id ?? '–' }),
+      ],
+      fields: [{ name: 'name', label: 'mod.claimName', value: c.business_name, maxlength: 80 }],
+      actions: [
+        { label: 'mod.approve', body: { action: 'approve', target: c.id }, fields: ['name'] },
+        { label: 'mod.reject', body: { action: 'reject', target: c.id } },
+      ],
+    }),
+  }),
+  section({
     heading: 'mod.locks',
     items: (q) => q.locks,
     render: (l: Queue['locks'][number]): Rendered => ({
@@ -144,17 +191,32 @@ function renderSection<T>(section: Section<T>, queue: Queue): HTMLElement {
   );
 }
 
-function renderItem({ key, lines, actions }: Rendered): HTMLElement {
+function renderItem({ key, lines, fields = [], actions }: Rendered): HTMLElement {
   const reasonId = `reason-${key}`;
   const form = el('form', { class: 'mod-action', novalidate: true }) as HTMLFormElement;
   const buttons = actions.map((action) => {
     const button = el('button', { type: 'button' }, t(action.label));
-    button.addEventListener('click', () => void act(form, action.body));
+    button.addEventListener('click', () => void act(form, { ...action.body, ...changedFields(form, action.fields ?? []) }));
     return button;
   });
-  form.append(el('label', { for: reasonId }, t('mod.reason')), el('input', { id: reasonId, name: 'reason', required: true, maxlength: '500', autocomplete: 'off' }), el('div', { class: 'actions' }, ...buttons), el('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' }));
+  const extra = fields.flatMap((field) => {
+    const id = `${field.name}-${key}`;
+    return [el('label', { for: id }, t(field.label)), el('input', { id, name: field.name, value: field.value, maxlength: String(field.maxlength), autocomplete: 'off' })];
+  });
+  form.append(...extra, el('label', { for: reasonId }, t('mod.reason')), el('input', { id: reasonId, name: 'reason', required: true, maxlength: '500', autocomplete: 'off' }), el('div', { class: 'actions' }, ...buttons), el('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' }));
   form.addEventListener('submit', (event) => event.preventDefault());
   return el('li', { class: 'item queue-item' }, el('div', { class: 'lines' }, ...lines.filter((line) => line !== '').map((line) => el('p', {}, line))), form);
+}
+
+/** The named fields whose value the moderator changed (trimmed), to send with an action. */
+function changedFields(form: HTMLFormElement, names: readonly string[]): Record<string, string> {
+  const changed: Record<string, string> = {};
+  for (const name of names) {
+    const input = form.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
+    const value = input.value.trim();
+    if (value !== input.defaultValue) changed[name] = value;
+  }
+  return changed;
 }
 
 function renderLog(log: Queue['log']): HTMLElement {

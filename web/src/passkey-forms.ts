@@ -14,8 +14,18 @@ export function start(page: 'signup' | 'signin' | 'recover'): void {
     return;
   }
   if (page === 'signup') signUp(form);
-  else if (page === 'signin') signIn(form);
+  else if (page === 'signin') {
+    carryNextToSignUp();
+    signIn(form);
+  }
   else recover(form);
+}
+
+/** A person sent here to sign in from a page (?next=) who has no account yet comes back there after signing up. */
+function carryNextToSignUp(): void {
+  const next = nextPath('');
+  if (next === '') return;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('main a[href^="/signup"]')) link.href = localHref(`/signup?next=${encodeURIComponent(next)}`);
 }
 
 /** Runs one step of a form: its status line says what happens and what went wrong, field errors beside their fields. */

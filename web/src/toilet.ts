@@ -1,5 +1,6 @@
 // The toilet page's forms: confirm, rate, report and vote, each with the human check, loaded when the
-// person opens the form. The facts above stay server-rendered; a reload shows the effect of a send.
+// person opens the form, and "Claim this toilet" (claim.ts, its own chunk). The facts above stay
+// server-rendered; a reload shows the effect of a send.
 import { fieldText, startPage, t } from './common.js';
 import { prepareContribution, deviceId, send } from './contribute.js';
 
@@ -40,6 +41,8 @@ if (article && id) {
       }
     });
   }
+  const claim = article.querySelector<HTMLElement>('section.claim');
+  if (claim) void import('./claim.js').then((module) => module.startClaim(claim, id));
   // the vote form says what is shown now, and the counts when votes decided it
   const select = article.querySelector<HTMLSelectElement>('#vote-attribute');
   const current = article.querySelector('#vote-current');

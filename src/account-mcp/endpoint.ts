@@ -1,0 +1,125 @@
+// The protected MCP endpoint at {base_url}/mcp/account: the SDK's web-standard handler behind our uWS
+// server, protocol 2026-07-28 only (the legacy era is refused with -32022 naming the supported version:
+// account events need the modern era's per-request capabilities, and no 2025-era client of this endpoint
+// exists to keep working). In front of the handler, the guard chain as on /mcp (the per-IP budget REST
+// shares, the Origin allowlist, the body limit), then the Bearer token checked on every request against its
+// grant (src/oauth), so a revoked grant or a deleted account stops the next request. Discovery and lists
+// are private and never cached (ttlMs 0): what they hold depends on the caller and on the relay's state.
+import { bearerAuthChallengeResponse, createMcpHandler, McpServer, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { GuardChain, type GuardNeeds } from '../api/guards.js';
+import type { Limits } from '../api/limits.js';
+import type { Config } from '../config.js';
+import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
+import { toWebRequest } from '../http/fetch-bridge.js';
+import type { Problems } from '../http/problem.js';
+import type { HttpRequestInfo, HttpServer } from '../http/server.js';
+import type { Logger } from '../log.js';
+import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from '../mcp/json-rpc.js';
+import { MAX_MCP_BODY_BYTES } from '../mcp/endpoint.js';
+import { SERVER_INFO } from '../mcp/server-card.js';
+import { accountResource, ACCOUNT_MCP_PATH, resourceMetadataUrl } from '../oauth/discovery.js';
+import type { Grants } from '../oauth/grants.js';
+import { SCOPE } from '../oauth/lifetimes.js';
+import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+
+/** Who the caller is, as the tools and event handlers read it from `authInfo.extra`. */
+export interface Principal {
+  account: string;
+  grant: string;
+}
+
+/** What the endpoint adds to each per-request server instance: tools, event handlers, capabilities. */
+export interface AccountFeature {
+  /** Capabilities to advertise for this request (decided live: the events relay may be down). */
+  capabilities?(era: 'modern' | 'legacy'): Record<string, unknown>;
+  register(server: McpServer): void;
+}
+
+export interface AccountMcpDeps {
+  config: Config;
+  limits: Limits;
+  problems: Problems;
+  grants: Grants;
+  features: readonly AccountFeature[];
+  log: Logger;
+  now: () => number;
+}
+
+export interface AccountMcpEndpoint {
+  close(): Promise<void>;
+}
+
+/** Nothing here may be kept past the request: it is one account's, and the relay's state changes. */
+const PRIVATE_NOW = { ttlMs: 0, cacheScope: 'private' } as const;
+const NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'listed' } };
+const CORS = new CorsPolicy({
+  allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'],
+  exposeHeaders: [...PUBLIC_READ_EXPOSED_HEADERS, 'WWW-Authenticate'],
+  maxAgeSeconds: 86400,
+});
+
+const INSTRUCTIONS =
+  "Acts for one account of the Public Toilet Finder, with the account's OAuth access token: get_my_partner_listings reads its partner claims and listings " +
+  '(claim status, plan, profile). Read-only: nothing here changes the account. Account events, when advertised, report claim status and profile changes by webhook.';
+
+/** The principal of a verified request (set by the verifier below). */
+export function principalOf(authInfo: AuthInfo | undefined): Principal {
+  const extra = authInfo?.extra as Partial<Principal> | undefined;
+  if (typeof extra?.account !== 'string' || typeof extra.grant !== 'string') throw new Error('no verified principal: the bearer check did not run');
+  return { account: extra.account, grant: extra.grant };
+}
+
+export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): AccountMcpEndpoint {
+  const { config, limits, problems, grants, features, log, now } = deps;
+  const resource = new URL(accountResource(config.baseUrl));
+  const metadataUrl = resourceMetadataUrl(config.baseUrl);
+  const verifier: OAuthTokenVerifier = {
+    verifyAccessToken: (token) => {
+      const grant = grants.verifyAccess(token, now());
+      if (grant === null) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.'));
+      const principal: Principal = { account: grant.account_id, grant: grant.id };
+      // Expiry was decided above on the injected clock; the SDK compares expiresAt with the wall clock
+      // again, so it gets the token's remaining lifetime on that clock.
+      const expiresAt = Math.floor((Date.now() + grant.expires_at - now()) / 1000);
+      return Promise.resolve({ token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } });
+    },
+  };
+  const bearer = { verifier, requiredScopes: [SCOPE], resourceMetadataUrl: metadataUrl, expectedResource: resource };
+
+  const handler = createMcpHandler(
+    (ctx) => {
+      const capabilities = Object.assign({ tools: { listChanged: false } }, ...features.map((f) => f.capabilities?.(ctx.era) ?? {})) as Record<string, unknown>;
+      const instance = new McpServer({ ...SERVER_INFO, name: `${SERVER_INFO.name}-account` }, { capabilities, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': PRIVATE_NOW, 'server/discover': PRIVATE_NOW } });
+      for (const feature of features) feature.register(instance);
+      return instance;
+    },
+    { legacy: 'reject', maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp account request refused or failed', { error: error.message }) },
+  );
+  const requestOrigin = new URL(config.baseUrl).origin;
+  const chain = new GuardChain({ config, limits, problems, now });
+
+  const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
+    let authInfo: AuthInfo;
+    try {
+      authInfo = await verifyBearerToken(request.headers.authorization || undefined, bearer);
+    } catch (error) {
+      return withHeaders(bearerAuthChallengeResponse(error, bearer), [...rateHeaders, ['Cache-Control', 'no-store']]);
+    }
+    const message = parseBody(request.body);
+    const response = await handler.fetch(toWebRequest(request, requestOrigin, message === undefined), message === undefined ? { authInfo } : { authInfo, parsedBody: message });
+    return withHeaders(response, [...rateHeaders, ['Cache-Control', 'no-store']]);
+  };
+  for (const method of ['POST', 'GET', 'DELETE'] as const) {
+    chain.route(server, {
+      method,
+      pattern: ACCOUNT_MCP_PATH,
+      needs: NEEDS,
+      headers: 'all',
+      cors: CORS,
+      ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
+      handle: (request, context) => serve(request, headerPairs(context.headers)),
+      renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
+    });
+  }
+  return { close: () => handler.close() };
+}

@@ -1,0 +1,45 @@
+// Tool get_my_partner_listings: the caller's own claims and partner listings (claim status, listing and
+// toilet, plan, profile with conditions, hours, live switch and closed_until), read with the same function
+// as the REST operation listMyPartnerListings and checked against its schemas. The account is the one the
+// access token's grant belongs to: no argument can name another.
+import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Logger } from '../log.js';
+import { toolArguments, toolOutput } from '../mcp/arguments.js';
+import { inputSchemaOf, operationById } from '../schemas/operations.js';
+import { selfContainedSchema } from '../schemas/resources.js';
+import { principalOf, type AccountFeature } from './endpoint.js';
+
+/** Reads the account's listings (src/partners/listings.ts, bound to its context). */
+export type ListingsReader = (accountId: string) => { listings: unknown[] };
+
+/** Reads one account's own data; the same call gives the same answer until the account changes something. */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const DESCRIPTION = [
+  "Lists the signed-in account's business claims and partner listings, oldest first: each with the claim's status (pending, approved, rejected, withdrawn)",
+  "and the moderator's reason, the listing id (pl_...), the toilet's id and name, the plan (tier, running or not), the profile",
+  '(conditions, opening hours, live switch, closed_until) and whether the partner label shows now, with a notice saying what to do next.',
+  'Read-only: changes are made on the website. Takes no arguments.',
+].join(' ');
+
+export function listingsTool(read: ListingsReader, log: Logger): AccountFeature {
+  const input = toolArguments<Record<string, never>>(inputSchemaOf(operationById('listMyPartnerListings')));
+  const output = toolOutput(selfContainedSchema('PartnerListingList'));
+  return {
+    register(server: McpServer): void {
+      server.registerTool(
+        'get_my_partner_listings',
+        { title: 'My partner listings', description: DESCRIPTION, inputSchema: input, outputSchema: output, annotations: READ_ONLY },
+        (_args, ctx): CallToolResult => {
+          try {
+            const answer = read(principalOf(ctx.http?.authInfo).account);
+            return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+          } catch (error) {
+            log.error('get_my_partner_listings failed', { error: (error as Error)?.stack ?? String(error) });
+            return { content: [{ type: 'text', text: 'The listings cannot be read right now. Try again in a minute.' }], isError: true };
+          }
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,182 @@
+// startCheckout, the return through the checkout's cancel URL, and openBillingPortal. The state of a
+// listing's checkout (README.md, "Checkout"): a pending row is written before Stripe is asked, with a
+// random attempt id that is part of the idempotency key (listing + tier + attempt), so a second click
+// while the first is still with Stripe gets the same session back instead of a second one. Stripe is the
+// truth about a session: an earlier session is read back before deciding, and expired first when the
+// person asks for the other tier or comes back through the cancel URL. A failure while making the session
+// deletes the pending row again: nothing half-recorded.
+import { randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { BillingConfig } from '../config.js';
+import type { Logger } from '../log.js';
+import type { PartnerTier } from '../schemas/resources.js';
+import { BillingError } from './errors.js';
+import type { BillableListing, ListingPlans } from './listings.js';
+import { askStripe, ProviderRefused } from './provider.js';
+import { FINAL_STATUSES, type BillingStore, type CheckoutRow } from './store.js';
+
+/**
+ * Stripe refuses an `expires_at` less than 30 minutes after it receives the request: the time on the way
+ * and a clock a little behind Stripe's must not make the shortest expiry fail, so the session lives this
+ * much longer (and at most 24 hours less this much).
+ */
+export const EXPIRY_MARGIN_SECONDS = 60;
+const LONGEST_EXPIRY_SECONDS = 86_400 - EXPIRY_MARGIN_SECONDS;
+
+/** The partner dashboard (site page) the checkout and the portal come back to. */
+export const DASHBOARD_PATH = '/partner';
+/** The cancel URL of a checkout: expires the session, then shows the dashboard (routes.ts). */
+export const CHECKOUT_CANCELED_PATH = '/partner/checkout-canceled';
+
+export interface CheckoutDeps {
+  config: BillingConfig;
+  stripe: Stripe;
+  store: BillingStore;
+  listings: ListingPlans;
+  baseUrl: string;
+  log: Logger;
+}
+
+export class Checkouts {
+  constructor(private readonly deps: CheckoutDeps) {}
+
+  /** The hosted checkout page's URL for the listing and tier. */
+  async start(accountId: string, listingId: string, tier: PartnerTier, nowMs: number): Promise<string> {
+    const { store } = this.deps;
+    const listing = this.ownListing(accountId, listingId);
+    this.refuseUnbillable(listing, 'buy a plan');
+    const current = store.currentOfListing(listingId);
+    if (current !== null && !FINAL_STATUSES.includes(current.status)) {
+      throw new BillingError('conflict', `Listing ${listingId} has a subscription already (${current.running === 1 ? 'running' : 'not running now'}): change or cancel it in the billing portal (openBillingPortal).`);
+    }
+    let pending = store.checkout(listingId);
+    if (pending !== null && pending.session_id === null && nowMs - pending.created_at > 2 * this.deps.config.timeoutMs) {
+      // its request ended without an answer (the server stopped): nobody has its page, start again
+      const abandoned = pending;
+      store.transaction(() => store.deleteCheckout(listingId, abandoned.attempt));
+      pending = null;
+    }
+    if (pending !== null && pending.session_id === null && pending.tier === tier) {
+      // the first click's session is still being made: ask again with its key, Stripe answers with the same session
+      return this.makeSession(pending, listing, nowMs);
+    }
+    if (pending !== null && pending.session_id === null) {
+      throw new BillingError('conflict', `A checkout for listing ${listingId} is being made at this moment: wait a few seconds, then send the request again.`);
+    }
+    if (pending !== null) {
+      const session = await this.readSession(pending.session_id!);
+      if (session.status === 'complete') {
+        throw new BillingError('conflict', `The checkout for listing ${listingId} is paid: the plan starts as soon as Stripe confirms the payment. Reload the dashboard in a moment.`);
+      }
+      if (session.status === 'open' && pending.tier === tier) {
+        throw new BillingError('conflict', `A checkout for listing ${listingId} (${tier}) is open: finish it on the payment page, or cancel it there, then send the request again.`);
+      }
+      if (session.status === 'open') await this.expire(session.id);
+      store.transaction(() => store.deleteCheckout(listingId, pending!.attempt));
+    }
+    pending = { listing_id: listingId, account_id: accountId, tier, attempt: randomBytes(16).toString('hex'), session_id: null, created_at: nowMs };
+    const row = pending;
+    store.transaction(() => store.insertCheckout(row));
+    return this.makeSession(row, listing, nowMs);
+  }
+
+  /** The person came back through the cancel URL: the session of that attempt is expired, so nothing blocks a new one. */
+  async canceled(listingId: string, attempt: string): Promise<void> {
+    const { store } = this.deps;
+    const pending = store.checkout(listingId);
+    if (pending === null || pending.attempt !== attempt || pending.session_id === null) return;
+    const session = await this.readSession(pending.session_id);
+    if (session.status === 'open') await this.expire(session.id);
+    if (session.status !== 'complete') store.transaction(() => store.deleteCheckout(listingId, attempt));
+  }
+
+  /** A fresh portal session's URL for the customer of the listing's subscription. */
+  async portal(accountId: string, listingId: string): Promise<string> {
+    const { stripe, store, baseUrl } = this.deps;
+    const listing = this.ownListing(accountId, listingId);
+    this.refuseUnbillable(listing, 'manage billing');
+    const current = store.currentOfListing(listingId);
+    if (current === null || FINAL_STATUSES.includes(current.status)) {
+      throw new BillingError('conflict', `Listing ${listingId} has no subscription${current === null ? '' : ' any more (it was canceled)'}: buy a plan first (startCheckout).`);
+    }
+    const portal = await askStripe('create a billing portal session', () =>
+      stripe.billingPortal.sessions.create({ customer: current.customer_id, return_url: `${baseUrl}${DASHBOARD_PATH}?listing=${listingId}` }),
+    );
+    return portal.url;
+  }
+
+  private ownListing(accountId: string, listingId: string): BillableListing {
+    const listing = this.deps.listings.listing(listingId);
+    if (listing === null || listing.account_id !== accountId) throw new BillingError('not-found', `This account has no partner listing ${listingId}: use an id from listMyPartnerListings.`);
+    return listing;
+  }
+
+  private refuseUnbillable(listing: BillableListing, what: string): void {
+    if (listing.claim_status !== 'approved') throw new BillingError('conflict', `The claim of listing ${listing.id} is ${listing.claim_status}, not approved: a moderator must approve it before you can ${what}.`);
+    if (listing.manual_plan) throw new BillingError('conflict', `Listing ${listing.id} has a plan the operator set by hand: it is not billed through Stripe; ask the operator to end it first.`);
+  }
+
+  private async makeSession(pending: CheckoutRow, listing: BillableListing, nowMs: number): Promise<string> {
+    const { config, stripe, store, baseUrl } = this.deps;
+    try {
+      const customer = await this.customer(pending.account_id, nowMs);
+      const metadata = { listing: listing.id };
+      const back = `${baseUrl}${DASHBOARD_PATH}?listing=${listing.id}`;
+      const session = await askStripe('create a checkout session', () =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'subscription',
+            customer,
+            // automatic tax needs the address of a reused customer: taken from the page, kept on the customer
+            customer_update: { address: 'auto', name: 'auto' },
+            billing_address_collection: 'required',
+            line_items: [{ price: config.prices[pending.tier], quantity: 1 }],
+            automatic_tax: { enabled: config.automaticTax },
+            client_reference_id: listing.id,
+            metadata,
+            subscription_data: { metadata },
+            success_url: `${back}&checkout=done`,
+            cancel_url: `${baseUrl}${CHECKOUT_CANCELED_PATH}?listing=${listing.id}&attempt=${pending.attempt}`,
+            // from the pending row's time, so a second click sends the same parameters with the same key
+            expires_at: Math.floor(pending.created_at / 1000) + Math.min(config.checkoutExpiryMinutes * 60 + EXPIRY_MARGIN_SECONDS, LONGEST_EXPIRY_SECONDS),
+          },
+          { idempotencyKey: `checkout:${listing.id}:${pending.tier}:${pending.attempt}` },
+        ),
+      );
+      store.transaction(() => store.setCheckoutSession(listing.id, pending.attempt, session.id));
+      if (session.url === null) throw new ProviderRefused('create a checkout session: Stripe answered a session without a URL', undefined);
+      return session.url;
+    } catch (error) {
+      store.transaction(() => {
+        const row = store.checkout(listing.id);
+        if (row?.attempt === pending.attempt && row.session_id === null) store.deleteCheckout(listing.id, pending.attempt);
+      });
+      throw error;
+    }
+  }
+
+  /** The account's Stripe customer, made on its first checkout (one per account: the key is the account's). */
+  private async customer(accountId: string, nowMs: number): Promise<string> {
+    const { stripe, store } = this.deps;
+    const known = store.customerOf(accountId);
+    if (known !== null) return known;
+    const made = await askStripe('create a customer', () => stripe.customers.create({ metadata: { account: accountId } }, { idempotencyKey: `customer:${accountId}` }));
+    store.transaction(() => store.insertCustomer(accountId, made.id, nowMs));
+    return store.customerOf(accountId)!;
+  }
+
+  private readSession(id: string): Promise<Stripe.Checkout.Session> {
+    return askStripe('read a checkout session', () => this.deps.stripe.checkout.sessions.retrieve(id));
+  }
+
+  private async expire(sessionId: string): Promise<void> {
+    try {
+      await askStripe('expire a checkout session', () => this.deps.stripe.checkout.sessions.expire(sessionId));
+    } catch (error) {
+      // paid or expired meanwhile: read it back and decide on what it is now
+      if (!(error instanceof ProviderRefused)) throw error;
+      const now = await this.readSession(sessionId);
+      if (now.status === 'complete') throw new BillingError('conflict', 'The checkout was paid meanwhile: the plan starts as soon as Stripe confirms the payment.');
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// REST routes of partner billing: startCheckout and openBillingPortal (the site's page: signed in, same
+// origin) and receiveStripeEvent (Stripe only: no rate limit, no origin, no session), behind the guard
+// chain in the order the registry declares (503 billing off → 413 → 400 signature for the webhook); plus
+// the checkout's cancel URL, a GET the browser comes back through from the payment page, which expires
+// that checkout and shows the dashboard. Stripe's failures answer 502 (no answer) or 503 (refused, its
+// message logged, never shown).
+import type { HttpServer, RouteResult } from '../http/server.js';
+import type { Problems } from '../http/problem.js';
+import type { Config } from '../config.js';
+import type { Limits } from '../api/limits.js';
+import type { Logger } from '../log.js';
+import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
+import { operationById, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import type { PartnerTier } from '../schemas/resources.js';
+import type { BillingParts } from './parts.js';
+import { CHECKOUT_CANCELED_PATH, DASHBOARD_PATH } from './checkout.js';
+import { BillingError } from './errors.js';
+import type { SignedEvent } from './events.js';
+import { ProviderRefused, ProviderUnreachable } from './provider.js';
+
+export interface BillingRouteDeps {
+  config: Config;
+  limits: Limits;
+  problems: Problems;
+  sessions: SessionReader;
+  signatures: SignatureVerifier;
+  /** null while partner payments are off: the feature switch answers 503 before any handler. */
+  parts: BillingParts | null;
+  log: Logger;
+  now: () => number;
+}
+
+const JSON_TYPE = ['Content-Type', 'application/json'];
+/** Retry-After of "partner payments not available": the operator has to change a setting. */
+const REFUSED_RETRY_SECONDS = 300;
+const LISTING = /^pl_[0-9a-f]{32}$/;
+const ATTEMPT = /^[0-9a-f]{32}$/;
+
+export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps): void {
+  const { log } = deps;
+  const guards = new GuardChain(deps);
+  const answer = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: [...JSON_TYPE, ...context.headers], body: JSON.stringify(body) });
+  const parts = (): BillingParts => {
+    if (deps.parts === null) throw new Error('a billing handler ran while billing is off: the feature switch must refuse first');
+    return deps.parts;
+  };
+
+  /** Stripe's and the listing's refusals as problems; anything else is a fault (500). */
+  const refusalOf = (error: unknown, operation: string): Refusal => {
+    if (error instanceof BillingError) return { slug: error.kind === 'not-found' ? 'not-found' : 'billing-conflict', detail: error.message };
+    if (error instanceof ProviderUnreachable) {
+      log.error(`${operation}: Stripe did not answer`, { error: error.message });
+      return { slug: 'provider-unreachable', detail: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment.' };
+    }
+    if (error instanceof ProviderRefused) {
+      log.error(`${operation}: Stripe refused; check the STRIPE_* settings and the Stripe account`, { error: error.message });
+      return { slug: 'payments-unavailable', detail: 'Partner payments are not available right now; nothing was charged or recorded. The operator has been told; try again later.', retryAfterSeconds: REFUSED_RETRY_SECONDS };
+    }
+    throw error;
+  };
+
+  const pageOperation = <B>(operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>) => {
+    const spec = operationById(operationId);
+    guards.operation<B>(server, spec, {
+      validate: (request) => {
+        const checked = checkedBody(request, spec);
+        return 'slug' in checked ? checked : { input: checked.body as B };
+      },
+      handle: async (_request, context) => {
+        try {
+          return answer(context, { url: await handle(context.input, context.session!.account, context) });
+        } catch (error) {
+          return guards.refuse(refusalOf(error, operationId), context);
+        }
+      },
+    });
+  };
+
+  pageOperation<{ listing: string; tier: PartnerTier }>('startCheckout', (body, accountId, context) => parts().checkouts.start(accountId, body.listing, body.tier, context.nowMs));
+  pageOperation<{ listing: string }>('openBillingPortal', (body, accountId) => parts().checkouts.portal(accountId, body.listing));
+
+  guards.operation<SignedEvent>(server, operationById('receiveStripeEvent'), {
+    // the signature step put the verified event in context.body
+    validate: (_request, context) => {
+      const event = context.body as Partial<SignedEvent> | null;
+      const faults = [
+        ...(typeof event?.id === 'string' && event.id.startsWith('evt_') ? [] : [{ name: 'id', reason: 'must be a Stripe event id (evt_…)' }]),
+        ...(typeof event?.type === 'string' && event.type !== '' ? [] : [{ name: 'type', reason: 'must be the event type' }]),
+        ...(typeof event?.data?.object === 'object' && event.data.object !== null ? [] : [{ name: 'data.object', reason: 'must be the object the event is about' }]),
+      ];
+      return faults.length > 0 ? invalidBody(faults) : { input: event as SignedEvent };
+    },
+    handle: async (_request, context) => {
+      try {
+        const { duplicate } = await parts().events.receive(context.input);
+        return answer(context, duplicate ? { received: true, duplicate: true } : { received: true });
+      } catch (error) {
+        return guards.refuse(refusalOf(error, 'receiveStripeEvent'), context);
+      }
+    },
+  });
+
+  // The checkout page's cancel link: GET from a top-level navigation (the SameSite=Lax cookie comes along,
+  // but the random attempt id in the link is what names the checkout), then the dashboard.
+  guards.route<{ listing: string; attempt: string }>(server, {
+    method: 'GET',
+    pattern: CHECKOUT_CANCELED_PATH,
+    operation: 'checkoutCanceled',
+    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: 'billing' } },
+    answerHeaders: ['Cache-Control', 'no-store'],
+    validate: (request) => {
+      const query = new URLSearchParams(request.query);
+      const listing = query.get('listing') ?? '';
+      const attempt = query.get('attempt') ?? '';
+      if (LISTING.test(listing) && ATTEMPT.test(attempt)) return { input: { listing, attempt } };
+      return invalidBody([{ name: 'query', reason: 'this link needs listing and attempt as the checkout page gave them; start again from the partner dashboard' }]);
+    },
+    handle: async (_request, context) => {
+      const { listing, attempt } = context.input;
+      const back = `${DASHBOARD_PATH}?listing=${listing}&checkout=canceled`;
+      try {
+        await parts().checkouts.canceled(listing, attempt);
+      } catch (error) {
+        // the dashboard still shows; the open checkout expires by itself, or is ended by the next startCheckout
+        const refusal = refusalOf(error, 'checkoutCanceled');
+        log.info('checkout not expired on return through its cancel link', { listing, reason: refusal.slug });
+      }
+      return { status: 303, headers: ['Location', `${deps.config.baseUrl}${back}`, ...context.headers] };
+    },
+  });
+}

@@ -1,0 +1,42 @@
+// The answers of /oauth/* in their RFCs' formats, not problem+json (which stays /api/v1's): JSON errors
+// with `error` and `error_description` (RFC 6749 section 5.2, RFC 7591 section 3.2.2, RFC 7009), every
+// answer with Cache-Control: no-store (tokens, registrations and pages about one person are never cached).
+// Also the one reader of form bodies (application/x-www-form-urlencoded) the token, revoke and page POSTs send.
+import type { Refusal } from '../api/guards.js';
+import type { HttpReply, HeaderList } from '../http/reply.js';
+import { PROBLEM_TYPES } from '../http/problem-types.js';
+
+export const NO_STORE: HeaderList = ['Cache-Control', 'no-store', 'Pragma', 'no-cache'];
+
+export function jsonAnswer(status: number, body: unknown, headers: HeaderList = []): HttpReply {
+  return { status, headers: ['Content-Type', 'application/json', ...NO_STORE, ...headers], body: JSON.stringify(body) };
+}
+
+export function oauthError(status: number, error: string, description: string, headers: HeaderList = []): HttpReply {
+  return jsonAnswer(status, { error, error_description: description }, headers);
+}
+
+/**
+ * A refusal of the guard chain (rate limit, body size) in the RFC format: `error` names the kind
+ * (`rate_limited` with Retry-After, `invalid_request` otherwise), `error_description` what to do.
+ */
+export function refusalAsOAuthError(refusal: Refusal, headers: HeaderList): HttpReply {
+  const status = PROBLEM_TYPES[refusal.slug].status;
+  const seconds = refusal.retryAfterSeconds;
+  const retry = seconds === undefined ? [] : ['Retry-After', String(seconds)];
+  return oauthError(status, status === 429 ? 'rate_limited' : status >= 500 ? 'temporarily_unavailable' : 'invalid_request', refusal.detail, [...headers, ...retry]);
+}
+
+/**
+ * The fields of a form body; null when it is not one (wrong content type) or repeats a field, which RFC
+ * 6749 section 3.1 forbids (a repeated field could mean two different things to two readers).
+ */
+export function formFields(contentType: string, body: Buffer | null): Map<string, string> | null {
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) return null;
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'))) {
+    if (fields.has(name)) return null;
+    fields.set(name, value);
+  }
+  return fields;
+}

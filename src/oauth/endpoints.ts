@@ -1,0 +1,101 @@
+// The endpoints clients call: /oauth/register (RFC 7591), /oauth/token (authorization_code with PKCE S256,
+// refresh_token) and /oauth/revoke (RFC 7009). Behind the guard chain for the per-IP budgets (registration
+// the sign-in attempts' 10 a minute, the others the API's); answers and errors in the RFCs' JSON, no-store.
+// Public clients only: a client proves itself with PKCE and its exact redirect URI, never a secret. CORS
+// is open: nothing here reads a cookie, and browser-based agents call these endpoints too.
+import { GuardChain, NOT_JSON, parseJson, type GuardDeps, type GuardNeeds } from '../api/guards.js';
+import { CorsPolicy } from '../http/cors.js';
+import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
+import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import type { Logger } from '../log.js';
+import { formFields, jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
+import { checkRegistration, clientRow } from './clients.js';
+import { OAUTH_PATHS } from './discovery.js';
+import type { Grants } from './grants.js';
+import type { OAuthStore } from './store.js';
+
+const CLIENT_CORS = new CorsPolicy({ allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAgeSeconds: 86400 });
+const REGISTRATION_MAX_BYTES = 16 * 1024;
+const FORM_MAX_BYTES = 8 * 1024;
+const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.accountsPerIp };
+const CLIENT_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp };
+
+export interface EndpointDeps {
+  guards: GuardDeps;
+  store: OAuthStore;
+  grants: Grants;
+  log: Logger;
+}
+
+export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps): void {
+  const { store, grants, log } = deps;
+  const chain = new GuardChain(deps.guards);
+  const post = (pattern: string, needs: GuardNeeds, maxBytes: number, handle: (request: HttpRequestInfo, nowMs: number) => RouteResult) =>
+    chain.route(server, {
+      method: 'POST',
+      pattern,
+      needs,
+      headers: ['content-type'],
+      cors: CLIENT_CORS,
+      body: { maxBytes, tooLargeStatus: 400 },
+      handle: (request, context) => withHeaders(handle(request, context.nowMs), context.headers),
+      renderRefusal: (refusal, context) => refusalAsOAuthError(refusal, context.headers),
+    });
+
+  post(OAUTH_PATHS.register, REGISTRATION_NEEDS, REGISTRATION_MAX_BYTES, (request, nowMs) => {
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'])) return oauthError(400, 'invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
+    const body: unknown = parseJson(request.body ?? Buffer.alloc(0));
+    if (body === NOT_JSON) return oauthError(400, 'invalid_client_metadata', 'The body is not valid JSON; send the client metadata as a JSON object.');
+    const checked = checkRegistration(body, nowMs);
+    if ('error' in checked) return oauthError(400, checked.error, checked.error_description);
+    store.insertClient(clientRow(checked, nowMs));
+    log.info('oauth client registered', { client: checked.client_id });
+    return jsonAnswer(201, checked);
+  });
+
+  post(OAUTH_PATHS.token, CLIENT_NEEDS, FORM_MAX_BYTES, (request, nowMs) => {
+    const form = formFields(request.headers['content-type'], request.body);
+    if (form === null) return oauthError(400, 'invalid_request', 'Send the token request as application/x-www-form-urlencoded, each field once (RFC 6749 section 4.1.3).');
+    const clientId = form.get('client_id');
+    if (clientId === undefined || store.client(clientId) === null) {
+      return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first and send its client_id.');
+    }
+    const resource = form.get('resource') ?? null;
+    const grantType = form.get('grant_type');
+    let outcome;
+    if (grantType === 'authorization_code') {
+      const code = form.get('code');
+      const redirectUri = form.get('redirect_uri');
+      if (code === undefined || redirectUri === undefined) return oauthError(400, 'invalid_request', 'Send code and redirect_uri (the one of the authorization request) with code_verifier.');
+      outcome = grants.redeemCode({ code, clientId, redirectUri, verifier: form.get('code_verifier') ?? '', resource }, nowMs);
+    } else if (grantType === 'refresh_token') {
+      const refreshToken = form.get('refresh_token');
+      if (refreshToken === undefined) return oauthError(400, 'invalid_request', 'Send refresh_token.');
+      outcome = grants.refresh({ refreshToken, clientId, resource }, nowMs);
+    } else {
+      return oauthError(400, grantType === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    }
+    if ('error' in outcome) {
+      if (outcome.error === 'invalid_grant' && /revoked/.test(outcome.error_description)) log.info('oauth grant ended by a reused credential', { client: clientId });
+      return oauthError(400, outcome.error, outcome.error_description);
+    }
+    return jsonAnswer(200, outcome);
+  });
+
+  post(OAUTH_PATHS.revoke, CLIENT_NEEDS, FORM_MAX_BYTES, (request) => {
+    const form = formFields(request.headers['content-type'], request.body);
+    if (form === null) return oauthError(400, 'invalid_request', 'Send the revocation as application/x-www-form-urlencoded, each field once (RFC 7009).');
+    const token = form.get('token');
+    if (token === undefined) return oauthError(400, 'invalid_request', 'Send token, the access or refresh token to revoke.');
+    const clientId = form.get('client_id');
+    if (clientId === undefined || store.client(clientId) === null) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
+    // RFC 7009 section 2.2: unknown, ended and other clients' tokens are answered 200 as well
+    grants.revoke(token, clientId);
+    return jsonAnswer(200, {});
+  });
+}
+
+function withHeaders(result: RouteResult, headers: readonly string[]): RouteResult {
+  if (result instanceof Response || headers.length === 0) return result;
+  return { ...result, headers: [...(result.headers ?? []), ...headers] };
+}

@@ -1,0 +1,170 @@
+// The grant state machine (README.md): an approved consent makes a single-use code (60 s) bound to client,
+// redirect URI, PKCE challenge, resource and account; redeeming it makes a grant with an access token
+// (1 h) and a refresh token; each refresh rotates the refresh token; reuse of a code or of a rotated
+// refresh token ends the grant, as do revocation (the client's /oauth/revoke or the person's connections
+// page) and the account's deletion. Access tokens are opaque: /mcp/account looks each one up with its grant
+// on every request, so an ended grant stops working at once. Only SHA-256 hashes of codes and tokens are
+// stored.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretHash } from '../accounts/store.js';
+import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS, CONSENT_LIFETIME_MS, GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, TOUCH_EVERY_MS } from './lifetimes.js';
+import type { AccessRow, AuthorizationRequest, ConsentRow, GrantRow, OAuthStore } from './store.js';
+
+/** A token endpoint error (RFC 6749 section 5.2). */
+export interface TokenError {
+  error: 'invalid_request' | 'invalid_grant' | 'invalid_client' | 'invalid_target' | 'unsupported_grant_type';
+  error_description: string;
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/** Why a grant ended, for the log and the subscriptions' terminated envelope. */
+export type GrantEnd = 'revoked by the client' | 'revoked by the account' | 'account deleted' | 'code reused' | 'refresh token reused';
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** RFC 7636: BASE64URL(SHA-256(verifier)) equals the challenge, compared in constant time. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+const grantError = (error_description: string): TokenError => ({ error: 'invalid_grant', error_description });
+
+export class Grants {
+  /** Told, inside the transaction that ends a grant and before its rows go, which grant ends and why. */
+  private readonly endListeners: ((grantId: string, why: GrantEnd) => void)[] = [];
+
+  constructor(private readonly store: OAuthStore) {}
+
+  onGrantEnd(listener: (grantId: string, why: GrantEnd) => void): void {
+    this.endListeners.push(listener);
+  }
+
+  /** Records the consent page shown for `request`; its single-use form token. */
+  startConsent(request: AuthorizationRequest, sessionHash: Buffer, nowMs: number): string {
+    const token = newSecret();
+    this.store.insertConsent(secretHash(token), { ...request, session_hash: sessionHash, expires_at: nowMs + CONSENT_LIFETIME_MS });
+    return token;
+  }
+
+  /** Takes the consent a form token names, if it was shown to this session and has not ended. */
+  takeConsent(token: string, sessionHash: Buffer, nowMs: number): ConsentRow | null {
+    const consent = this.store.takeConsent(secretHash(token));
+    if (consent === null || consent.expires_at <= nowMs || !consent.session_hash.equals(sessionHash)) return null;
+    return consent;
+  }
+
+  /** The code for an approved request. */
+  issueCode(request: AuthorizationRequest, accountId: string, nowMs: number): string {
+    const code = newSecret();
+    const { client_id, redirect_uri, code_challenge, resource, scope } = request;
+    this.store.insertCode(secretHash(code), { client_id, redirect_uri, code_challenge, resource, scope, account_id: accountId, expires_at: nowMs + CODE_LIFETIME_MS });
+    return code;
+  }
+
+  /** The authorization_code grant: a new grant and its first tokens, or why not. */
+  redeemCode(params: { code: string; clientId: string; redirectUri: string; verifier: string; resource: string | null }, nowMs: number): IssuedTokens | TokenError {
+    const codeHash = secretHash(params.code);
+    return this.store.transaction(() => {
+      const code = this.store.code(codeHash);
+      if (code === null) return grantError('The code is unknown or has ended; start the authorization again.');
+      if (code.grant_id !== null) {
+        // a second redemption: someone else holds the code, so what it gave is taken back
+        this.end(code.grant_id, 'code reused');
+        return grantError('The code was used before; every token issued from it is revoked. Start the authorization again.');
+      }
+      if (code.expires_at <= nowMs) return grantError(`The code has expired (codes last ${CODE_LIFETIME_MS / 1000} s); start the authorization again.`);
+      if (code.client_id !== params.clientId) return grantError('The code was issued to another client_id.');
+      if (code.redirect_uri !== params.redirectUri) return grantError('redirect_uri differs from the one of the authorization request; send the same URI.');
+      if (!VERIFIER.test(params.verifier)) return { error: 'invalid_request', error_description: 'code_verifier is required: 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636).' };
+      if (!pkceMatches(params.verifier, code.code_challenge)) return grantError('code_verifier does not match the code_challenge (S256) of the authorization request.');
+      if (params.resource !== null && params.resource !== code.resource) return { error: 'invalid_target', error_description: `resource must be ${code.resource}, as in the authorization request.` };
+      const grant: GrantRow = { id: `og_${randomBytes(16).toString('hex')}`, account_id: code.account_id, client_id: code.client_id, scope: code.scope, resource: code.resource, created_at: nowMs, last_used_at: nowMs };
+      this.store.insertGrant(grant);
+      this.store.redeemCode(codeHash, grant.id);
+      return this.issue(grant, nowMs);
+    });
+  }
+
+  /** The refresh_token grant: rotates the refresh token, or ends the grant when an old one comes back. */
+  refresh(params: { refreshToken: string; clientId: string; resource: string | null }, nowMs: number): IssuedTokens | TokenError {
+    const tokenHash = secretHash(params.refreshToken);
+    return this.store.transaction(() => {
+      const token = this.store.refresh(tokenHash);
+      const grant = token === null ? null : this.store.grant(token.grant_id);
+      if (token === null || grant === null) return grantError('The refresh token is unknown or its grant has ended; authorize again.');
+      if (grant.client_id !== params.clientId) return grantError('The refresh token was issued to another client_id.');
+      if (token.rotated_at !== null) {
+        this.end(grant.id, 'refresh token reused');
+        return grantError('The refresh token was used before; the grant is revoked. Authorize again.');
+      }
+      if (nowMs - grant.created_at >= GRANT_ABSOLUTE_MS) return grantError(`The grant has ended (${GRANT_ABSOLUTE_MS / 86_400_000} days after approval); authorize again.`);
+      if (nowMs - token.issued_at >= REFRESH_IDLE_MS) return grantError(`The refresh token has ended (unused for ${REFRESH_IDLE_MS / 86_400_000} days); authorize again.`);
+      if (params.resource !== null && params.resource !== grant.resource) return { error: 'invalid_target', error_description: `resource must be ${grant.resource}.` };
+      this.store.rotateRefresh(tokenHash, nowMs);
+      this.store.touchGrant(grant.id, nowMs);
+      return this.issue(grant, nowMs);
+    });
+  }
+
+  /** RFC 7009: ends what the token belongs to if `clientId` holds it (a refresh token: its grant; an access token: itself). */
+  revoke(token: string, clientId: string): void {
+    const tokenHash = secretHash(token);
+    this.store.transaction(() => {
+      const refresh = this.store.refresh(tokenHash);
+      const refreshGrant = refresh === null ? null : this.store.grant(refresh.grant_id);
+      if (refreshGrant !== null && refreshGrant.client_id === clientId) return void this.end(refreshGrant.id, 'revoked by the client');
+      const access = this.store.access(tokenHash);
+      if (access !== null && access.client_id === clientId) this.store.deleteAccess(tokenHash);
+    });
+  }
+
+  /** Ends one of the account's grants (the connections page); false when it has no such grant. */
+  revokeForAccount(grantId: string, accountId: string): boolean {
+    return this.store.transaction(() => {
+      const grant = this.store.grant(grantId);
+      if (grant === null || grant.account_id !== accountId) return false;
+      return this.end(grantId, 'revoked by the account');
+    });
+  }
+
+  /** Ends every grant of the account (its deletion). */
+  revokeAll(accountId: string): void {
+    this.store.transaction(() => {
+      for (const grantId of this.store.grantIdsOf(accountId)) this.end(grantId, 'account deleted');
+    });
+  }
+
+  /** The live grant an access token belongs to, or null; records the grant's use (at most once a minute). */
+  verifyAccess(token: string, nowMs: number): AccessRow | null {
+    const row = this.store.access(secretHash(token));
+    if (row === null || row.expires_at <= nowMs) return null;
+    if (nowMs - row.last_used_at >= TOUCH_EVERY_MS) this.store.touchGrant(row.id, nowMs);
+    return row;
+  }
+
+  private end(grantId: string, why: GrantEnd): boolean {
+    for (const listener of this.endListeners) listener(grantId, why);
+    return this.store.deleteGrant(grantId);
+  }
+
+  private issue(grant: GrantRow, nowMs: number): IssuedTokens {
+    const access = newSecret();
+    const refresh = newSecret();
+    this.store.insertAccess(secretHash(access), grant.id, nowMs + ACCESS_TOKEN_LIFETIME_MS);
+    this.store.insertRefresh(secretHash(refresh), grant.id, nowMs);
+    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_MS / 1000, refresh_token: refresh, scope: grant.scope };
+  }
+}

@@ -1,0 +1,70 @@
+// Assembles the authorization server for app.ts: its rows in the accounts database, the grant state
+// machine, the discovery documents, the client endpoints, the authorization and connections pages, the
+// account deletion hook (every grant ends), and the hourly clean-up of what has ended.
+import type { Accounts } from '../accounts/accounts.js';
+import type { Limits } from '../api/limits.js';
+import type { Problems } from '../http/problem.js';
+import type { HttpServer } from '../http/server.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { registerAuthorization } from './authorize.js';
+import { registerConnections } from './connections.js';
+import { registerDiscovery } from './discovery.js';
+import { registerClientEndpoints } from './endpoints.js';
+import { Grants } from './grants.js';
+import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS } from './lifetimes.js';
+import { registerPageAssets } from './page.js';
+import { OAuthStore } from './store.js';
+
+const CLEAN_UP_EVERY_MS = 3_600_000;
+
+export interface OAuthServeDeps {
+  limits: Limits;
+  problems: Problems;
+}
+
+export class OAuth {
+  readonly store: OAuthStore;
+  readonly grants: Grants;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly config: Config,
+    private readonly accounts: Accounts,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.store = new OAuthStore(accounts.store.db);
+    this.grants = new Grants(this.store);
+    accounts.deletion.register({ name: 'oauth grants', erase: (accountId) => this.grants.revokeAll(accountId) });
+  }
+
+  serve(server: HttpServer, deps: OAuthServeDeps): void {
+    const { config, store, grants, log, now } = this;
+    const guards = { config, limits: deps.limits, problems: deps.problems, now, sessions: this.accounts.sessions };
+    registerDiscovery(server, config.baseUrl);
+    registerPageAssets(server);
+    registerClientEndpoints(server, { guards, store, grants, log });
+    registerAuthorization(server, { guards, baseUrl: config.baseUrl, store, accounts: this.accounts.store, grants, log });
+    registerConnections(server, { guards, store, grants, log });
+  }
+
+  start(): void {
+    this.cleanUp();
+    this.timer = setInterval(() => this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
+  }
+
+  /** A refused write (full disk) is logged and tried again in an hour. */
+  private cleanUp(): void {
+    try {
+      const nowMs = this.now();
+      this.store.transaction(() => this.store.purge(nowMs, { absoluteMs: GRANT_ABSOLUTE_MS, idleMs: REFRESH_IDLE_MS }));
+    } catch (error) {
+      this.log.error('oauth clean-up failed; trying again in an hour', { error: String(error) });
+    }
+  }
+
+  close(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+}

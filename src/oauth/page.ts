@@ -1,0 +1,134 @@
+// The frame of the /oauth pages (authorization, consent, connections, errors): plain server-rendered
+// HTML with one small stylesheet and, where a person must sign in, one small script, both served from
+// /oauth/ (no inline code). Their Content-Security-Policy allows our own files only and forbids framing;
+// it has no form-action, because Chromium applies form-action to the redirect that follows the consent
+// form, and that redirect goes to the client's registered redirect URI.
+import type { Refusal } from '../api/guards.js';
+import { PROBLEM_TYPES } from '../http/problem-types.js';
+import type { HeaderList, HttpReply } from '../http/reply.js';
+import type { HttpServer } from '../http/server.js';
+import { pageContentSecurityPolicy } from '../http/security-headers.js';
+import { NO_STORE } from './answers.js';
+
+export const OAUTH_PAGE_CSP = pageContentSecurityPolicy([
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+]);
+
+const STYLE_PATH = '/oauth/oauth.css';
+const SCRIPT_PATH = '/oauth/sign-in.js';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface OAuthPage {
+  title: string;
+  /** The page's main content, already escaped. */
+  main: string;
+  status?: number;
+  /** Loads the passkey sign-in script (a page that asks the person to sign in). */
+  signIn?: boolean;
+}
+
+export function renderOAuthPage(page: OAuthPage): HttpReply {
+  const body = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} · Public Toilet Finder</title>
+<link rel="stylesheet" href="${STYLE_PATH}">
+${page.signIn ? `<script type="module" src="${SCRIPT_PATH}"></script>` : ''}
+</head>
+<body>
+<header><a class="brand" href="/">Public Toilet Finder</a></header>
+<main id="main">
+<h1>${escapeHtml(page.title)}</h1>
+${page.main}
+</main>
+</body>
+</html>
+`;
+  return { status: page.status ?? 200, headers: ['Content-Type', 'text/html; charset=utf-8', ...NO_STORE], body };
+}
+
+/** A refusal of the guard chain (rate limit, other origin, body size) as a page, with the chain's headers. */
+export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }): HttpReply {
+  // the guard's own wording speaks of contributions; here the form is an approval or a revocation
+  const detail = refusal.slug === 'other-origin' ? 'This form must be sent from this site\'s own page. Go back to the page and use its button.' : refusal.detail;
+  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status: PROBLEM_TYPES[refusal.slug].status });
+  const retry = refusal.retryAfterSeconds === undefined ? [] : ['Retry-After', String(refusal.retryAfterSeconds)];
+  return { ...page, headers: [...(page.headers ?? []), ...context.headers, ...retry] };
+}
+
+/**
+ * The sign-in block of a page whose person is not signed in: passkey sign-in here (then the page reloads), or
+ * the site's sign-up page, which comes back to `returnPath` (its `?next=`).
+ */
+export function signInBlock(what: string, returnPath: string): string {
+  const next = encodeURIComponent(returnPath);
+  return `<p>${escapeHtml(what)}</p>
+<p><button type="button" id="sign-in" class="primary">Sign in with a passkey</button></p>
+<p id="sign-in-status" role="status" aria-live="polite"></p>
+<p class="hint">No account yet? <a href="/signup?next=${next}">Create one with a passkey</a>; you come back here afterwards.</p>`;
+}
+
+const STYLE = `:root{color-scheme:light dark;--accent:#0b5cad;--line:#8884}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,sans-serif}
+header{padding:.75rem 1rem;border-bottom:1px solid var(--line)}
+.brand{font-weight:600;text-decoration:none;color:inherit}
+main{max-width:40rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;line-height:1.25}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+ul.grants{padding-left:1.25rem}
+.warning{border-left:4px solid #c60;padding:.25rem .75rem}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}
+button{font:inherit;min-height:44px;padding:.5rem 1.25rem;border-radius:.5rem;border:1px solid var(--line);background:transparent;color:inherit;cursor:pointer}
+button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.5rem .25rem;border-bottom:1px solid var(--line);vertical-align:top}
+.hint{color:#666}
+@media (prefers-color-scheme:dark){.hint{color:#aaa}}
+`;
+
+// Chromium, Firefox and Safari parse and serialise WebAuthn JSON themselves (parseRequestOptionsFromJSON,
+// toJSON), so this needs no library.
+const SCRIPT = `const button = document.getElementById('sign-in');
+const status = document.getElementById('sign-in-status');
+const post = async (path, body) => {
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.detail || 'The sign-in failed.');
+  return answer;
+};
+button?.addEventListener('click', async () => {
+  button.disabled = true;
+  status.textContent = 'Waiting for your passkey…';
+  try {
+    if (!window.PublicKeyCredential?.parseRequestOptionsFromJSON) throw new Error('This browser cannot use passkeys here; use a current browser.');
+    const options = await post('/api/v1/session/options');
+    const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+    await post('/api/v1/session', { credential: credential.toJSON() });
+    status.textContent = 'Signed in.';
+    location.reload();
+  } catch (error) {
+    status.textContent = error instanceof Error ? error.message : String(error);
+    button.disabled = false;
+  }
+});
+`;
+
+export function registerPageAssets(server: HttpServer): void {
+  for (const [pattern, type, body] of [[STYLE_PATH, 'text/css; charset=utf-8', STYLE], [SCRIPT_PATH, 'text/javascript; charset=utf-8', SCRIPT]]) {
+    const reply: HttpReply = { status: 200, headers: ['Content-Type', type, 'Cache-Control', 'no-cache'], body };
+    server.route({ method: 'GET', pattern, handler: () => reply });
+  }
+}
