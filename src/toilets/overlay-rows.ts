@@ -3,15 +3,20 @@
 // and per slot the bytes an item last showed for its overlay with the span of time they hold for. An
 // answer reads the slot, compares now with that span and copies one fragment: the bytes (render.ts) are
 // remade only when the toilet's or its partner's hours state changes or a live switch ends, not per request.
-import type { MergedOverlay } from './snapshot.js';
 
-export class OverlayRows {
+/** What a slot keeps of an overlay for the item (the snapshot's MergedOverlay). */
+interface RowOverlay {
+  /** The item's head when a name was decided, else null. */
+  headJson: Uint8Array | null;
+}
+
+export class OverlayRows<Overlay extends RowOverlay> {
   /** Per row: 0 without an overlay, else 1 + its slot. Pages are touched only for rows with overlays. */
   private readonly slotOfRow: Int32Array;
-  private readonly bySlot: (MergedOverlay | undefined)[] = [];
+  private readonly bySlot: (Overlay | undefined)[] = [];
   private readonly rowOfSlot: number[] = [];
   private readonly freeSlots: number[] = [];
-  /** Per slot, what an item reads: the overlay's head (MergedOverlay.headJson), kept here beside the rest; */
+  /** Per slot, what an item reads: the overlay's head (headJson), kept here beside the rest; */
   private readonly heads: (Uint8Array | null)[] = [];
   /** the bytes shown, and the span they hold for: since (inclusive) and until (exclusive), epoch ms, at 2 × slot. */
   private readonly shown: (Uint8Array | undefined)[] = [];
@@ -26,7 +31,7 @@ export class OverlayRows {
     return this.slotOfRow[row] - 1;
   }
 
-  overlay(slot: number): MergedOverlay {
+  overlay(slot: number): Overlay {
     return this.bySlot[slot]!;
   }
 
@@ -35,13 +40,13 @@ export class OverlayRows {
     return this.heads[slot];
   }
 
-  get(row: number): MergedOverlay | undefined {
+  get(row: number): Overlay | undefined {
     const slot = this.slotOfRow[row] - 1;
     return slot < 0 ? undefined : this.bySlot[slot];
   }
 
   /** Gives the row this overlay in place of its previous one; the bytes shown for it are made anew. */
-  set(row: number, overlay: MergedOverlay): void {
+  set(row: number, overlay: Overlay): void {
     let slot = this.slotOfRow[row] - 1;
     if (slot < 0) {
       slot = this.freeSlots.pop() ?? this.bySlot.length;
@@ -67,7 +72,7 @@ export class OverlayRows {
   }
 
   /** Every row with an overlay, with it. */
-  *entries(): Generator<[number, MergedOverlay]> {
+  *entries(): Generator<[number, Overlay]> {
     for (let slot = 0; slot < this.bySlot.length; slot++) {
       const overlay = this.bySlot[slot];
       if (overlay !== undefined) yield [this.rowOfSlot[slot], overlay];
