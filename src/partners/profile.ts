@@ -5,6 +5,7 @@
 // (closed_until back to 0) with its event, driven by the injected clock.
 import { checkHours, compileHours, type HoursPlace } from '../hours/index.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
+import { businessHoursPlace } from '../toilets/snapshot.js';
 import { PartnerError } from './errors.js';
 import type { PartnerContext } from './context.js';
 import { planOf } from './plans.js';
@@ -142,13 +143,11 @@ export class PartnerProfiles {
     return hours;
   }
 
-  /** Where the toilet is, for its hours: coordinates, country (holidays) and time zone. */
+  /** Where the toilet is, for its hours, as the answers evaluate them (businessHoursPlace); not loaded: 0, 0. */
   private placeOf(toiletId: string): HoursPlace {
     const snapshot = this.context.toilets.snapshot;
     const current = snapshot.currentId(toiletId);
     const row = current === null ? -1 : snapshot.loadedRowOf(current);
-    const lat = row < 0 ? 0 : snapshot.table.lat[row];
-    const lon = row < 0 ? 0 : snapshot.table.lon[row];
-    return { lat, lon, country: countryAt(lat, lon), timeZone: timeZoneAt(lat, lon) };
+    return row < 0 ? { lat: 0, lon: 0, country: countryAt(0, 0), timeZone: timeZoneAt(0, 0) } : businessHoursPlace(snapshot.table, row);
   }
 }

@@ -18,7 +18,7 @@ import { asciiJson } from '../rules/ascii-json.js';
 import { NearestSearch } from '../index/nearest.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { BoxSearch } from '../index/in-box.js';
-import { compileHours, type CompiledHours } from '../hours/index.js';
+import { compileHours, type CompiledHours, type HoursPlace } from '../hours/index.js';
 import { countryAt } from '../geo/where.js';
 import { OverlayRows } from './overlay-rows.js';
 
@@ -72,7 +72,7 @@ export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceF
 
 export class Snapshot implements SourceView {
   /** The rows' merged overlays, with the bytes their items last showed (see OverlayRows). */
-  readonly overlays: OverlayRows;
+  readonly overlays: OverlayRows<MergedOverlay>;
   /** Per row, the item fragments its facts and quality select (see fragmentKey). */
   readonly fragmentKey: Uint32Array;
   readonly textFacts: TextFactsCache;
@@ -266,13 +266,16 @@ export class Snapshot implements SourceView {
 function mergedPartner(p: PartnerListing, t: ToiletTable, row: number): MergedPartner {
   return {
     ...p,
-    hours: p.opening_hours === null ? null : compileHours(p.opening_hours, placeOf(t, row)),
+    hours: p.opening_hours === null ? null : compileHours(p.opening_hours, businessHoursPlace(t, row)),
     head: fragment(`,"partner":{"name":${asciiJson(p.name)},"tier":"${p.tier}","conditions":${asciiJson(p.conditions)},"opening_hours":${asciiJson(p.opening_hours)}`),
   };
 }
 
-/** Where the business hours are evaluated: the toilet's zone, and its country as the importer stored it or, when not stored (no tag needed it), looked up. */
-function placeOf(t: ToiletTable, row: number) {
+/**
+ * Where a partner's business hours are evaluated: the toilet's position and zone, and its country (public
+ * holidays) as the importer stored it or, when not stored (no tag of the toilet needed it), looked up.
+ */
+export function businessHoursPlace(t: ToiletTable, row: number): HoursPlace {
   const lat = t.lat[row];
   const lon = t.lon[row];
   return { lat, lon, country: t.country.get(row) ?? countryAt(lat, lon), timeZone: t.timeZone.get(row)! };
