@@ -3,7 +3,7 @@
 // the "serving" line, the exit code); tests run it in theirs where the subject is why a start fails.
 import { basename } from 'node:path';
 import { loadConfig, type Config } from './config.js';
-import { jsonLogger, type JsonLogger } from './log.js';
+import type { JsonLogger } from './log.js';
 import { createApp, type App } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
 import { DEMO_REGION, firstImport } from './first-import.js';
@@ -12,7 +12,6 @@ import type { LoadReport } from './toilets/catalog.js';
 
 export interface Serving {
   config: Config;
-  log: JsonLogger;
   app: App;
   port: number;
   report: LoadReport;
@@ -26,7 +25,7 @@ export interface Serving {
  * A failure after the app is made closes it (its databases, its port) and rejects at once, not after the
  * close: main.js exits then, and a read thread that never started might not answer a close.
  */
-export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLevel']) => JsonLogger = (level) => jsonLogger(process.stdout, process.stderr, level)): Promise<Serving> {
+export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLevel']) => JsonLogger): Promise<Serving> {
   const config = loadConfig(env);
   const log = logTo(config.logLevel);
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
@@ -53,7 +52,7 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
     app.catalog.watch();
     const listening = performance.now();
     const port = await app.listen();
-    return { config, log, app, port, report, started, listening };
+    return { config, app, port, report, started, listening };
   } catch (error) {
     void app.close().catch(() => undefined); // the start's own error is the one to tell
     throw error;
