@@ -128,6 +128,7 @@ describe('partner billing in Chromium, through the dashboard', { skip: executabl
     await section.getByRole('button', { name: 'Choose Plus and pay' }).click();
     await payOnHostedPage(page, listing, /19\.00 EUR per month\s+plus VAT/);
     await section.getByText('Payment received. Waiting for the payment provider to confirm it; the plan starts then.').waitFor();
+    assert.equal(await section.getByRole('button', { name: /and pay$/ }).count(), 0, 'no second purchase offered while waiting');
     await inspectBoth(page, 'billing-pending');
     standIn.webhooks.release();
     await standIn.webhooks.idle();

@@ -99,7 +99,7 @@ export function billingPart(listing: BilledListing, actions: BillingActions): HT
   }
   if (plan.running) {
     if (came === 'done' && plan.tier !== null) status.textContent = t('bill.confirmed', { tier: tierName(plan.tier) });
-    part.append(manage.box, status);
+    part.append(status, manage.box);
     manage.box.hidden = false;
     return part;
   }
@@ -109,7 +109,12 @@ export function billingPart(listing: BilledListing, actions: BillingActions): HT
     return part;
   }
   const buttons: HTMLButtonElement[] = [];
-  const waiting = () => void waitForPlan(listing.id, status, actions);
+  const offer = el('div', { class: 'offer-tiers' });
+  // paid: no second purchase offered while the provider's confirmation is awaited
+  const waiting = () => {
+    offer.hidden = true;
+    void waitForPlan(listing.id, status, actions);
+  };
   const choose = async (tier: Tier) => {
     for (const button of buttons) button.disabled = true;
     status.textContent = t('bill.opening');
@@ -138,7 +143,8 @@ export function billingPart(listing: BilledListing, actions: BillingActions): HT
       return el('div', { class: 'tier' }, el('h4', {}, tierName(tier)), el('p', {}, t(`bill.${tier}.what`)), button);
     }),
   );
-  part.append(el('p', {}, t('bill.choose')), tiers, el('p', { class: 'hint' }, t(payments() === 'vat' ? 'bill.price.vat' : 'bill.price.net')), manage.box, status);
+  offer.append(el('p', {}, t('bill.choose')), tiers, el('p', { class: 'hint' }, t(payments() === 'vat' ? 'bill.price.vat' : 'bill.price.net')));
+  part.append(status, offer, manage.box);
   if (came === 'done') waiting();
   return part;
 }

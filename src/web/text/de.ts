@@ -387,7 +387,7 @@ export const de: Catalogue = {
   'bill.err.notApproved': 'Der Anspruch ist nicht (mehr) bestätigt, daher lässt sich kein Tarif kaufen oder verwalten. Lade die Seite neu, um seinen Stand zu sehen.',
   'bill.err.manual': 'Der Betreiber dieser Website hat den Tarif dieses Eintrags von Hand eingerichtet; er wird nicht hier bezahlt. Lade die Seite neu.',
   'bill.err.subscription': 'Dieser Eintrag hat schon ein Abonnement, das gerade nicht läuft (vielleicht ist eine Zahlung fehlgeschlagen). Über „Abrechnung verwalten“ kannst du es bezahlen, ändern oder kündigen.',
-  'bill.err.noSubscription': 'Dieser Eintrag hat (kein) Abonnement mehr, das sich verwalten ließe. Wähle einen Tarif, um eines zu kaufen.',
+  'bill.err.noSubscription': 'Dieser Eintrag hat kein Abonnement (mehr), das sich verwalten ließe. Wähle einen Tarif, um eines zu kaufen.',
   'bill.err.checkoutOpen': 'Eine Zahlungsseite für diesen Tarif ist schon offen, vielleicht in einem anderen Tab: Schließe die Zahlung dort ab oder brich sie ab. Hast du sie geschlossen, wähle den anderen Tarif oder warte, bis sie abläuft (etwa eine halbe Stunde).',
   'bill.err.unreachable': 'Der Zahlungsanbieter hat nicht geantwortet. Es wurde nichts berechnet. Versuch es in einer Minute noch einmal.',
   'bill.err.notOpen': 'Partnerzahlungen sind auf dieser Website nicht geöffnet (ihr Betreiber hat sie nicht eingerichtet). Es wurde nichts berechnet. Frag den Betreiber dieser Website.',
