@@ -5,7 +5,7 @@
 // shares, the Origin allowlist, the body limit), then the Bearer token checked on every request against its
 // grant (src/oauth), so a revoked grant or a deleted account stops the next request. Discovery and lists
 // are private and never cached (ttlMs 0): what they hold depends on the caller and on the relay's state.
-import { bearerAuthChallengeResponse, createMcpHandler, McpServer, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer, OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { GuardChain, type GuardNeeds } from '../api/guards.js';
 import type { Limits } from '../api/limits.js';
 import type { Config } from '../config.js';
@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from '../mcp/json-rpc.js';
 import { MAX_MCP_BODY_BYTES } from '../mcp/endpoint.js';
 import { SERVER_INFO } from '../mcp/server-card.js';
+import { mcpSdk, type McpSdk } from '../mcp/sdk.js';
 import { accountResource, ACCOUNT_MCP_PATH, resourceMetadataUrl } from '../oauth/discovery.js';
 import type { Grants } from '../oauth/grants.js';
 import { SCOPE } from '../oauth/lifetimes.js';
@@ -32,7 +33,9 @@ export interface Principal {
 export interface AccountFeature {
   /** Capabilities to advertise for this request (decided live: the events relay may be down). */
   capabilities?(era: 'modern' | 'legacy'): Record<string, unknown>;
-  register(server: McpServer): void;
+  /** What the feature loads before its first request (the SDK itself is loaded then, see src/mcp/sdk.ts). */
+  load?(): Promise<void>;
+  register(server: McpServer, sdk: McpSdk): void;
 }
 
 export interface AccountMcpDeps {
@@ -73,32 +76,42 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
   const { config, limits, problems, grants, features, log, now } = deps;
   const resource = new URL(accountResource(config.baseUrl));
   const metadataUrl = resourceMetadataUrl(config.baseUrl);
-  const verifier: OAuthTokenVerifier = {
-    verifyAccessToken: (token) => {
-      const grant = grants.verifyAccess(token, now());
-      if (grant === null) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.'));
-      const principal: Principal = { account: grant.account_id, grant: grant.id };
-      // Expiry was decided above on the injected clock; the SDK compares expiresAt with the wall clock
-      // again, so it gets the token's remaining lifetime on that clock.
-      const expiresAt = Math.floor((Date.now() + grant.expires_at - now()) / 1000);
-      return Promise.resolve({ token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } });
-    },
+  const bearerCheck = ({ OAuthError, OAuthErrorCode }: McpSdk) => {
+    const verifier: OAuthTokenVerifier = {
+      verifyAccessToken: (token) => {
+        const grant = grants.verifyAccess(token, now());
+        if (grant === null) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.'));
+        const principal: Principal = { account: grant.account_id, grant: grant.id };
+        // Expiry was decided above on the injected clock; the SDK compares expiresAt with the wall clock
+        // again, so it gets the token's remaining lifetime on that clock.
+        const expiresAt = Math.floor((Date.now() + grant.expires_at - now()) / 1000);
+        return Promise.resolve({ token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } });
+      },
+    };
+    return { verifier, requiredScopes: [SCOPE], resourceMetadataUrl: metadataUrl, expectedResource: resource };
   };
-  const bearer = { verifier, requiredScopes: [SCOPE], resourceMetadataUrl: metadataUrl, expectedResource: resource };
 
-  const handler = createMcpHandler(
-    (ctx) => {
-      const capabilities = Object.assign({ tools: { listChanged: false } }, ...features.map((f) => f.capabilities?.(ctx.era) ?? {})) as Record<string, unknown>;
-      const instance = new McpServer({ ...SERVER_INFO, name: `${SERVER_INFO.name}-account` }, { capabilities, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': PRIVATE_NOW, 'server/discover': PRIVATE_NOW } });
-      for (const feature of features) feature.register(instance);
-      return instance;
-    },
-    { legacy: 'reject', maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp account request refused or failed', { error: error.message }) },
-  );
+  // The SDK and the features' own modules are loaded at the first request, as on /mcp (src/mcp/sdk.ts).
+  const createHandler = (sdk: McpSdk) => {
+    const handler = sdk.createMcpHandler(
+      (ctx) => {
+        const capabilities = Object.assign({ tools: { listChanged: false } }, ...features.map((f) => f.capabilities?.(ctx.era) ?? {})) as Record<string, unknown>;
+        const instance = new sdk.McpServer({ ...SERVER_INFO, name: `${SERVER_INFO.name}-account` }, { capabilities, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': PRIVATE_NOW, 'server/discover': PRIVATE_NOW } });
+        for (const feature of features) feature.register(instance, sdk);
+        return instance;
+      },
+      { legacy: 'reject', maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp account request refused or failed', { error: error.message }) },
+    );
+    return { sdk, handler, bearer: bearerCheck(sdk) };
+  };
+  let loaded: Promise<ReturnType<typeof createHandler>> | undefined;
   const requestOrigin = new URL(config.baseUrl).origin;
   const chain = new GuardChain({ config, limits, problems, now });
 
   const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
+    loaded ??= Promise.all([mcpSdk(), ...features.map((f) => f.load?.())]).then(([sdk]) => createHandler(sdk));
+    const { sdk, handler, bearer } = await loaded;
+    const { verifyBearerToken, bearerAuthChallengeResponse } = sdk;
     let authInfo: AuthInfo;
     try {
       authInfo = await verifyBearerToken(request.headers.authorization || undefined, bearer);
@@ -121,5 +134,5 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
       renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
     });
   }
-  return { close: () => handler.close() };
+  return { close: async () => (loaded === undefined ? undefined : (await loaded).handler.close()) };
 }

@@ -3,15 +3,13 @@
 // is not, events/* are not registered either (the SDK then answers -32601, as for a server without the
 // extension). events/list, events/subscribe and events/unsubscribe (webhook mode) act for the grant the
 // access token belongs to; their errors are the extension's numbers (src/account-events/subscriptions.ts).
-import { ProtocolError, type McpServer } from '@modelcontextprotocol/server';
-import * as z from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpSdk } from '../mcp/sdk.js';
 import { EVENTS_EXTENSION, eventDescriptors } from '../account-events/descriptors.js';
 import type { EventRelay } from '../account-events/relay.js';
 import { EventError, type Caller, type Subscriptions } from '../account-events/subscriptions.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
 import type { ListingsReader } from './listings-tool.js';
-
-const PARAMS = z.looseObject({});
 
 export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, listings: ListingsReader): AccountFeature {
   const caller = (authInfo: Parameters<typeof principalOf>[0]): Caller => {
@@ -19,18 +17,25 @@ export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, l
     const own = listings(principal.account).listings as { id: string; toilet_id: string }[];
     return { ...principal, listings: own };
   };
-  const asProtocolError = (error: unknown): never => {
-    if (error instanceof EventError) throw new ProtocolError(error.code, error.message, error.data);
-    throw error;
-  };
+  // zod (the SDK's schema library) comes with the SDK, at the first request
+  let params: ReturnType<(typeof import('zod'))['looseObject']> | undefined;
   return {
+    load: async () => {
+      const z = await import('zod');
+      params = z.looseObject({});
+    },
     capabilities: (era) => (era === 'modern' && relay.ready() ? { extensions: { [EVENTS_EXTENSION]: { listChanged: false } } } : {}),
-    register(server: McpServer): void {
+    register(server: McpServer, { ProtocolError }: McpSdk): void {
       if (!relay.ready()) return;
+      if (params === undefined) throw new Error('the events feature registered before its load() finished');
+      const asProtocolError = (error: unknown): never => {
+        if (error instanceof EventError) throw new ProtocolError(error.code, error.message, error.data);
+        throw error;
+      };
       const low = server.server;
-      low.setRequestHandler('events/list', { params: PARAMS }, () => ({ events: eventDescriptors() }));
-      low.setRequestHandler('events/subscribe', { params: PARAMS }, (params, ctx) => subscriptions.subscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
-      low.setRequestHandler('events/unsubscribe', { params: PARAMS }, (params, ctx) => {
+      low.setRequestHandler('events/list', { params }, () => ({ events: eventDescriptors() }));
+      low.setRequestHandler('events/subscribe', { params }, (params, ctx) => subscriptions.subscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
+      low.setRequestHandler('events/unsubscribe', { params }, (params, ctx) => {
         try {
           return subscriptions.unsubscribe(caller(ctx.http?.authInfo), params);
         } catch (error) {

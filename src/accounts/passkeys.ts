@@ -8,18 +8,15 @@
 //   and fails with the same answer as a wrong signature: the answer tells nothing about which ids exist.
 // - The signature counter is checked here, after the signature verified, so that a regression (a cloned
 //   authenticator) is refused and logged as what it is.
+// - The library is loaded at the first ceremony, not with the server: its modules cost about 0.25 s of CPU
+//   at every start (and in every process that loads the app), and most starts see no sign-in before long.
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
 import type { Logger } from '../log.js';
 import { secretHash, type AccountRow, type AccountsStore, type ChallengePurpose, type PasskeyRow } from './store.js';
 
@@ -51,6 +48,15 @@ export interface Registrant {
   existing: readonly PasskeyRow[];
 }
 
+type Library = typeof import('@simplewebauthn/server') & typeof import('@simplewebauthn/server/helpers');
+let library: Promise<Library> | undefined;
+
+/** @simplewebauthn/server and its helpers, loaded once, at the first call. */
+function webauthn(): Promise<Library> {
+  library ??= Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(([server, helpers]) => ({ ...server, ...helpers }));
+  return library;
+}
+
 const SIGN_IN_FAILED = 'The passkey could not be verified: it is not registered here, or its answer is not valid. Choose another passkey, or start again with startSignIn.';
 const CHALLENGE_GONE = 'The challenge in this answer is unknown, expired (after 5 minutes) or was used already: ask for new options and try again.';
 
@@ -58,8 +64,8 @@ export class PasskeyCeremonies {
   private readonly rpID: string;
   private readonly origin: string;
   private readonly rpName: string;
-  /** The key an unknown credential is checked against: made at start, its private half thrown away. */
-  private readonly nobodysKey: Uint8Array<ArrayBuffer>;
+  /** The key an unknown credential is checked against: made at the first sign-in, its private half thrown away. */
+  private nobodysKey: Uint8Array<ArrayBuffer> | undefined;
 
   constructor(
     private readonly store: AccountsStore,
@@ -70,10 +76,10 @@ export class PasskeyCeremonies {
     this.rpID = url.hostname;
     this.origin = url.origin;
     this.rpName = `Public Toilet Finder (${url.host})`;
-    this.nobodysKey = coseOfNewKey();
   }
 
   async creationOptions(registrant: Registrant, nowMs: number): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: this.rpName,
       rpID: this.rpID,
@@ -90,6 +96,7 @@ export class PasskeyCeremonies {
   }
 
   async requestOptions(nowMs: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: this.rpID, timeout: CHALLENGE_LIFETIME_MS, userVerification: 'required' });
     this.remember(options.challenge, 'sign-in', null, null, nowMs);
     return options;
@@ -97,13 +104,14 @@ export class PasskeyCeremonies {
 
   /** Checks a new passkey against the challenge it answers, which must have been asked for `purpose` (and `accountId`). */
   async registration(response: RegistrationResponseJSON, purpose: Registrant['purpose'], accountId: string | null, nowMs: number): Promise<Outcome<NewPasskey>> {
-    const challenge = this.take(response.response.clientDataJSON, nowMs);
+    const lib = await webauthn();
+    const challenge = this.take(lib, response.response.clientDataJSON, nowMs);
     if (challenge === null || challenge.row.purpose !== purpose || challenge.row.account_id !== accountId || challenge.row.user_handle === null) {
       return { ok: false, detail: `${CHALLENGE_GONE.replace('ask for new options', 'ask startPasskeyRegistration for new options')}` };
     }
     let verified;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await lib.verifyRegistrationResponse({
         response,
         expectedChallenge: challenge.value,
         expectedOrigin: this.origin,
@@ -136,19 +144,20 @@ export class PasskeyCeremonies {
    * account has it, against a key nobody holds), the user handle, and the counter. Records the use.
    */
   async authentication(response: AuthenticationResponseJSON, nowMs: number): Promise<Outcome<{ account: AccountRow; passkey: PasskeyRow }>> {
-    const challenge = this.take(response.response.clientDataJSON, nowMs);
+    const lib = await webauthn();
+    const challenge = this.take(lib, response.response.clientDataJSON, nowMs);
     if (challenge === null || challenge.row.purpose !== 'sign-in') return { ok: false, detail: CHALLENGE_GONE.replace('ask for new options', 'start again with startSignIn') };
     const passkey = typeof response.id === 'string' ? this.store.passkey(response.id) : null;
     const account = passkey === null ? null : this.store.account(passkey.account_id);
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await lib.verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge.value,
         expectedOrigin: this.origin,
         expectedRPID: this.rpID,
         // the counter is checked below, once the signature is known to be good
-        credential: { id: response.id, publicKey: passkey === null ? this.nobodysKey : new Uint8Array(passkey.public_key), counter: 0 },
+        credential: { id: response.id, publicKey: passkey === null ? (this.nobodysKey ??= coseOfNewKey(lib)) : new Uint8Array(passkey.public_key), counter: 0 },
         requireUserVerification: true,
       });
     } catch {
@@ -156,7 +165,7 @@ export class PasskeyCeremonies {
     }
     if (!verified.verified || passkey === null || account === null) return { ok: false, detail: SIGN_IN_FAILED };
     const userHandle = response.response.userHandle;
-    if (userHandle !== undefined && !Buffer.from(isoBase64URL.toBuffer(userHandle)).equals(account.user_handle)) return { ok: false, detail: SIGN_IN_FAILED };
+    if (userHandle !== undefined && !Buffer.from(lib.isoBase64URL.toBuffer(userHandle)).equals(account.user_handle)) return { ok: false, detail: SIGN_IN_FAILED };
     const { newCounter } = verified.authenticationInfo;
     if ((newCounter > 0 || passkey.counter > 0) && newCounter <= passkey.counter) {
       this.log.error('passkey signature counter went back: refused (a cloned authenticator?)', { account: account.id, passkey: passkey.id, stored: passkey.counter, sent: newCounter });
@@ -174,10 +183,10 @@ export class PasskeyCeremonies {
   }
 
   /** The challenge a client data JSON answers, taken from the store (used once), when it is known and unexpired. */
-  private take(clientDataJSON: string, nowMs: number) {
+  private take(lib: Library, clientDataJSON: string, nowMs: number) {
     let value: string;
     try {
-      value = decodeClientDataJSON(clientDataJSON).challenge;
+      value = lib.decodeClientDataJSON(clientDataJSON).challenge;
     } catch {
       return null;
     }
@@ -188,7 +197,7 @@ export class PasskeyCeremonies {
 }
 
 /** The COSE form of a fresh P-256 public key whose private key is dropped at once. */
-function coseOfNewKey(): Uint8Array<ArrayBuffer> {
+function coseOfNewKey({ isoBase64URL, isoCBOR }: Library): Uint8Array<ArrayBuffer> {
   const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
   return new Uint8Array(isoCBOR.encode(
     new Map<number, number | Uint8Array>([

@@ -47,7 +47,7 @@ export class Checkouts {
     this.refuseUnbillable(listing, 'buy a plan');
     const current = store.currentOfListing(listingId);
     if (current !== null && !FINAL_STATUSES.includes(current.status)) {
-      throw new BillingError('conflict', `Listing ${listingId} has a subscription already (${current.running === 1 ? 'running' : 'not running now'}): change or cancel it in the billing portal (openBillingPortal).`);
+      throw new BillingError('subscription-exists', `Listing ${listingId} has a subscription already (${current.running === 1 ? 'running' : 'not running now'}): change or cancel it in the billing portal (openBillingPortal).`);
     }
     let pending = store.checkout(listingId);
     if (pending !== null && pending.session_id === null && nowMs - pending.created_at > 2 * this.deps.config.timeoutMs) {
@@ -61,15 +61,15 @@ export class Checkouts {
       return this.makeSession(pending, listing, nowMs);
     }
     if (pending !== null && pending.session_id === null) {
-      throw new BillingError('conflict', `A checkout for listing ${listingId} is being made at this moment: wait a few seconds, then send the request again.`);
+      throw new BillingError('checkout-open', `A checkout for listing ${listingId} is being made at this moment: wait a few seconds, then send the request again.`);
     }
     if (pending !== null) {
       const session = await this.readSession(pending.session_id!);
       if (session.status === 'complete') {
-        throw new BillingError('conflict', `The checkout for listing ${listingId} is paid: the plan starts as soon as Stripe confirms the payment. Reload the dashboard in a moment.`);
+        throw new BillingError('checkout-paid', `The checkout for listing ${listingId} is paid: the plan starts as soon as Stripe confirms the payment. Reload the dashboard in a moment.`);
       }
       if (session.status === 'open' && pending.tier === tier) {
-        throw new BillingError('conflict', `A checkout for listing ${listingId} (${tier}) is open: finish it on the payment page, or cancel it there, then send the request again.`);
+        throw new BillingError('checkout-open', `A checkout for listing ${listingId} (${tier}) is open: finish it on the payment page, or cancel it there, then send the request again.`);
       }
       if (session.status === 'open') await this.expire(session.id);
       store.transaction(() => store.deleteCheckout(listingId, pending!.attempt));
@@ -97,7 +97,7 @@ export class Checkouts {
     this.refuseUnbillable(listing, 'manage billing');
     const current = store.currentOfListing(listingId);
     if (current === null || FINAL_STATUSES.includes(current.status)) {
-      throw new BillingError('conflict', `Listing ${listingId} has no subscription${current === null ? '' : ' any more (it was canceled)'}: buy a plan first (startCheckout).`);
+      throw new BillingError('no-subscription', `Listing ${listingId} has no subscription${current === null ? '' : ' any more (it was canceled)'}: buy a plan first (startCheckout).`);
     }
     const portal = await askStripe('create a billing portal session', () =>
       stripe.billingPortal.sessions.create({ customer: current.customer_id, return_url: `${baseUrl}${DASHBOARD_PATH}?listing=${listingId}` }),
@@ -112,8 +112,8 @@ export class Checkouts {
   }
 
   private refuseUnbillable(listing: BillableListing, what: string): void {
-    if (listing.claim_status !== 'approved') throw new BillingError('conflict', `The claim of listing ${listing.id} is ${listing.claim_status}, not approved: a moderator must approve it before you can ${what}.`);
-    if (listing.manual_plan) throw new BillingError('conflict', `Listing ${listing.id} has a plan the operator set by hand: it is not billed through Stripe; ask the operator to end it first.`);
+    if (listing.claim_status !== 'approved') throw new BillingError('claim-not-approved', `The claim of listing ${listing.id} is ${listing.claim_status}, not approved: a moderator must approve it before you can ${what}.`);
+    if (listing.manual_plan) throw new BillingError('manual-plan', `Listing ${listing.id} has a plan the operator set by hand: it is not billed through Stripe; ask the operator to end it first.`);
   }
 
   private async makeSession(pending: CheckoutRow, listing: BillableListing, nowMs: number): Promise<string> {
@@ -176,7 +176,7 @@ export class Checkouts {
       // paid or expired meanwhile: read it back and decide on what it is now
       if (!(error instanceof ProviderRefused)) throw error;
       const now = await this.readSession(sessionId);
-      if (now.status === 'complete') throw new BillingError('conflict', 'The checkout was paid meanwhile: the plan starts as soon as Stripe confirms the payment.');
+      if (now.status === 'complete') throw new BillingError('checkout-paid', 'The checkout was paid meanwhile: the plan starts as soon as Stripe confirms the payment.');
     }
   }
 }

@@ -4,8 +4,9 @@
 // - Stripe did not answer (no connection, timeout, its 5xx): ProviderUnreachable → 502; nothing recorded.
 // - Stripe answered with a refusal (4xx: a bad key, an unknown price, Stripe Tax not set up):
 //   ProviderRefused → 503 "partner payments not available"; its message goes to the log, never to the client.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { BillingConfig } from '../config.js';
+import { stripeSdk } from './stripe-sdk.js';
 
 export class ProviderUnreachable extends Error {}
 
@@ -20,7 +21,8 @@ export class ProviderRefused extends Error {
 }
 
 export function stripeClient(config: BillingConfig): Stripe {
-  return new Stripe(config.secretKey, {
+  const StripeClient = stripeSdk();
+  return new StripeClient(config.secretKey, {
     timeout: config.timeoutMs,
     maxNetworkRetries: 0,
     telemetry: false,
@@ -34,7 +36,7 @@ export async function askStripe<T>(what: string, call: () => Promise<T>): Promis
   try {
     return await call();
   } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error; // a fault of ours, not Stripe's
+    if (!(error instanceof stripeSdk().errors.StripeError)) throw error; // a fault of ours, not Stripe's
     const status = error.statusCode;
     if (status !== undefined && status >= 400 && status < 500) throw new ProviderRefused(`${what}: Stripe refused (${status} ${error.type}${error.code ? ` ${error.code}` : ''}): ${error.message}`, error.code);
     throw new ProviderUnreachable(`${what}: ${error.type}: ${error.message}`);

@@ -47,7 +47,7 @@ export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps
 
   /** Stripe's and the listing's refusals as problems; anything else is a fault (500). */
   const refusalOf = (error: unknown, operation: string): Refusal => {
-    if (error instanceof BillingError) return { slug: error.kind === 'not-found' ? 'not-found' : 'billing-conflict', detail: error.message };
+    if (error instanceof BillingError) return { slug: error.kind, detail: error.message };
     if (error instanceof ProviderUnreachable) {
       log.error(`${operation}: Stripe did not answer`, { error: error.message });
       return { slug: 'provider-unreachable', detail: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment.' };

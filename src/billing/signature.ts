@@ -2,9 +2,9 @@
 // `Stripe-Signature` (t=<unix seconds>,v1=<HMAC-SHA256 of "t.body">) verified by the `stripe` SDK over the
 // raw bytes as received, never re-serialised JSON, with a tolerance of 5 minutes measured on the injected
 // clock. The answer says which of the three went wrong, never the expected signature.
-import Stripe from 'stripe';
 import type { SignatureVerifier } from '../api/guards.js';
 import type { BillingConfig } from '../config.js';
+import { stripeSdk } from './stripe-sdk.js';
 
 /** Stripe's default: an event signed longer ago than this is refused (a replayed capture). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -15,6 +15,7 @@ export function webhookVerifier(config: BillingConfig | null): SignatureVerifier
     return { verify: () => ({ ok: false, reason: 'Partner payments are not configured on this server, so no signature can be checked.' }) };
   }
   const { webhookSecret } = config;
+  const Stripe = stripeSdk();
   return {
     verify(rawBody, header, nowMs) {
       if (header === '') return { ok: false, reason: 'The Stripe-Signature header is missing: only Stripe sends events here.' };

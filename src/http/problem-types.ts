@@ -157,10 +157,30 @@ export const PROBLEM_TYPES = {
     status: 502,
     description: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment (the provider resends its own events by itself).',
   },
-  'billing-conflict': {
-    title: 'Not possible in the listing’s billing state',
+  'manual-plan': {
+    title: 'Plan set by the operator',
     status: 409,
-    description: 'The listing’s claim is not approved, a plan set by the operator runs, a subscription or an open checkout exists, or there is no subscription to manage. The detail says which, and what to do.',
+    description: 'The operator of this site set the partner listing’s plan by hand: it is not billed through the payment provider, so it can be neither bought nor managed there. Ask the operator to end it first.',
+  },
+  'subscription-exists': {
+    title: 'Subscription exists',
+    status: 409,
+    description: 'The partner listing has a subscription that is not canceled or expired (it may be running, or waiting for a payment). Change, renew or cancel it in the payment provider’s portal (openBillingPortal) instead of buying another.',
+  },
+  'no-subscription': {
+    title: 'No subscription',
+    status: 409,
+    description: 'The partner listing has no subscription to manage (none was bought, or it was canceled). Buy a plan first (startCheckout).',
+  },
+  'checkout-open': {
+    title: 'Checkout open',
+    status: 409,
+    description: 'A checkout page for this listing and tier is open (or being made at this moment). Finish or cancel it on the payment page; asking for the other tier ends it, and it expires by itself after CHECKOUT_EXPIRY_MINUTES.',
+  },
+  'checkout-paid': {
+    title: 'Checkout paid',
+    status: 409,
+    description: 'The listing’s checkout is paid: the plan starts as soon as the payment provider confirms it to this server. Reload the listing (listMyPartnerListings) in a moment.',
   },
   'invalid-signature': {
     title: 'Invalid webhook signature',

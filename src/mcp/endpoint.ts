@@ -2,8 +2,8 @@
 // 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
 // factory. In front of the handler, the guard chain as on every route: the per-IP budget REST shares, the
 // Origin allowlist, the body limit; its refusals are JSON-RPC errors. Every answer carries the rate-limit
-// headers. No Authorization is read; no events are advertised.
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+// headers. No Authorization is read; no events are advertised. The SDK's handler and the server card are
+// made at their first request (sdk.ts).
 import type { Reads } from '../api/reads.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain, type GuardNeeds } from '../api/guards.js';
@@ -19,6 +19,7 @@ import { prepareStatic } from '../http/representation.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
+import { mcpSdk, type McpSdk } from './sdk.js';
 import { ToolSet } from './tools.js';
 
 export interface McpDeps {
@@ -63,25 +64,28 @@ const MCP_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { 
 export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
   const { config, limits, problems, log, now } = deps;
   const tools = new ToolSet(deps);
-  const handler = createMcpHandler(
-    () => {
-      const instance = new McpServer(SERVER_INFO, {
-        capabilities: { tools: { listChanged: false } },
-        instructions: INSTRUCTIONS,
-        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
-      });
-      tools.register(instance);
-      return instance;
-    },
-    { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
-  );
+  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) =>
+    createMcpHandler(
+      () => {
+        const instance = new McpServer(SERVER_INFO, {
+          capabilities: { tools: { listChanged: false } },
+          instructions: INSTRUCTIONS,
+          cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
+        });
+        tools.register(instance);
+        return instance;
+      },
+      { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
+    );
+  let handler: Promise<ReturnType<typeof createHandler>> | undefined;
   const requestOrigin = new URL(config.baseUrl).origin;
   const chain = new GuardChain({ config, limits, problems, now });
 
   const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
     // Parsed once here; the SDK then neither clones the request nor reads it again.
     const message = parseBody(request.body);
-    const response = await handler.fetch(
+    handler ??= mcpSdk().then(createHandler);
+    const response = await (await handler).fetch(
       toWebRequest(request, requestOrigin, message === undefined),
       message === undefined ? {} : { parsedBody: message },
     );
@@ -102,14 +106,20 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
   }
 
   // Tagged and compressed once; the server answers If-None-Match with 304 (representation.ts).
-  const card = prepareStatic(JSON.stringify(serverCard(config.baseUrl)));
+  let card: Promise<ReturnType<typeof prepareStatic>> | undefined;
   for (const [pattern, contentType] of [
     ['/.well-known/mcp/server-card.json', 'application/json'],
     [`${MCP_PATH}/server-card`, 'application/mcp-server-card+json'],
   ]) {
-    const reply: HttpReply = { status: 200, headers: compileHeaders(['Content-Type', contentType, 'Cache-Control', 'public, max-age=3600']), ...card };
-    server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: () => reply });
+    const headers = compileHeaders(['Content-Type', contentType, 'Cache-Control', 'public, max-age=3600']);
+    let reply: Promise<HttpReply> | undefined;
+    const handle = () => {
+      card ??= serverCard(config.baseUrl).then((body) => prepareStatic(JSON.stringify(body)));
+      reply ??= card.then((prepared) => ({ status: 200, headers, ...prepared }));
+      return reply;
+    };
+    server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: handle });
   }
 
-  return { close: () => handler.close() };
+  return { close: async () => (handler === undefined ? undefined : (await handler).close()) };
 }

@@ -1,8 +1,8 @@
 // Who the public MCP server is: the serverInfo every answer names, and the server card (protocol-notes §4)
 // that lets clients find the endpoint before connecting. The card has the current v1 shape; the spec's
 // "authentication type none" has no standard field, so it is stated in an extra member the open schema allows.
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../schemas/openapi.js';
+import { mcpSdk } from './sdk.js';
 
 export const MCP_PATH = '/mcp';
 /** The 2026-07-28 revision, served statelessly beside the 2025-era ones the SDK lists. */
@@ -13,7 +13,8 @@ export const SERVER_INFO = { name: 'toilet-finder', title: 'Public Toilet Finder
 
 const CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
-export function serverCard(baseUrl: string): Record<string, unknown> {
+export async function serverCard(baseUrl: string): Promise<Record<string, unknown>> {
+  const { SUPPORTED_PROTOCOL_VERSIONS } = await mcpSdk();
   return {
     $schema: CARD_SCHEMA,
     name: `${reverseDnsName(new URL(baseUrl).hostname)}/${SERVER_INFO.name}`,

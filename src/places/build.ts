@@ -32,7 +32,7 @@ export function buildPlaceIndex(records: Iterable<PlaceRecord>, options: PlaceIn
   if (options.towns) {
     for (const town of options.towns) {
       // Looked up first, interned only if it goes in: a town left out leaves no tokens in the index.
-      if (!settlements.has(town, collector.nameTokenIds(town, false).map(nameKey))) collector.add(town, collector.nameTokenIds(town, true));
+      if (!settlements.has(town, () => collector.nameTokenIds(town, false).map(nameKey))) collector.add(town, collector.nameTokenIds(town, true));
     }
   }
   return collector.finish();

@@ -1,8 +1,11 @@
 // The account pages of the site: sign up, sign in (passkey autofill), the account page, the recovery-link
-// landing, the moderator queue, the partner dashboard (a business's claims, listings, label and live switch). They are server-rendered shells that carry no personal data: the page
+// landing, the moderator queue, the partner dashboard (a business's claims, listings, plans and payment, label
+// and live switch). They are server-rendered shells that carry no personal data: the page
 // script (web/src/account.ts) asks the account operations for it, so the HTML is the same for everyone,
 // and it is still sent `no-store` (and outside the service worker's allow-list) so that nothing of a
-// signed-in page is kept on a shared device. Each page names itself in `data-page` for the script.
+// signed-in page is kept on a shared device. Each page names itself in `data-page` for the script; the
+// dashboard also says whether this site takes partner payments (`data-payments`, from the operator's
+// settings, the same for everyone).
 import { FACT_ATTRIBUTES } from '../rules/facts.js';
 import { escapeHtml, localPath, type PageContent, type PageContext } from './layout.js';
 import { text, type TextKey } from './text/catalogue.js';
@@ -28,7 +31,10 @@ const TITLES: Record<AccountPage, TextKey> = {
   partner: 'dash.heading',
 };
 
-export function accountPage(context: PageContext, page: AccountPage): PageContent {
+/** Whether the site takes partner payments: `closed` (no STRIPE_SECRET_KEY), or open with VAT added from the billing address or not. */
+export type PartnerPayments = 'closed' | 'vat' | 'net';
+
+export function accountPage(context: PageContext, page: AccountPage, payments: PartnerPayments): PageContent {
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
   const link = (path: string) => escapeHtml(localPath(context, path));
   const status = '<p class="form-status" role="status" aria-live="polite"></p>';
@@ -76,7 +82,11 @@ ${status}
 <label class="check"><input type="checkbox" name="confirm" required> ${t('account.deleteConfirm')}</label>
 <button type="submit" class="danger">${t('account.deleteButton')}</button>
 ${status}
-</form></section>
+</form>
+<div id="delete-subscriptions" class="offer danger-offer" hidden><h3 id="delete-subs-h">${t('account.deleteSubsHeading')}</h3><ul class="item-list"></ul>
+<p>${t('account.deleteSubsText')}</p>
+<button type="button" class="danger">${t('account.deleteSubsButton')}</button>
+<p class="form-status" role="status" aria-live="polite"></p></div></section>
 </div>
 ${reauthDialog(t)}${noscript}`,
     recover: () => `<p>${t('recover.intro')}</p>
@@ -106,7 +116,7 @@ ${reauthDialog(t)}${noscript}`,
   return {
     title: `${text(context.lang, TITLES[page])} – ${text(context.lang, 'site.name')}`,
     script: 'account.js',
-    bodyData: { 'data-page': page },
+    bodyData: { 'data-page': page, ...(page === 'partner' ? { 'data-payments': payments } : {}) },
     cacheControl: 'no-store',
     main: `<h1>${t(TITLES[page])}</h1>\n${bodies[page]()}`,
   };

@@ -17,7 +17,7 @@ import { chooseLanguage, text, type Language, type TextKey } from './text/catalo
 import { resultItemHtml } from './text/html.js';
 import type { Attribution, FindResult, ToiletItem } from './text/item.js';
 import { renderToiletMain } from './toilet-page.js';
-import { ACCOUNT_PAGES, accountPage } from './account-pages.js';
+import { ACCOUNT_PAGES, accountPage, type PartnerPayments } from './account-pages.js';
 
 export interface PageDeps {
   config: Config;
@@ -184,8 +184,9 @@ licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0<
       }),
   });
 
+  const payments: PartnerPayments = config.billing === null ? 'closed' : config.billing.automaticTax ? 'vat' : 'net';
   for (const [path, page] of Object.entries(ACCOUNT_PAGES)) {
-    server.route({ method: 'GET', pattern: path, headers: PAGE_HEADERS, contentSecurityPolicy: csp, handler: (request) => html(request, (context) => accountPage(context, page)) });
+    server.route({ method: 'GET', pattern: path, headers: PAGE_HEADERS, contentSecurityPolicy: csp, handler: (request) => html(request, (context) => accountPage(context, page, payments)) });
   }
 
   const appConfig = JSON.stringify({ tiles_url: '/tiles/tiles.json', map_style_url: config.mapStyleUrl, status_url: '/status' });

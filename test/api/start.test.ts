@@ -1,6 +1,8 @@
 // `npm start` with TOILETS_EXTRACT: the real main.js imports the extract before serving when the source
 // database is missing or was written by an older version of the service (whose layout it cannot read),
 // and serves an up-to-date one as it is. A log stream whose reader goes away costs log lines, not the service.
+// Why a start fails is checked in this process (serve.ts, what main.js runs), its exit code and line once
+// in a main.js of its own.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +17,7 @@ import Database from 'better-sqlite3';
 import { osmExtract } from '../support/paths.js';
 import { importedCopy } from '../support/extracts.js';
 import { jsonLogger } from '../../src/log.js';
+import { serve, startFailedMessage } from '../../src/serve.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tf-start-'));
@@ -108,14 +111,24 @@ async function failedStart(env: Record<string, string>): Promise<string> {
   return (JSON.parse(stderr.trim().split('\n').at(-1)!) as { message: string }).message;
 }
 
-test('a first-start import that fails says why in the start-failed line, leaves nothing behind and exits 1', async () => {
+/** Runs serve() here expecting it to fail: returns the message of the start-failed line main.js would log. */
+async function failedServe(env: Record<string, string>): Promise<string> {
+  let message = '';
+  await assert.rejects(
+    serve({ ...process.env, ...MAIN_ENV, ...env }, () => jsonLogger(sink(false), sink(false))),
+    (error) => ((message = startFailedMessage(error)), true),
+  );
+  return message;
+}
+
+test('a first-start import that fails says why in the start-failed line and leaves nothing behind', async () => {
   const folder = mkdtempSync(join(dir, 'unreachable-'));
-  const message = await failedStart({ TOILETS_DB: join(folder, 'toilets.db'), OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: 'http://127.0.0.1:9/region.osm.pbf' });
+  const message = await failedServe({ TOILETS_DB: join(folder, 'toilets.db'), OVERLAY_DB: join(folder, 'overlay.db'), TOILETS_EXTRACT: 'http://127.0.0.1:9/region.osm.pbf' });
   assert.match(message, /^start failed: cannot download http:\/\/127\.0\.0\.1:9\/region\.osm\.pbf: /);
   assert.deepEqual(readdirSync(folder), [], 'no download or database left');
 });
 
-test('a source database that is not one (no TOILETS_EXTRACT to import from) is named in the start-failed line', async () => {
+test('a source database that is not one (no TOILETS_EXTRACT to import from) is named in the start-failed line, and main.js exits 1', async () => {
   const folder = mkdtempSync(join(dir, 'garbage-'));
   const db = join(folder, 'toilets.db');
   writeFileSync(db, 'copied by hand, not written by the importer\n'.repeat(200));
@@ -130,7 +143,7 @@ test('a current source database is served as it is; a second server on a port th
     assert.ok(!first.messages.some((m) => m.includes('importing')), `current: no import: ${first.messages.join(' | ')}`);
     assert.equal(first.toilets, 29);
     const port = first.serving.port;
-    const message = await failedStart({ PORT: String(port), TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') });
+    const message = await failedServe({ PORT: String(port), TOILETS_DB: db, OVERLAY_DB: join(dir, 'overlay.db') });
     assert.equal(message, `start failed: port ${port} on 127.0.0.1 is in use (another instance of this server?); stop what listens there or set PORT to another port`);
     assert.equal((await fetch(`http://127.0.0.1:${port}/api/v1/toilets/nearest?lat=43.73&lon=7.42`)).status, 200, 'the first one still answers');
   } finally {
@@ -140,7 +153,7 @@ test('a current source database is served as it is; a second server on a port th
 });
 
 test('a HOST that is no address of this machine is named in the start-failed line', async () => {
-  const message = await failedStart({ HOST: '192.0.2.1', TOILETS_DB: join(dir, 'toilets.db'), OVERLAY_DB: join(dir, 'overlay.db') });
+  const message = await failedServe({ HOST: '192.0.2.1', TOILETS_DB: join(dir, 'toilets.db'), OVERLAY_DB: join(dir, 'overlay.db') });
   assert.match(message, /^start failed: cannot listen on HOST=192\.0\.2\.1 PORT=0: listen EADDRNOTAVAIL/);
 });
 

@@ -64,7 +64,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
   'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
-  'src/main': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage'],
+  'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
+  'src/main': ['src/serve', 'src/config', 'src/log'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
   importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage', 'src/cli'],
 };

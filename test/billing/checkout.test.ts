@@ -86,7 +86,7 @@ describe('startCheckout and openBillingPortal', () => {
     // later, with that session still open: the same tier is refused (finish or cancel it), nothing new made
     const later = await browser.request('POST', '/billing/checkout', { body: { listing, tier: 'basic' } });
     assert.equal(later.status, 409);
-    problem(later, 'billing-conflict');
+    problem(later, 'checkout-open');
     assert.match(later.json.detail, /is open: finish it on the payment page, or cancel it there/);
     assert.equal(standIn.state.sessions.size, sessionsBefore + 1);
   });
@@ -214,7 +214,7 @@ describe('startCheckout and openBillingPortal', () => {
     for (const path of ['/billing/checkout', '/billing/portal']) {
       const notApproved = await pending.browser.request('POST', path, { body: bodyFor(path, pending.listing) });
       assert.equal(notApproved.status, 409, path);
-      problem(notApproved, 'billing-conflict');
+      problem(notApproved, 'claim-not-approved');
       assert.match(notApproved.json.detail, /is pending, not approved/);
     }
 

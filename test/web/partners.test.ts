@@ -128,6 +128,9 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await listing.getByText(/^Approved /).waitFor();
     await listing.getByText('Plan: none. The label does not show until a plan runs.', { exact: false }).waitFor();
     assert.equal(await listing.locator('form.profile').count(), 0);
+    // this site takes no partner payments (no Stripe settings): no pay buttons, and words saying so
+    await listing.getByText('Partner payments are not open on this site: its operator has not set them up. Ask the operator of this site for a plan.').waitFor();
+    assert.equal(await listing.getByRole('button', { name: /and pay$/ }).count(), 0);
     await inspectBoth(page, 'dashboard-no-plan');
 
     // the operator sets a plan by hand
@@ -136,6 +139,8 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     assert.equal(planned.status, 0, planned.stderr);
     await page.reload();
     await listing.getByText('Plan: Basic, set by the operator of this site. The label shows in every answer.').waitFor();
+    await listing.getByText('The operator of this site set this plan by hand, so there is nothing to pay or manage here. Ask the operator to change or end it.').waitFor();
+    assert.equal(await listing.getByRole('button', { name: 'Manage billing' }).count(), 0, 'a manual plan has no billing buttons');
 
     // the label: an hours syntax error shown when the field is left, then fixed; the preview in the public's words
     const hours = listing.getByLabel('Business hours', { exact: true });

@@ -39,7 +39,7 @@ export async function inspect(page: Page, name: string): Promise<void> {
 }
 
 /** Fills the sign-up page (already open, or opened here) and creates the account with a passkey; lands on `landing`. */
-export async function signUp(site: Site, p: Person, name: string, options: { open?: boolean; landing?: string } = {}): Promise<void> {
+export async function signUp(site: Pick<Site, 'base'>, p: Person, name: string, options: { open?: boolean; landing?: string } = {}): Promise<void> {
   if (options.open !== false) await p.page.goto(`${site.base}/signup`);
   await p.page.getByLabel('Display name (1 to 60 characters)').fill(name);
   await solveHumanCheck(p.page, '#signup');

@@ -1,6 +1,8 @@
 // The account page: the account, its passkeys (add; remove, never the last), its sessions (end one, sign
 // out everywhere else, sign out) and its deletion. Sensitive operations go through the re-authentication
 // dialog (account-api.ts); after a passkey is added or removed the page offers to end the other sessions.
+// A deletion refused because partner subscriptions can still charge (409 account-not-deletable, whose
+// detail names the listings) shows those listings and offers to cancel them with the account.
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { clearOfflineCopies, fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, withReauthentication, type Account, type Answer } from './account-api.js';
@@ -184,10 +186,38 @@ function wireForms(): void {
     }
     void (async () => {
       const answer = await withReauthentication(() => call('DELETE', '/account', {}));
+      if (answer.status === 409 && isProblem(answer, 'account-not-deletable')) return offerCancellation(remove, answer);
       if (!report(remove, answer, t('account.deleted'))) return;
       await leave();
     })();
   });
+  document.querySelector('#delete-subscriptions button')!.addEventListener('click', (event) => void deleteWithCancellation(event.target as HTMLButtonElement));
+}
+
+/** The listings the refused deletion named (their ids are in its detail), by the names the dashboard shows. */
+async function offerCancellation(form: HTMLFormElement, refused: Answer): Promise<void> {
+  const ids = [...new Set(((refused.body as { detail?: string } | null)?.detail ?? '').match(/pl_[0-9a-f]{32}/g) ?? [])];
+  const listed = await call<{ listings: { id: string; name: string; toilet_name: string | null }[] }>('GET', '/partner/listings');
+  const named = new Map(listed.status === 200 ? listed.body.listings.map((l) => [l.id, l.toilet_name === null ? l.name : `${l.name}, ${l.toilet_name}`]) : []);
+  const offer = document.getElementById('delete-subscriptions')!;
+  offer.querySelector('ul')!.replaceChildren(...ids.map((id) => el('li', { class: 'item' }, t('account.deleteSubsItem', { name: named.get(id) ?? id, id }))));
+  offer.hidden = false;
+  statusOf(form).textContent = t('account.deleteSubsFound');
+  offer.querySelector('button')!.focus();
+}
+
+async function deleteWithCancellation(button: HTMLButtonElement): Promise<void> {
+  const status = document.querySelector('#delete-subscriptions .form-status')!;
+  button.disabled = true;
+  try {
+    const answer = await withReauthentication(() => call('DELETE', '/account', { confirm_cancellation: true }));
+    if (answer.status === 401 && isProblem(answer, 'sign-in-required')) return toSignIn();
+    status.textContent = answer.status < 300 ? t('account.deleted') : failureText(answer);
+    if (answer.status < 300) return await leave();
+  } catch (error) {
+    status.textContent = failureText(error);
+  }
+  button.disabled = false;
 }
 
 /** Signed out or deleted: nothing of the visit stays in this browser, then the finder. */

@@ -1,12 +1,14 @@
-// The partner dashboard (/partner): the account's claims and their status, each listing's toilet and plan,
-// and, while a listing's plan runs, its label: the profile form (conditions, business hours checked by the
+// The partner dashboard (/partner): the account's claims and their status, each listing's toilet, its plan
+// and payment (partner-billing.ts), and, while a listing's plan runs, its label: the profile form (conditions, business hours checked by the
 // server's own validation when the field is left, checkPartnerHours) with a preview in the words the public
 // sees (src/web/text/partner.ts), and the live switch as one big button. Everything comes from
-// listMyPartnerListings and goes through updatePartnerProfile: the page does nothing the API could not.
+// listMyPartnerListings and goes through updatePartnerProfile and the billing operations: the page does
+// nothing the API could not.
 import { fieldText, lang, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { dateTime, el } from './dom.js';
+import { billingPart, cameBackTo, type Plan } from './partner-billing.js';
 import { partnerLabelLines } from '../../src/web/text/partner.js';
 import type { TextKey } from '../../src/web/text/catalogue.js';
 
@@ -27,7 +29,7 @@ interface Listing {
   time_zone: string | null;
   name: string;
   claim: { id: string; status: 'pending' | 'approved' | 'rejected' | 'withdrawn'; business_name: string; claimed_at: string; decided_at: string | null; reason: string | null };
-  plan: { tier: 'basic' | 'plus' | null; source: 'manual' | 'stripe' | null; running: boolean };
+  plan: Plan;
   profile: Profile;
   showing: boolean;
 }
@@ -41,8 +43,10 @@ interface HoursCheck {
 
 const pageStatus = () => document.getElementById('partner-status')!;
 
+const listings = () => call<{ listings: Listing[] }>('GET', '/partner/listings');
+
 export async function start(): Promise<void> {
-  const answer = await call<{ listings: Listing[] }>('GET', '/partner/listings');
+  const answer = await listings();
   if (answer.status === 401) return toSignIn();
   if (answer.status !== 200) {
     pageStatus().textContent = failureText(answer);
@@ -50,9 +54,18 @@ export async function start(): Promise<void> {
   }
   rememberSignedIn(true);
   pageStatus().textContent = '';
-  const { listings } = answer.body;
-  document.getElementById('no-listings')!.hidden = listings.length > 0;
-  document.getElementById('listings')!.replaceChildren(...listings.map(renderListing));
+  const mine = answer.body.listings;
+  document.getElementById('no-listings')!.hidden = mine.length > 0;
+  const sections = mine.map(renderListing);
+  document.getElementById('listings')!.replaceChildren(...sections);
+  // back from the payment provider's pages: that listing in view
+  sections.find((_section, i) => cameBackTo(mine[i].id))?.scrollIntoView();
+}
+
+/** The billing part's look at one listing's plan (after a payment, until the provider's event arrived). */
+async function planOf(listingId: string): Promise<Answer<Plan | null>> {
+  const answer = await listings();
+  return { status: answer.status, body: answer.status === 200 ? (answer.body.listings.find((l) => l.id === listingId)?.plan ?? null) : null };
 }
 
 function toSignIn(): void {
@@ -72,7 +85,7 @@ function renderListing(listing: Listing): HTMLElement {
     el('p', {}, t('dash.claim', { id: claim.id, name: claim.business_name, date: dateTime(claim.claimed_at) })),
     el('p', { class: `claim-state claim-${claim.status}` }, claimText(listing)),
     listing.toilet_state === 'present' ? null : el('p', { class: 'notice-inline' }, t(listing.toilet_state === 'gone' ? 'dash.gone' : 'dash.vanished')),
-    claim.status === 'approved' ? el('p', {}, planText(listing)) : null,
+    claim.status === 'approved' ? billingPart(listing, { reload: start, signIn: toSignIn, plan: planOf }) : null,
     listing.showing ? el('p', { class: 'showing' }, t('dash.showing')) : null,
   );
   if (claim.status === 'approved' && plan.running) new LabelEditor(listing, section).render();
@@ -92,13 +105,6 @@ function claimText({ claim }: Listing): string {
       return t('dash.withdrawn', { date: decided });
   }
 }
-
-function planText({ plan }: Listing): string {
-  if (!plan.running || plan.tier === null) return `${t('dash.planNone')} ${t('dash.planAsk')}`;
-  return t(plan.source === 'stripe' ? 'dash.plan.stripe' : 'dash.plan.manual', { tier: tierName(plan.tier) });
-}
-
-const tierName = (tier: 'basic' | 'plus') => t(`dash.tier.${tier}`);
 
 /** "03:14" at the toilet's local time. */
 function localTime(epochMs: number, timeZone: string | null): string {

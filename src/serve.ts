@@ -1,0 +1,71 @@
+// What `npm start` does before it says "serving": read the config, import TOILETS_EXTRACT or the demo data
+// when there is no data yet (first-import.ts), load and listen. main.ts runs it in the process (signals,
+// the "serving" line, the exit code); tests run it in theirs where the subject is why a start fails.
+import { basename } from 'node:path';
+import { loadConfig, type Config } from './config.js';
+import type { JsonLogger } from './log.js';
+import { createApp, type App } from './app.js';
+import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
+import { DEMO_REGION, firstImport } from './first-import.js';
+import { storageTrouble } from './storage/errors.js';
+import type { LoadReport } from './toilets/catalog.js';
+
+export interface Serving {
+  config: Config;
+  app: App;
+  port: number;
+  report: LoadReport;
+  /** performance.now() when loading began, and when listening began. */
+  started: number;
+  listening: number;
+}
+
+/**
+ * Starts the server from `env`, logging with the logger `logTo` makes once the config says at which level.
+ * A failure after the app is made closes it (its databases, its port) and rejects at once, not after the
+ * close: main.js exits then, and a read thread that never started might not answer a close.
+ */
+export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLevel']) => JsonLogger): Promise<Serving> {
+  const config = loadConfig(env);
+  const log = logTo(config.logLevel);
+  if (config.baseUrlIsDefault && !isLoopback(config.host)) {
+    log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
+  }
+  const first = firstImport(config.toiletsDb, config.toiletsExtract);
+  if (first !== null) {
+    log.info(first.demo ? `${first.reason}: importing the demo data (${DEMO_REGION}) before serving` : `${first.reason}: importing TOILETS_EXTRACT before serving`, { extract: first.demo ? basename(first.extract) : config.toiletsExtract, db: config.toiletsDb });
+    const stopRemoving = removeTemporariesOnInterrupt();
+    const summary = await importFromSource(first.extract, config.toiletsDb, { quiet: !process.stderr.isTTY, demo: first.demo }).finally(stopRemoving);
+    log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
+  }
+  const app = createApp({ config, log, accessLines: (lines) => log.lines(lines) });
+  try {
+    const started = performance.now();
+    app.threads?.prepare(config.httpThreads - 1);
+    const report = app.catalog.load();
+    const info = app.catalog.snapshot.info;
+    if (info.importedAt === null) {
+      log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
+    } else if (info.demo) {
+      log.info(`serving the demo data (${info.coverage?.name ?? DEMO_REGION}, OpenStreetMap as of ${info.dataAsOf?.slice(0, 10) ?? 'an unknown date'}): import your region with \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set); it replaces the demo`);
+    }
+    app.catalog.watch();
+    const listening = performance.now();
+    const port = await app.listen();
+    return { config, app, port, report, started, listening };
+  } catch (error) {
+    void app.close().catch(() => undefined); // the start's own error is the one to tell
+    throw error;
+  }
+}
+
+/** The start-failed line for an error of serve() other than a ConfigError (whose message says it all). */
+export function startFailedMessage(error: unknown): string {
+  const trouble = storageTrouble(error);
+  return `start failed: ${(error as Error).message}${trouble === null ? '' : ` (${trouble})`}`;
+}
+
+/** Whether a listening address is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
+}
