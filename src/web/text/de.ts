@@ -371,7 +371,7 @@ export const de: Catalogue = {
   'bill.heading': 'Tarif und Zahlung',
   'bill.choose': 'Wähle einen Tarif. Beide zeigen dasselbe Kennzeichen in jeder Antwort dieser Website, ihrer API und ihrer KI-Werkzeuge; keiner ändert die Reihenfolge der Ergebnisse oder lässt die Toilette durch einen Filter.',
   'bill.basic.what': 'Das Partner-Kennzeichen: dein Firmenname, wer die Toilette benutzen darf, deine Öffnungszeiten und der Live-Schalter; die Toilette gilt als von ihrem Partner bestätigt.',
-  'bill.plus.what': 'Alles aus Basic, und das Kennzeichen nennt den Tarif Plus. Monatliche Zahlen, wie oft die Toilette gezeigt und geöffnet wurde, kommen mit einer späteren Version dieser Seite.',
+  'bill.plus.what': 'Alles aus Basic, und das Kennzeichen nennt den Tarif Plus. Mehr unterscheidet die Tarife heute nicht: der Rest der Seite ist für beide gleich.',
   'bill.price.vat': 'Monatliches Abonnement. Der Preis ist netto: Die Mehrwertsteuer kommt nach deiner Rechnungsadresse hinzu. Die Zahlungsseite zeigt den Betrag, bevor du zahlst.',
   'bill.price.net': 'Monatliches Abonnement, ohne aufgeschlagene Mehrwertsteuer. Die Zahlungsseite zeigt den Betrag, bevor du zahlst.',
   'bill.pay': '{tier} wählen und zahlen',

@@ -371,7 +371,7 @@ export const en = {
   'bill.heading': 'Plan and payment',
   'bill.choose': 'Choose a plan. Both show the same label in every answer of this site, its API and its AI tools; neither changes the order of results or lets the toilet through a filter.',
   'bill.basic.what': 'The partner label: your business name, who may use the toilet, your hours and the live switch; the toilet counts as confirmed by its partner.',
-  'bill.plus.what': 'Everything in Basic, and the label names the Plus tier. Monthly figures on how often the toilet was shown and opened come with a later release of this page.',
+  'bill.plus.what': 'Everything in Basic, and the label names the Plus tier. Today that is the whole difference: the rest of the dashboard is the same for both.',
   'bill.price.vat': 'Monthly subscription. The price is net: VAT is added from your billing address. The payment page shows the amount before you pay.',
   'bill.price.net': 'Monthly subscription, no VAT added. The payment page shows the amount before you pay.',
   'bill.pay': 'Choose {tier} and pay',
