@@ -11,6 +11,7 @@ import { registerMcpRoutes } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
+import { ListingCounters } from './toilets/listing-counters.js';
 import { OAuth } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
 import { listingsTool } from './account-mcp/listings-tool.js';
@@ -80,7 +81,8 @@ export function createApp(options: AppOptions): App {
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
   const accounts = new Accounts(config, log, now);
-  const partners = new Partners(config, accounts, community.overlay, log, now);
+  const listingCounters = new ListingCounters();
+  const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
   partners.attach(catalog);
   const oauth = new OAuth(config, accounts, log, now);
@@ -96,6 +98,7 @@ export function createApp(options: AppOptions): App {
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
+    counters: listingCounters,
     onAnswersChange: (listener) => {
       catalog.onChange(listener);
       catalog.onOverlayChange(listener);
@@ -137,7 +140,7 @@ export function createApp(options: AppOptions): App {
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
-      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
       : null;
 
   return {

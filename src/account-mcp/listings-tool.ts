@@ -18,7 +18,8 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false,
 const DESCRIPTION = [
   "Lists the signed-in account's business claims and partner listings, oldest first: each with the claim's status (pending, approved, rejected, withdrawn)",
   "and the moderator's reason, the listing id (pl_...), the toilet's id and name, the plan (tier, running or not), the profile",
-  '(conditions, opening hours, live switch, closed_until) and whether the partner label shows now, with a notice saying what to do next.',
+  '(conditions, opening hours, live switch, closed_until) and whether the partner label shows now, with a notice saying what to do next;',
+  'for a running Plus plan, monthly figures (times shown in answers and opened, this month and the 12 before it, UTC).',
   'Read-only: changes are made on the website. Takes no arguments.',
 ].join(' ');
 

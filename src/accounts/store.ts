@@ -13,6 +13,7 @@ import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 import { PARTNER_TABLES_STEP } from './partner-tables.js';
 import { BILLING_TABLES_STEP } from './billing-tables.js';
+import { FIGURES_TABLES_STEP } from './figures-tables.js';
 import { OAUTH_TABLES_STEP } from './oauth-tables.js';
 
 /**
@@ -86,6 +87,7 @@ CREATE TABLE recovery_links (
   { version: 3, ...SESSION_DEVICE_STEP },
   { version: 4, ...OAUTH_TABLES_STEP },
   { version: 5, ...BILLING_TABLES_STEP },
+  { version: 6, ...FIGURES_TABLES_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

@@ -2,28 +2,36 @@
 // over the same boxes cost one search. Keyed by the query string as sent: the same query always parses
 // to the same parameters, and a key needs no number turned into text (four of those cost as much as
 // a fifth of the search). Dropped as a whole whenever the source or overlay data changes, so every write
-// shows in the next read.
+// shows in the next read. An entry keeps the counter numbers of the Plus listings its answer shows, so a
+// cached answer counts them as shown each time it is served (reads.ts, ListingCounters).
 
 /** Bounded so a crawler walking many boxes can't grow memory: oldest entries go first. */
 const MAX_ENTRIES = 10_000;
 
+export interface AreaCacheEntry {
+  json: Buffer;
+  /** The counter numbers of the partner listings the answer shows (Reads.countedByLastArea). */
+  counted: Int32Array;
+  expires: number;
+}
+
 export class AreaCache {
-  private entries = new Map<string, { json: Buffer; expires: number }>();
+  private entries = new Map<string, AreaCacheEntry>();
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(readonly ttlMs: number) {}
 
-  get(key: string, nowMs: number): Buffer | null {
+  get(key: string, nowMs: number): AreaCacheEntry | null {
     const hit = this.entries.get(key);
     if (!hit) return null;
-    if (hit.expires > nowMs) return hit.json;
+    if (hit.expires > nowMs) return hit;
     this.entries.delete(key);
     return null;
   }
 
-  set(key: string, json: Buffer, nowMs: number): void {
+  set(key: string, json: Buffer, counted: Int32Array, nowMs: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { json: Buffer.from(json), expires: nowMs + this.ttlMs }); // a copy: reads reuse their buffer
+    this.entries.set(key, { json: Buffer.from(json), counted, expires: nowMs + this.ttlMs }); // a copy: reads reuse their buffer
   }
 
   clear(): void {

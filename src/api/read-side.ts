@@ -8,6 +8,7 @@ import { PROBLEM_TYPES } from '../http/problem-types.js';
 import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
+import type { ListingCounters } from '../toilets/listing-counters.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { Reads } from './reads.js';
@@ -21,6 +22,8 @@ export interface ReadSideOptions {
   config: Config;
   /** The snapshot in use: the catalog on the main thread, a replica on a read thread. */
   holder: SnapshotHolder;
+  /** Every thread's counters of Plus listings' figures (shared memory, made by the main thread). */
+  counters: ListingCounters;
   /** Registers a listener called after every change of answers (new data or an overlay change). */
   onAnswersChange(listener: () => void): void;
   places: PlaceLookup | null;
@@ -47,7 +50,7 @@ export interface ReadSide {
 
 export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
-  const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM);
+  const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM, options.counters);
   const limits = createLimits(config, options.limitTables);
   const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);

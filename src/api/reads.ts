@@ -13,6 +13,7 @@ import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../pl
 import { attributionJson, DISPLAY_NOTE } from './attribution.js';
 import { asciiJson } from '../rules/ascii-json.js';
 import { covers, OutsideCoverageTails, outsideCoverageText, touches } from './coverage.js';
+import { ListingCount, type ListingCounters } from '../toilets/listing-counters.js';
 
 /** Walking speed for walk_min: 80 m a minute (4.8 km/h), a common planning figure for city walking. */
 const WALK_METERS_PER_MINUTE = 80;
@@ -65,6 +66,8 @@ const WALK = fragment(',"walk_min":');
 const BEARING = fragment(',"bearing":');
 const AREA_OPEN = fragment('{"results":[');
 const TOILET_OPEN = fragment('{"toilet":');
+/** The counter numbers of an area answer that showed no counted partner listing (most answers). */
+export const NONE_COUNTED = new Int32Array(0);
 
 /**
  * The reads. An answer returned directly is a view of the reads' one answer buffer, valid until the next
@@ -79,6 +82,9 @@ export class Reads {
   private readonly out = new JsonBytes();
   private readonly rows = new Int32Array(MAX_RESULTS + 1);
   private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
+  /** The counter numbers of the partner listings the last area answer showed, the first `countedInArea`. */
+  private readonly areaCounters = new Int32Array(MAX_RESULTS + 1);
+  private countedInArea = 0;
   // The filter of the search in progress: one object reused, so a query allocates nothing. Traits decide
   // every filter but open_now, which asks the hours of toilets that have them.
   private filterNow = 0;
@@ -95,6 +101,8 @@ export class Reads {
     baseUrl: string,
     private readonly places: PlaceLookup | null,
     private readonly maxDistanceM: number,
+    /** Where Plus listings' figures are counted: shown in nearest and area answers, opened by toilet(). */
+    private readonly counters: ListingCounters,
   ) {
     this.renderer = new ToiletRenderer(baseUrl);
     this.tail = fragment(`,"attribution":${attributionJson(baseUrl)},"display_note":${DISPLAY_NOTE}}`);
@@ -149,14 +157,31 @@ export class Reads {
     const out = this.out;
     out.reset();
     out.bytes(AREA_OPEN);
+    let counted = 0;
     for (let i = 0; i < shown; i++) {
-      this.renderer.item(out, snapshot, this.rows[i], nowMs);
+      const counter = this.renderer.item(out, snapshot, this.rows[i], nowMs);
+      if (counter >= 0) this.areaCounters[counted++] = counter;
       out.bytes(i + 1 < shown ? ITEM_END_NEXT : ITEM_END);
     }
+    this.countedInArea = counted;
+    this.countShown(this.areaCounters, counted);
     out.bytes(found > params.limit ? MORE : NO_MORE);
     const coverage = snapshot.info.coverage;
     out.bytes(found === 0 && coverage !== null && !touches(coverage, params.bbox) ? this.outsideTails.tail(coverage, 'box') : this.tail);
     return out.view();
+  }
+
+  /**
+   * The counter numbers of the partner listings the last inArea answer showed, as an array of their own
+   * (NONE_COUNTED when none): an area answer kept in the cache counts them again each time it is served.
+   */
+  countedByLastArea(): Int32Array {
+    return this.countedInArea === 0 ? NONE_COUNTED : this.areaCounters.slice(0, this.countedInArea);
+  }
+
+  /** Counts the first `n` of these listings as shown (an area answer, made now or kept in the cache). */
+  countShown(counters: Int32Array, n = counters.length): void {
+    for (let i = 0; i < n; i++) this.counters.add(counters[i], ListingCount.Shown);
   }
 
   /** listToiletsInArea's search alone (inArea renders what it found): how many rows, up to limit + 1, nearest to the box's centre first. */
@@ -175,7 +200,7 @@ export class Reads {
     const out = this.out;
     out.reset();
     out.bytes(TOILET_OPEN);
-    this.renderer.item(out, snapshot, row, nowMs);
+    this.counters.add(this.renderer.item(out, snapshot, row, nowMs), ListingCount.Opened);
     out.bytes(ITEM_END);
     out.bytes(this.tail);
     return out.view();
@@ -213,7 +238,7 @@ export class Reads {
       const lon = t.lon[row];
       const meters = haverSinToMeters(this.haverSins[i]);
       if (i > 0) out.bytes(COMMA);
-      this.renderer.item(out, snapshot, row, nowMs);
+      this.counters.add(this.renderer.item(out, snapshot, row, nowMs), ListingCount.Shown);
       out.bytes(DISTANCE);
       out.integer(Math.round(meters));
       out.bytes(WALK);

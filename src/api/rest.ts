@@ -90,10 +90,14 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       return parsed.ok ? { input: parsed.params } : invalid(parsed.invalid);
     },
     handle: (request, { input, nowMs, headers }) => {
-      let body = areaCache.get(request.query, nowMs);
-      if (body === null) {
-        body = reads.inArea(input, nowMs);
-        areaCache.set(request.query, body, nowMs);
+      const hit = areaCache.get(request.query, nowMs);
+      let body: Buffer;
+      if (hit === null) {
+        body = reads.inArea(input, nowMs); // counts the partner listings it shows
+        if (areaCache.ttlMs > 0) areaCache.set(request.query, body, reads.countedByLastArea(), nowMs);
+      } else {
+        body = hit.json;
+        reads.countShown(hit.counted);
       }
       return { status: 200, headers: [...areaHeaders, ...headers], body, etag: areaTagged };
     },

@@ -3,6 +3,7 @@
 import type { AccountEventLog } from '../accounts/event-log.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import type { PartnerStore } from './store.js';
+import type { ListingFigures } from './figures.js';
 
 export interface PartnerContext {
   readonly store: PartnerStore;
@@ -16,4 +17,6 @@ export interface PartnerContext {
    * nothing to refresh (the server notices its commits by the database's data_version).
    */
   readonly changed: (toiletIds: readonly string[]) => void;
+  /** The Plus listings' monthly figures (the server's; the moderation command shows none). */
+  readonly figures?: ListingFigures;
 }

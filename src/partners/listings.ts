@@ -1,10 +1,12 @@
 // listMyPartnerListings: the account's claims and listings with plan, profile and whether they show. One
 // function, called by the REST operation, the web dashboard and the account MCP tool
 // `get_my_partner_listings`; its answer is the PartnerListingList schema (src/schemas/partner-resources.ts).
+// A running Plus plan adds the monthly figures (figures.ts); every other listing has `figures: null`.
 import type { PartnerContext } from './context.js';
 import { planOf, type PlanState } from './plans.js';
 import { profileAnswer, type ProfileAnswer } from './profile.js';
 import type { ClaimStatus, ListingWithClaim, ToiletState } from './store.js';
+import type { FigureMonth } from './figures.js';
 
 export interface PartnerListingSummary {
   id: string;
@@ -19,10 +21,12 @@ export interface PartnerListingSummary {
   profile: ProfileAnswer;
   showing: boolean;
   notice: string | null;
+  /** With a running Plus plan: the current UTC month and the 12 before it, newest first; else null. */
+  figures: FigureMonth[] | null;
 }
 
 export function listMyPartnerListings(context: PartnerContext, accountId: string): { listings: PartnerListingSummary[] } {
-  const { store, toilets, now } = context;
+  const { store, toilets, now, figures } = context;
   const nowMs = now();
   const snapshot = toilets.snapshot;
   return {
@@ -50,6 +54,7 @@ export function listMyPartnerListings(context: PartnerContext, accountId: string
         profile: profileAnswer(listing, nowMs),
         showing,
         notice: noticeOf(listing, plan),
+        figures: plan.running && plan.tier === 'plus' && figures ? figures.months(listing.id) : null,
       };
     }),
   };

@@ -8,7 +8,8 @@
 //   toilets it re-read, so a contribution costs no read of every listing), a listing whose toilet moved
 //   id is carried to the new id, and one whose toilet was marked gone or left the map (or came back) is
 //   marked so, with an event for the owner;
-// - the erasure of decided claims' contact details after 90 days (hourly).
+// - the erasure of decided claims' contact details after 90 days (hourly);
+// - the Plus listings' figures, counted by every thread and folded into the database (figures.ts).
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
@@ -26,6 +27,8 @@ import { PartnerClaims } from './claims.js';
 import { PartnerPlans } from './plans.js';
 import { PartnerProfiles } from './profile.js';
 import { registerPartnerRoutes } from './routes.js';
+import { FIGURES_FOLD_MS, ListingFigures } from './figures.js';
+import type { ListingCounters } from '../toilets/listing-counters.js';
 
 /** Another process's commit shows within about this long, and a closure's end is recorded as late. */
 export const PARTNER_POLL_MS = 1000;
@@ -48,6 +51,8 @@ export class Partners {
   /** The plan seam billing calls (plans.ts). */
   readonly plans: PartnerPlans;
   readonly profiles: PartnerProfiles;
+  /** The Plus listings' monthly figures (figures.ts). */
+  readonly figures: ListingFigures;
   private catalog: ToiletCatalog | null = null;
   private version = 0;
   private shown = new Map<string, string>();
@@ -61,9 +66,12 @@ export class Partners {
     community: OverlaySource,
     private readonly log: Logger,
     private readonly now: () => number,
+    /** Every thread's counters of the Plus listings' figures (shared memory). */
+    counters: ListingCounters,
   ) {
     this.store = new PartnerStore(accounts.store);
-    this.overlay = new PartnerOverlay(community, this.store);
+    const figures = (this.figures = new ListingFigures(this.store, counters, log, now));
+    this.overlay = new PartnerOverlay(community, this.store, (listing) => figures.counterOf(listing));
     const toilets: SnapshotHolder = {
       get snapshot() {
         return catalogOf().snapshot;
@@ -73,7 +81,7 @@ export class Partners {
       if (this.catalog === null) throw new Error('partners need the catalog: call attach(catalog) first');
       return this.catalog;
     };
-    this.context = { store: this.store, events: accounts.events, now, toilets, changed: (ids) => this.catalog?.refreshOverlays(ids) };
+    this.context = { store: this.store, events: accounts.events, now, toilets, changed: (ids) => this.catalog?.refreshOverlays(ids), figures };
     this.claims = new PartnerClaims(this.context);
     this.plans = new PartnerPlans(this.context);
     this.profiles = new PartnerProfiles(this.context);
@@ -95,7 +103,11 @@ export class Partners {
   start(): void {
     this.version = this.store.dataVersion();
     this.shown = this.showingNow();
-    this.timers = [setInterval(() => this.poll(), PARTNER_POLL_MS), setInterval(() => this.eraseOldContacts(), ERASE_EVERY_MS)];
+    this.timers = [
+      setInterval(() => this.poll(), PARTNER_POLL_MS),
+      setInterval(() => this.eraseOldContacts(), ERASE_EVERY_MS),
+      setInterval(() => this.figures.fold(), FIGURES_FOLD_MS),
+    ];
     for (const timer of this.timers) timer.unref();
     this.eraseOldContacts();
   }
@@ -174,8 +186,10 @@ export class Partners {
     }
   }
 
+  /** Stops the timers and folds the last figures (call after every thread stopped answering). */
   close(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    this.figures.fold();
   }
 }

@@ -402,7 +402,7 @@ const PARTNER_OPERATIONS: readonly OperationSpec[] = [
     path: '/partner/listings',
     summary: "The signed-in account's claims and partner listings",
     description:
-      'Each listing with its claim (status, the moderator\'s reason), the toilet (id, name, whether it is still on the map), the plan (tier, source, running), the profile and whether the partner object shows now. The partner dashboard and the account MCP tool `get_my_partner_listings` read the same. Never cached.',
+      'Each listing with its claim (status, the moderator\'s reason), the toilet (id, name, whether it is still on the map), the plan (tier, source, running), the profile, whether the partner object shows now, and for a running Plus plan the monthly figures (how often the toilet was shown in answers and opened, this month and the 12 before it). The partner dashboard and the account MCP tool `get_my_partner_listings` read the same. Never cached.',
     security: 'session',
     rateLimit: RATE_LIMIT_POLICIES.perIp,
     cacheControl: PRIVATE,

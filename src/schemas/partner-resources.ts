@@ -37,6 +37,16 @@ export const PartnerListingSummary = closedObject('PartnerListingSummary', 'One 
   profile: ref('PartnerProfileAnswer'),
   showing: { type: 'boolean', description: 'The partner object shows in answers now.' },
   notice: { type: ['string', 'null'], description: 'What the owner should know or do now, in a sentence; null when nothing.' },
+  figures: {
+    anyOf: [{ type: 'array', items: ref('PartnerFigureMonth'), minItems: 13, maxItems: 13 }, { type: 'null' }],
+    description: 'With a running Plus plan: the current month and the 12 before it, newest first (the current month counts to within a few minutes); null for Basic or no plan.',
+  },
+});
+
+export const PartnerFigureMonth = closedObject('PartnerFigureMonth', "A Plus listing's figures in one month (UTC): counts of answers, no personal data.", {
+  month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM, UTC.' },
+  shown: { type: 'integer', minimum: 0, description: 'How often the toilet was in a nearest or area answer (REST, MCP, the finder) with its partner label.' },
+  opened: { type: 'integer', minimum: 0, description: "How often the toilet itself was opened: getToilet (REST, MCP) or its page." },
 });
 
 export const PartnerListingList = closedObject('PartnerListingList', "The account's partner listings, oldest first.", {
@@ -53,4 +63,4 @@ export const PartnerHoursCheck = closedObject('PartnerHoursCheck', 'The hours ca
   closes_at: { type: ['string', 'null'], description: 'Local closing time with UTC offset; null when unknown or never closes.' },
 });
 
-export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerListingSummary, PartnerListingList, PartnerHoursCheckRequest, PartnerHoursCheck } as const;
+export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerFigureMonth, PartnerListingSummary, PartnerListingList, PartnerHoursCheckRequest, PartnerHoursCheck } as const;

@@ -18,6 +18,8 @@ export interface ReadThreadSetup {
   limits: LimitTables;
   /** false: the service has no place lookup at all. */
   places: boolean;
+  /** The counters of Plus listings' figures (src/toilets/listing-counters.ts), in shared memory. */
+  listingCounters: SharedArrayBuffer;
   /** Every thread's heartbeat (src/api/health.ts), in shared memory. */
   heartbeats: SharedArrayBuffer;
   /** This thread number's metrics block and the access log's daily keys. */

@@ -7,6 +7,7 @@ import { createReadSide } from '../api/read-side.js';
 import { Heartbeats } from '../api/health.js';
 import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQuery } from '../places/lookup.js';
 import { SnapshotReplica } from '../toilets/replica.js';
+import { ListingCounters } from '../toilets/listing-counters.js';
 import { createObserver } from '../observe/observer.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
@@ -53,6 +54,7 @@ const observer = createObserver({ config, thread: setup.thread, shared: setup.ob
 const { server } = createReadSide({
   config,
   holder: replica,
+  counters: new ListingCounters(setup.listingCounters),
   onAnswersChange: (listener) => replica.onChange(listener),
   places,
   log,

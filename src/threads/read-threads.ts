@@ -16,6 +16,7 @@ import type { Logger } from '../log.js';
 import type { Heartbeats } from '../api/health.js';
 import type { FromReadThread, ReadThreadSetup, ThreadCounts, ToReadThread } from './messages.js';
 import type { SharedObserving } from '../observe/observer.js';
+import type { ListingCounters } from '../toilets/listing-counters.js';
 
 const ENTRY = new URL('./read-thread.js', import.meta.url);
 /**
@@ -31,6 +32,8 @@ export interface ReadThreadsDeps {
   limits: Limits;
   places: PlaceLookup | null;
   heartbeats: Heartbeats;
+  /** The counters of Plus listings' figures, which every read thread counts into. */
+  counters: ListingCounters;
   log: Logger;
   /** A thread number's metrics block (the same for its replacement) and the access log's keys. */
   observing(thread: number): SharedObserving;
@@ -103,6 +106,7 @@ export class ReadThreads implements CatalogFollower {
       limits: limitTables(limits),
       places: places !== null,
       heartbeats: this.deps.heartbeats.buffer,
+      listingCounters: this.deps.counters.buffer,
       observing: this.deps.observing(number),
     };
     const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });

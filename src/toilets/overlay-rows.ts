@@ -8,6 +8,8 @@
 interface RowOverlay {
   /** The item's head when a name was decided, else null. */
   headJson: Uint8Array | null;
+  /** The partner listing shown, with its counter number (-1: not counted), or null. */
+  partner: { counter: number } | null;
 }
 
 export class OverlayRows<Overlay extends RowOverlay> {
@@ -21,6 +23,8 @@ export class OverlayRows<Overlay extends RowOverlay> {
   /** the bytes shown, and the span they hold for: since (inclusive) and until (exclusive), epoch ms, at 2 × slot. */
   private readonly shown: (Uint8Array | undefined)[] = [];
   private spans = new Float64Array(128);
+  /** Per slot, the counter number of its partner listing (ListingCounters), -1 when none is counted. */
+  private counters = new Int32Array(64);
 
   constructor(rows: number) {
     this.slotOfRow = new Int32Array(rows);
@@ -33,6 +37,11 @@ export class OverlayRows<Overlay extends RowOverlay> {
 
   overlay(slot: number): Overlay {
     return this.bySlot[slot]!;
+  }
+
+  /** The counter number of the slot's partner listing, or -1 (not counted: no partner, or not Plus). */
+  counterOf(slot: number): number {
+    return this.counters[slot];
   }
 
   /** The item's head when a name was decided, else null (the item text's). */
@@ -56,6 +65,7 @@ export class OverlayRows<Overlay extends RowOverlay> {
     }
     this.bySlot[slot] = overlay;
     this.heads[slot] = overlay.headJson;
+    this.counters[slot] = overlay.partner?.counter ?? -1;
     this.shown[slot] = undefined;
     this.spans[2 * slot + 1] = 0;
   }
@@ -66,6 +76,7 @@ export class OverlayRows<Overlay extends RowOverlay> {
     this.slotOfRow[row] = 0;
     this.bySlot[slot] = undefined;
     this.heads[slot] = null;
+    this.counters[slot] = -1;
     this.shown[slot] = undefined;
     this.spans[2 * slot + 1] = 0;
     this.freeSlots.push(slot);
@@ -96,5 +107,8 @@ export class OverlayRows<Overlay extends RowOverlay> {
     const spans = new Float64Array(this.spans.length * 2);
     spans.set(this.spans);
     this.spans = spans;
+    const counters = new Int32Array(this.counters.length * 2);
+    counters.set(this.counters);
+    this.counters = counters;
   }
 }

@@ -24,6 +24,8 @@ export interface PartnerListing {
   opening_hours: string | null;
   /** Epoch ms until which the business switched the toilet off; 0 when the switch is on. */
   closed_until: number;
+  /** Where reads count the listing's figures (ListingCounters), given by the main thread; -1: not counted (not Plus). */
+  counter: number;
 }
 
 export interface ToiletOverlay {

@@ -56,9 +56,10 @@ export class ToiletRenderer {
   /**
    * Writes a row's item up to its last value, without that value's closing quote: close it with
    * ITEM_END (or ITEM_END_NEXT), or with a quote and more members (nearest answers). Fewer, longer
-   * copies are cheaper, so constant pieces that meet are written as one.
+   * copies are cheaper, so constant pieces that meet are written as one. Returns the counter number of
+   * the partner listing shown (ListingCounters), or -1 when none is counted, for the caller to count.
    */
-  item(out: JsonBytes, snapshot: Snapshot, row: number, nowMs: number): void {
+  item(out: JsonBytes, snapshot: Snapshot, row: number, nowMs: number): number {
     const t = snapshot.table;
     const text = t.itemText.bytes;
     const at = row * ITEM_TEXT_PARTS;
@@ -68,9 +69,11 @@ export class ToiletRenderer {
     const end = t.itemText.starts[at + 4];
     const traits = t.traits[row];
     const key = snapshot.fragmentKey[row];
+    let counter = -1;
     if (traits & Trait.HasOverlay) {
       const overlays = snapshot.overlays;
       const slot = overlays.slotOf(row);
+      counter = overlays.counterOf(slot);
       const head = overlays.headOf(slot);
       if (head) out.bytes(head);
       else out.range(text, start, position);
@@ -97,6 +100,7 @@ export class ToiletRenderer {
     out.range(text, position, end);
     out.bytes(GEO);
     out.range(text, position, end);
+    return counter;
   }
 
   /**

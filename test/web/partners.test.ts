@@ -4,9 +4,9 @@
 // the operator sets a plan with `npm run moderate -- plan` (in this process, as an operator would); the
 // business edits the label on its dashboard (an hours syntax error shown as the field is left, then fixed,
 // the preview in the public's words), closes the toilet with the live switch and reopens it; the toilet
-// page and the nearest API show the partner label accordingly, and another account is told the toilet is
-// held. Axe-core and the CSP on each page; SCREENSHOTS=<dir> writes the claim form, the dashboard (without
-// and with a running plan, closed) and the queue's claims, phone and desktop.
+// page and the nearest API show the partner label accordingly; on Plus the dashboard shows the monthly
+// figures (Basic: a line saying so); and another account is told the toilet is held. Axe-core and the CSP on each page; SCREENSHOTS=<dir> writes the claim form, the dashboard (without
+// and with a running plan, closed, Plus with its monthly figures) and the queue's claims, phone and desktop.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -159,6 +159,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await preview.getByText('Business hours: Mo-Su 08:00-20:00').waitFor();
     await listing.getByRole('button', { name: 'Save the label' }).click();
     await listing.getByText('Saved. Every answer shows the change now.').waitFor();
+    await listing.getByText('With Plus, this dashboard also shows month by month how often the toilet was shown in answers and how often it was opened.').waitFor();
     await inspectBoth(page, 'dashboard-plan');
     assert.deepEqual(await partnerInNearest(page, (p) => p?.conditions === 'everyone'), {
       name: 'Café de Paris Monte-Carlo', tier: 'basic', conditions: 'everyone', opening_hours: 'Mo-Su 08:00-20:00', open_now: true, closes_at: '2024-06-03T20:00:00+02:00',
@@ -179,6 +180,17 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     assert.equal((await partnerInNearest(page, (p) => p?.open_now === true)).closes_at, '2024-06-03T20:00:00+02:00');
     await page.goto(`${site.base}/t/${TOILET}`);
     await page.locator('.partner-label').getByText('The business says: open now, until 20:00.').waitFor();
+
+    // Plus: the monthly figures, counted from the first answer that shows the Plus label
+    assert.equal(operator(['plan', listings[0].id, 'plus', '--reason', 'upgraded by invoice']).status, 0);
+    await partnerInNearest(page, (p) => p?.tier === 'plus'); // shown once
+    await page.goto(`${site.base}/t/${TOILET}`); // opened once
+    await page.goto(`${site.base}/partner`);
+    const figures = listing.getByRole('table', { name: 'Monthly figures' });
+    await figures.waitFor();
+    assert.equal(await figures.locator('tbody tr').count(), 13, 'this month and the 12 before it');
+    assert.deepEqual(await figures.locator('tbody tr').first().locator('th, td').allTextContents(), ['June 2024', '1', '1']);
+    await inspectBoth(page, 'dashboard-figures');
 
     // the plan ends while the dashboard is open: the 409 said in words
     await page.goto(`${site.base}/partner`);

@@ -1,7 +1,8 @@
 // The partner dashboard (/partner): the account's claims and their status, each listing's toilet, its plan
 // and payment (partner-billing.ts), and, while a listing's plan runs, its label: the profile form (conditions, business hours checked by the
 // server's own validation when the field is left, checkPartnerHours) with a preview in the words the public
-// sees (src/web/text/partner.ts), and the live switch as one big button. Everything comes from
+// sees (src/web/text/partner.ts), the live switch as one big button, and the Plus tier's monthly figures
+// (partner-figures.ts). Everything comes from
 // listMyPartnerListings and goes through updatePartnerProfile and the billing operations: the page does
 // nothing the API could not.
 import { fieldText, lang, localHref, rememberSignedIn, t } from './common.js';
@@ -9,6 +10,7 @@ import { call, failureText, isProblem, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { dateTime, el } from './dom.js';
 import { billingPart, cameBackTo, type Plan } from './partner-billing.js';
+import { figuresPart, type FigureMonth } from './partner-figures.js';
 import { partnerLabelLines } from '../../src/web/text/partner.js';
 import type { TextKey } from '../../src/web/text/catalogue.js';
 
@@ -32,6 +34,8 @@ interface Listing {
   plan: Plan;
   profile: Profile;
   showing: boolean;
+  /** A running Plus plan's monthly figures, newest first; else null. */
+  figures: FigureMonth[] | null;
 }
 
 /** What checkPartnerHours answers: the hours as they would be stored and what the label would say now. */
@@ -87,6 +91,7 @@ function renderListing(listing: Listing): HTMLElement {
     listing.toilet_state === 'present' ? null : el('p', { class: 'notice-inline' }, t(listing.toilet_state === 'gone' ? 'dash.gone' : 'dash.vanished')),
     claim.status === 'approved' ? billingPart(listing, { reload: start, signIn: toSignIn, plan: planOf }) : null,
     listing.showing ? el('p', { class: 'showing' }, t('dash.showing')) : null,
+    claim.status === 'approved' ? figuresPart(listing) : null,
   );
   if (claim.status === 'approved' && plan.running) new LabelEditor(listing, section).render();
   return section;

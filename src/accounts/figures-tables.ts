@@ -1,0 +1,20 @@
+// The accounts database's step that adds the monthly figures of partner listings (issue 32, the Plus
+// tier): per listing and UTC month, how often its toilet was shown in answers and opened. Aggregates with
+// no personal data, folded in by the server from its shared counters (src/partners/figures.ts). In a file
+// of its own so that the step list in store.ts stays one line per step. No clock, no configuration.
+import type { Migration } from '../storage/migrations.js';
+
+export const FIGURES_TABLES_STEP: Omit<Migration, 'version'> = {
+  name: 'partner listing monthly figures',
+  up: (db) =>
+    db.exec(`
+-- month: 'YYYY-MM' in UTC, the month of the fold that added the counts
+CREATE TABLE partner_listing_figures (
+  listing_id TEXT NOT NULL REFERENCES partner_listings (id) ON DELETE CASCADE,
+  month      TEXT NOT NULL CHECK (month GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'),
+  shown      INTEGER NOT NULL CHECK (shown >= 0),
+  opened     INTEGER NOT NULL CHECK (opened >= 0),
+  PRIMARY KEY (listing_id, month)
+) STRICT, WITHOUT ROWID;
+`),
+};
