@@ -4,9 +4,9 @@
 // `npm run moderate` does (a submission becomes a toilet that getToilet serves at once), is refused as the
 // command line refuses it (409 with its reason), and is recorded in the same log with the moderator's id.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { Clock, importedData, moderate, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService, valid } from './support.js';
+import { describe, test } from 'node:test';
+import { Clock, moderate } from '../community/support.js';
+import { accountsSuite, Browser, valid } from './support.js';
 
 const START = '2024-06-05T08:00:00Z';
 const MINUTE = 60_000;
@@ -14,25 +14,15 @@ const MINUTE = 60_000;
 const PROPOSED = { lat: 43.7394, lon: 7.4276, name: 'Casino gardens', wheelchair: 'yes' };
 
 describe('the moderator queue operations', () => {
-  let data: Data;
-  let service: Service;
   const clock = new Clock(Date.parse(START));
-
-  before(async () => {
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
-  });
-  after(async () => {
-    await service.close();
-    data.remove();
-  });
+  const suite = accountsSuite(clock);
 
   test('signed out 401, without the role 403, for reading and acting', async () => {
     clock.set(START);
-    const nobody = new Browser(service);
+    const nobody = new Browser(suite.service);
     assert.equal((await nobody.request('GET', '/moderation/queue')).status, 401);
     assert.equal((await nobody.request('POST', '/moderation/actions', { body: { action: 'approve', target: 'sub_1', reason: 'x' } })).status, 401);
-    const visitor = new Browser(service);
+    const visitor = new Browser(suite.service);
     await visitor.signUp('Visitor');
     for (const [method, path, body] of [['GET', '/moderation/queue', undefined], ['POST', '/moderation/actions', { action: 'approve', target: 'sub_1', reason: 'x' }]] as const) {
       const refused = await visitor.request(method, path, { body });
@@ -43,20 +33,20 @@ describe('the moderator queue operations', () => {
 
   test('a moderator sees the queue with context and approves a submission; the log names the moderator', async () => {
     clock.set(START);
-    const submitted = await service.post('/api/v1/submissions', PROPOSED);
+    const submitted = await suite.service.post('/api/v1/submissions', PROPOSED);
     assert.equal(submitted.status, 201);
     const submission = submitted.json.id as string;
 
-    const mod = new Browser(service);
+    const mod = new Browser(suite.service);
     const account = await mod.signUp('Mo');
-    assert.equal(moderate(data, ['moderators', 'add', account.id, '--reason', 'queue test']).status, 0);
+    assert.equal(moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'queue test']).status, 0);
 
     const queue = await mod.request('GET', '/moderation/queue', { origin: null });
     assert.equal(queue.status, 200);
     valid('ModerationQueue', queue.json);
     assert.equal(queue.headers.get('cache-control'), 'no-store');
     assert.equal(queue.headers.get('access-control-allow-origin'), null);
-    const listed = moderate(data, ['list', '--json']).json;
+    const listed = moderate(suite.data, ['list', '--json']).json;
     assert.deepEqual(queue.json.submissions, listed.submissions, 'the same context as the command line');
     assert.deepEqual(queue.json.locks, listed.locks);
     const entry = queue.json.submissions.find((s: { id: string }) => s.id === submission);
@@ -80,7 +70,7 @@ describe('the moderator queue operations', () => {
     valid('ModerationActionDone', done.json);
     const toiletId = `c_${submission.slice(4)}`;
     assert.equal(done.json.done, `approved ${submission}: it is toilet ${toiletId}`);
-    assert.equal((await service.toilet(toiletId)).name, 'Casino gardens', 'served at once');
+    assert.equal((await suite.service.toilet(toiletId)).name, 'Casino gardens', 'served at once');
 
     const again = await mod.request('POST', '/moderation/actions', { body: action });
     assert.equal(again.status, 409);
@@ -95,7 +85,7 @@ describe('the moderator queue operations', () => {
       ['lock', toiletId, account.id],
       ['approve', submission, account.id],
     ]);
-    const cliLog = moderate(data, ['log', '--json']).json;
+    const cliLog = moderate(suite.data, ['log', '--json']).json;
     assert.deepEqual(cliLog[1], after.log[1], 'the one moderation log');
     const unknownToilet = await mod.request('POST', '/moderation/actions', { body: { action: 'gone', toilet_id: 'n1', reason: 'x' } });
     assert.equal(unknownToilet.status, 409);

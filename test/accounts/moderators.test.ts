@@ -3,48 +3,38 @@
 // ending the sessions, recovery links that work once for 15 minutes, every action in the moderation log
 // without the person's name or address.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { Clock, importedData, moderate, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService } from './support.js';
+import { describe, test } from 'node:test';
+import { Clock, moderate } from '../community/support.js';
+import { accountsSuite, Browser } from './support.js';
 
 const START = '2024-06-05T08:00:00Z';
 const HOUR = 3_600_000;
 
 describe('moderators and recovery links', () => {
-  let data: Data;
-  let service: Service;
   const clock = new Clock(Date.parse(START));
-
-  before(async () => {
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
-  });
-  after(async () => {
-    await service.close();
-    data.remove();
-  });
+  const suite = accountsSuite(clock);
 
   test('moderators add, list, remove: the role shortens sessions, its withdrawal ends them; all logged', async () => {
     clock.set(START);
-    const ada = new Browser(service);
+    const ada = new Browser(suite.service);
     const account = await ada.signUp('Ada', 'ada@example.org');
-    assert.equal(moderate(data, ['moderators', 'add', account.id]).status, 2, 'a reason is required');
-    const added = moderate(data, ['moderators', 'add', 'ada@example.org', '--reason', 'runs the Monaco queue']);
+    assert.equal(moderate(suite.data, ['moderators', 'add', account.id]).status, 2, 'a reason is required');
+    const added = moderate(suite.data, ['moderators', 'add', 'ada@example.org', '--reason', 'runs the Monaco queue']);
     assert.equal(added.status, 0, added.stderr);
     assert.equal((await ada.request('GET', '/account')).json.moderator, true);
-    const list = moderate(data, ['moderators', 'list', '--json']);
+    const list = moderate(suite.data, ['moderators', 'list', '--json']);
     assert.deepEqual(list.json.map((m: { id: string }) => m.id), [account.id]);
 
     clock.ms += 13 * HOUR;
     assert.equal((await ada.request('GET', '/account')).status, 401, 'a moderator session ends after 12 hours idle');
     assert.equal((await ada.signIn()).status, 200);
-    const removed = moderate(data, ['moderators', 'remove', account.id, '--reason', 'stepped down']);
+    const removed = moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'stepped down']);
     assert.equal(removed.status, 0, removed.stderr);
     assert.match(removed.stdout, /1 session ended/);
     assert.equal((await ada.request('GET', '/account')).status, 401, 'withdrawing the role ends the sessions');
-    assert.equal(moderate(data, ['moderators', 'remove', account.id, '--reason', 'again']).status, 1);
+    assert.equal(moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'again']).status, 1);
 
-    const log = moderate(data, ['log', '--json']);
+    const log = moderate(suite.data, ['log', '--json']);
     assert.deepEqual(log.json.slice(0, 2).map((e: { action: string; target: string }) => [e.action, e.target]), [['withdraw_moderator', account.id], ['grant_moderator', account.id]]);
     assert.equal(JSON.stringify(log.json).includes('ada@example.org'), false);
     assert.equal(JSON.stringify(log.json).includes('Ada'), false);
@@ -53,16 +43,16 @@ describe('moderators and recovery links', () => {
 
   test('a recovery link registers a new passkey once, within 15 minutes, and ends the old sessions', async () => {
     clock.set(START);
-    const owner = new Browser(service);
+    const owner = new Browser(suite.service);
     const account = await owner.signUp('Grace');
-    const linked = moderate(data, ['accounts', 'recovery-link', account.id, '--reason', 'lost phone, identity checked by mail', '--json']);
+    const linked = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost phone, identity checked by mail', '--json']);
     assert.equal(linked.status, 0, linked.stderr);
     const url = new URL(linked.json.url);
     assert.equal(url.origin + url.pathname, 'https://toilets.example.test/account/recover');
     const token = url.hash.slice(1);
-    assert.equal(JSON.stringify(moderate(data, ['log', '--json']).json).includes(token), false, 'the token is not logged');
+    assert.equal(JSON.stringify(moderate(suite.data, ['log', '--json']).json).includes(token), false, 'the token is not logged');
 
-    const lost = new Browser(service, '198.51.100.50'); // a new device, no passkey
+    const lost = new Browser(suite.service, '198.51.100.50'); // a new device, no passkey
     const options = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: token } });
     assert.equal(options.status, 200, JSON.stringify(options.json));
     const recovered = await lost.request('POST', '/account/recovery', { body: { recovery_token: token, credential: lost.authenticator.register(options.json) } });
@@ -76,7 +66,7 @@ describe('moderators and recovery links', () => {
     assert.equal(again.status, 400, 'used once');
 
     clock.ms = Date.now(); // the command runs on the real clock
-    const late = moderate(data, ['accounts', 'recovery-link', account.id, '--reason', 'again', '--json']);
+    const late = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'again', '--json']);
     clock.ms = Date.parse(late.json.expires_at);
     const expired = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: new URL(late.json.url).hash.slice(1) } });
     assert.equal(expired.status, 400, 'expired after 15 minutes');

@@ -3,9 +3,9 @@
 // signs that browser out, ending this one removes the cookie; ending needs a recent passkey and the site's
 // origin; never cached; the label keeps browser and system only.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { Clock, importedData, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService, valid } from './support.js';
+import { describe, test } from 'node:test';
+import { Clock } from '../community/support.js';
+import { accountsSuite, Browser, valid } from './support.js';
 import { deviceLabel } from '../../src/accounts/device-label.js';
 
 const START = '2024-06-05T08:00:00Z';
@@ -14,33 +14,23 @@ const FIREFOX_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 describe('sessions of an account', () => {
-  let data: Data;
-  let service: Service;
   const clock = new Clock(Date.parse(START));
-
-  before(async () => {
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
-  });
-  after(async () => {
-    await service.close();
-    data.remove();
-  });
+  const suite = accountsSuite(clock);
 
   test('listSessions: id, times, device, current; endSession ends another (recent passkey needed) or this one', async () => {
     clock.set(START);
-    const phone = new Browser(service);
+    const phone = new Browser(suite.service);
     const created = await phone.request('POST', '/account/passkey-options', { body: { display_name: 'Ada' } });
     const credential = phone.authenticator.register(created.json);
     const signedUp = await phone.request('POST', '/account', {
-      body: { display_name: 'Ada', challenge_token: await service.token(phone.ip), credential },
+      body: { display_name: 'Ada', challenge_token: await suite.service.token(phone.ip), credential },
       headers: { 'User-Agent': FIREFOX_ANDROID },
     });
     assert.equal(signedUp.status, 201, JSON.stringify(signedUp.json));
     const phoneToken = phone.cookie!.split('=')[1];
 
     clock.ms += 2 * MINUTE;
-    const laptop = new Browser(service);
+    const laptop = new Browser(suite.service);
     const [passkey] = phone.authenticator.passkeys.keys();
     laptop.authenticator.passkeys.set(passkey, phone.authenticator.passkeys.get(passkey)!);
     const options = await laptop.request('POST', '/session/options');
@@ -89,10 +79,10 @@ describe('sessions of an account', () => {
   });
 
   test('without a session both answer 401; an id the account has not 404', async () => {
-    const nobody = new Browser(service);
+    const nobody = new Browser(suite.service);
     assert.equal((await nobody.request('GET', '/account/sessions')).status, 401);
     assert.equal((await nobody.request('DELETE', '/account/sessions/ses_AAAAAAAAAAAAAAAAAAAAAA')).status, 401);
-    const someone = new Browser(service);
+    const someone = new Browser(suite.service);
     clock.set(START);
     await someone.signUp('Bo');
     const bad = await someone.request('DELETE', '/account/sessions/not-a-session');

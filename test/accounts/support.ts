@@ -2,8 +2,9 @@
 // keeps the session cookie, sends the site's Origin, and answers WebAuthn options with a software
 // authenticator (test/support/authenticator.ts) whose passkeys the real @simplewebauthn/server verifies.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { SoftwareAuthenticator } from '../support/authenticator.js';
-import { assertValid, serviceClient, SITE_ORIGIN, TEST_ENV, type Clock, type Data, type Service } from '../community/support.js';
+import { assertValid, importedData, serviceClient, SITE_ORIGIN, TEST_ENV, type Clock, type Data, type Service } from '../community/support.js';
 import { serve, SILENT } from '../support/server.js';
 import type { SchemaName } from '../../src/schemas/resources.js';
 import type { Logger } from '../../src/log.js';
@@ -12,6 +13,30 @@ import type { Logger } from '../../src/log.js';
 export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT): Promise<Service> {
   const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now, log });
   return { app, url: origin, clock, ...serviceClient(origin), close };
+}
+
+/**
+ * The service of a suite's tests over a fresh copy of Monaco, with the sign-in budget lifted (the tests sign
+ * in far more often than a person): started before the suite's first test, closed and removed after its last.
+ */
+export function accountsSuite(clock: Clock): { readonly data: Data; readonly service: Service } {
+  const started: { data?: Data; service?: Service } = {};
+  before(async () => {
+    started.data = await importedData();
+    started.service = await startAccountsService(started.data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
+  });
+  after(async () => {
+    await started.service?.close();
+    started.data?.remove();
+  });
+  return {
+    get data() {
+      return started.data ?? assert.fail('the suite has not started');
+    },
+    get service() {
+      return started.service ?? assert.fail('the suite has not started');
+    },
+  };
 }
 
 export interface Reply {
