@@ -109,6 +109,9 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     await other.page.waitForURL(`${site.base}/account`);
 
     await page.reload();
+    // the page wires its forms once it has shown the passkeys and both sessions: click only then
+    await page.locator('#passkey-list li').first().waitFor();
+    await page.locator('#session-list li').nth(1).waitFor();
     // a device holds one passkey per account (it says so when asked for a second): a security key adds one
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.locator('#add-passkey').getByText('This device already holds a passkey for your account', { exact: false }).waitFor();
