@@ -6,7 +6,7 @@
 // decisions with that release's `moderate` (a moderator, the submission and the claim approved, a plan, a
 // lock). It records what the previous release answered, for the new release to answer the same.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,16 +64,33 @@ function installEnvironment(release: string, dataDir: string): Record<string, st
   return { ...TEST_ENV, RATE_LIMIT_PER_MINUTE: '0', ...unitEnv, PORT: '0', BASE_URL, ...retiredExamples() };
 }
 
+export interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end. Not spawnSync: a test process blocked for seconds would send its next request
+ * on a kept-alive connection the server has meanwhile closed as idle.
+ */
+function run(command: string, args: string[], env: Record<string, string>): Promise<Ran> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ran = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (ran.stdout += chunk));
+  child.stderr.on('data', (chunk) => (ran.stderr += chunk));
+  return once(child, 'close').then(([status]) => ({ status: status as number | null, ...ran }));
+}
+
 /** A unit's ExecStart run to its end with the install's environment, code from `tree`. */
-export function runUnitCommand(tree: string, line: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+export function runUnitCommand(tree: string, line: string, env: Record<string, string>): Promise<Ran> {
   const [command, ...args] = commandOf(line, tree, env);
-  const done = spawnSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8' });
-  return { status: done.status, stdout: done.stdout, stderr: done.stderr };
+  return run(command, args, env);
 }
 
 /** `npm run moderate -- …args` of the release in `tree`, as the operator runs it on the install; asserts exit 0. */
-export function moderate(tree: string, install: Pick<Install, 'env'>, args: string[]): string {
-  const done = spawnSync(process.execPath, [join(tree, 'dist', 'src', 'community', 'moderate-cli.js'), ...args], { env: { ...process.env, ...install.env }, encoding: 'utf8' });
+export async function moderate(tree: string, install: Pick<Install, 'env'>, args: string[]): Promise<string> {
+  const done = await run(process.execPath, [join(tree, 'dist', 'src', 'community', 'moderate-cli.js'), ...args], install.env);
   assert.equal(done.status, 0, `moderate ${args.join(' ')}: ${done.stderr}${done.stdout}`);
   return done.stdout;
 }
@@ -156,13 +173,17 @@ async function useInstall(tree: string, site: Site, env: Record<string, string>)
   const tokens = await connect(browser, agent);
   assert.ok(tokens.refresh_token);
 
-  moderate(tree, { env }, ['moderators', 'add', account, '--reason', 'runs the moderation queue']);
-  moderate(tree, { env }, ['approve', submission, '--reason', 'seen on site']);
-  moderate(tree, { env }, ['approve', claimed.json.id, '--reason', 'checked the trade register']);
-  moderate(tree, { env }, ['plan', listing, 'basic', '--reason', 'billed by invoice']);
-  moderate(tree, { env }, ['lock', TOILETS.locked, 'wheelchair', 'no', '--reason', 'steps at the door, seen on site']);
+  await moderate(tree, { env }, ['moderators', 'add', account, '--reason', 'runs the moderation queue']);
+  await moderate(tree, { env }, ['approve', submission, '--reason', 'seen on site']);
+  await moderate(tree, { env }, ['approve', claimed.json.id, '--reason', 'checked the trade register']);
+  await moderate(tree, { env }, ['plan', listing, 'basic', '--reason', 'billed by invoice']);
+  await moderate(tree, { env }, ['lock', TOILETS.locked, 'wheelchair', 'no', '--reason', 'steps at the door, seen on site']);
   const community = `c_${submission.slice('sub_'.length)}`;
-  await until(async () => (await client.get(`/api/v1/toilets/${community}`)).status === 200 && (await client.toilet(TOILETS.claimed)).partner !== null, 'the previous release shows the moderator decisions');
+  const shown = async () =>
+    (await client.get(`/api/v1/toilets/${community}`)).status === 200 &&
+    (await client.toilet(TOILETS.claimed)).partner !== null &&
+    (await client.toilet(TOILETS.locked)).provenance.decided.wheelchair?.by === 'moderator';
+  await until(shown, 'the previous release shows the moderator decisions');
 
   const toilets = new Map<string, any>();
   for (const id of [...Object.values(TOILETS), community]) toilets.set(id, await client.toilet(id));

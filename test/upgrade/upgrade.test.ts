@@ -52,7 +52,9 @@ describe(`an install of ${PREVIOUS_RELEASE.tag} upgraded to this tree`, { skip: 
   test("every script the previous release's units run is in this build", () => {
     const scripts = unitScripts(release.dir);
     assert.ok(scripts.some(({ script }) => script === 'dist/src/main.js'), 'the service unit is read');
-    const missing = scripts.filter(({ script }) => !existsSync(join(REPO_DIR, script))).map(({ unit, script }) => `${unit} runs ${script}`);
+    // built from a source of this tree, not left in dist/ by an earlier build
+    const source = (script: string) => join(REPO_DIR, script.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+    const missing = scripts.filter(({ script }) => !existsSync(join(REPO_DIR, script)) || !existsSync(source(script))).map(({ unit, script }) => `${unit} runs ${script}`);
     assert.deepEqual(missing, [], 'an installed unit would fail: keep the file (or a forwarding one) at that path');
   });
 
@@ -104,13 +106,13 @@ describe(`an install of ${PREVIOUS_RELEASE.tag} upgraded to this tree`, { skip: 
     }
   });
 
-  test("the operator's commands, the installed backup and dump units run on this release", () => {
-    const targets = (JSON.parse(moderate(REPO_DIR, install, ['log', '--json'])) as { target: string }[]).map((e) => e.target);
+  test("the operator's commands, the installed backup and dump units run on this release", async () => {
+    const targets = (JSON.parse(await moderate(REPO_DIR, install, ['log', '--json'])) as { target: string }[]).map((e) => e.target);
     const decided = [install.account, `sub_${install.community.slice('c_'.length)}`, install.claim, install.listing, TOILETS.locked];
     assert.deepEqual(decided.filter((target) => !targets.includes(target)), [], `the previous release's decisions are in the moderation log: ${targets.join(', ')}`);
     const env = { ...install.env, BACKUP_DIR: join(install.data.dir, 'backups') };
     for (const line of [...execStarts(release.dir, 'toilet-finder-backup.service'), execStarts(release.dir, 'toilet-finder-refresh.service').at(-1)!]) {
-      const ran = runUnitCommand(REPO_DIR, line, env);
+      const ran = await runUnitCommand(REPO_DIR, line, env);
       assert.equal(ran.status, 0, `${line}: ${ran.stderr}`);
     }
   });
@@ -118,7 +120,7 @@ describe(`an install of ${PREVIOUS_RELEASE.tag} upgraded to this tree`, { skip: 
   test('the nightly refresh unit imports the region again; every contribution and the label stay', async () => {
     const env = { ...install.env, TOILETS_EXTRACT: DEMO_EXTRACT };
     for (const line of execStarts(release.dir, 'toilet-finder-refresh.service')) {
-      const ran = runUnitCommand(REPO_DIR, line, env);
+      const ran = await runUnitCommand(REPO_DIR, line, env);
       assert.equal(ran.status, 0, `${line}: ${ran.stderr}`);
     }
     await until(async () => (await install.site.client.get('/status')).json.demo === false, 'the server switches to the new import');
