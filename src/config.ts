@@ -229,6 +229,31 @@ function stripeApiBase(raw: string | undefined, secretKey: string): BillingConfi
 
 export class ConfigError extends Error {}
 
+/** A setting an earlier release read and this one does not: what the operator does instead. */
+export interface RetiredSetting {
+  name: string;
+  /** The release that retired it (CHANGELOG.md, its "Upgrading" section). */
+  since: string;
+  /** What to do instead, as the log line ends: a setting that replaces it, or why none is needed. */
+  instead: string;
+  /** A value earlier releases accepted (test/upgrade starts the previous release with it set). */
+  example: string;
+}
+
+/**
+ * Settings earlier releases read and this one ignores. A start with one of them set does not fail: it logs
+ * one warning per setting saying what to do. Retiring a setting is adding its row here and its line under
+ * the release's "Upgrading" in CHANGELOG.md (test/upgrade checks both).
+ */
+export const RETIRED_SETTINGS: readonly RetiredSetting[] = [];
+
+/** The warning for each retired setting `env` sets (empty counts as unset, as for every setting). */
+export function retiredSettingWarnings(env: NodeJS.ProcessEnv, retired: readonly RetiredSetting[] = RETIRED_SETTINGS): string[] {
+  return retired
+    .filter(({ name }) => env[name] !== undefined && env[name] !== '')
+    .map(({ name, since, instead }) => `${name} is set but was retired in ${since} and is ignored: ${instead}; remove it from the environment (CHANGELOG.md, "Upgrading")`);
+}
+
 export const GEOCODER_MODES = ['fallback', 'first'] as const;
 export type GeocoderMode = (typeof GEOCODER_MODES)[number];
 

@@ -2,7 +2,7 @@
 // when there is no data yet (first-import.ts), load and listen. main.ts runs it in the process (signals,
 // the "serving" line, the exit code); tests run it in theirs where the subject is why a start fails.
 import { basename } from 'node:path';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, retiredSettingWarnings, RETIRED_SETTINGS, type Config, type RetiredSetting } from './config.js';
 import type { JsonLogger } from './log.js';
 import { createApp, type App } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
@@ -21,13 +21,15 @@ export interface Serving {
 }
 
 /**
- * Starts the server from `env`, logging with the logger `logTo` makes once the config says at which level.
+ * Starts the server from `env`, logging with the logger `logTo` makes once the config says at which level;
+ * a setting of `retired` that `env` sets gets a warning, not a failed start (config.ts, RETIRED_SETTINGS).
  * A failure after the app is made closes it (its databases, its port) and rejects at once, not after the
  * close: main.js exits then, and a read thread that never started might not answer a close.
  */
-export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLevel']) => JsonLogger): Promise<Serving> {
+export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLevel']) => JsonLogger, retired: readonly RetiredSetting[] = RETIRED_SETTINGS): Promise<Serving> {
   const config = loadConfig(env);
   const log = logTo(config.logLevel);
+  for (const warning of retiredSettingWarnings(env, retired)) log.warn(warning);
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
     log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
   }

@@ -62,7 +62,8 @@ export class Browser {
   readonly authenticator = new SoftwareAuthenticator(SITE_ORIGIN);
 
   constructor(
-    readonly service: Service,
+    /** The site it talks to: a test service, or any server at `url` whose challenges `token` solves. */
+    readonly service: Pick<Service, 'url' | 'token'>,
     readonly ip = '198.51.100.7',
   ) {}
 

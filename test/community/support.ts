@@ -161,16 +161,19 @@ export interface MainProcess {
   stderr(): string;
   /** What it wrote to stdout (the information log) after `serving`, so far. */
   stdout(): string;
+  /** The information log up to `serving`, that line included. */
+  startLog(): string;
   /** Resolves with the first line of the information log after `serving` that `pattern` matches. */
   logged(pattern: RegExp): Promise<string>;
 }
 
 /**
- * Starts `node dist/src/main.js` (this build's) on the test's databases, as the arguments of `launcher` when
- * given (a command that runs its arguments, e.g. unshare); resolves once it serves.
+ * Starts `node dist/src/main.js` (this build's, unless `main` names another command: another release's, as
+ * its systemd unit starts it) on the test's databases, as the arguments of `launcher` when given (a command
+ * that runs its arguments, e.g. unshare); resolves once it serves.
  */
-export async function startMain(data: Data, options: { env?: Record<string, string>; launcher?: string[] } = {}): Promise<MainProcess> {
-  const [command, ...args] = [...(options.launcher ?? []), process.execPath, join(BUILD_DIR, 'src/main.js')];
+export async function startMain(data: Data, options: { env?: Record<string, string>; launcher?: string[]; main?: string[] } = {}): Promise<MainProcess> {
+  const [command, ...args] = [...(options.launcher ?? []), ...(options.main ?? [process.execPath, join(BUILD_DIR, 'src/main.js')])];
   const child = spawn(command, args, {
     env: { ...process.env, ...TEST_ENV, RATE_LIMIT_PER_MINUTE: '0', TOILETS_DB: data.toiletsDb, OVERLAY_DB: data.overlayDb, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -203,6 +206,7 @@ export async function startMain(data: Data, options: { env?: Record<string, stri
     url: `http://127.0.0.1:${JSON.parse(serving).port}`,
     stderr: () => stderr,
     stdout: () => lines.slice(after).join('\n'),
+    startLog: () => lines.slice(0, after).join('\n'),
     logged: (pattern) => logged(pattern, after),
   };
 }

@@ -5,24 +5,20 @@
 // except in CI (CI=true), where .ci/run installs it and a skip would hide a broken unit.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempDir } from '../support/extracts.js';
 import { REPO_DIR } from '../support/paths.js';
+import { unitDirectives, unitNames, unitScripts, unitText } from '../support/systemd-units.js';
 
 const UNITS_DIR = join(REPO_DIR, 'deploy', 'systemd');
 const analyzeFound = spawnSync('systemd-analyze', ['--version']).status === 0;
 if (!analyzeFound && process.env.CI === 'true') throw new Error('systemd-analyze is missing: .ci/run installs it (apt-get install systemd)');
 
-const units = readdirSync(UNITS_DIR).filter((name) => /\.(service|timer)$/.test(name)).sort();
-const text = (unit: string) => readFileSync(join(UNITS_DIR, unit), 'utf8');
-/** The directives of a unit, as [key, value] pairs (comments and sections left out). */
-const directives = (unit: string) =>
-  text(unit)
-    .split('\n')
-    .filter((line) => /^[A-Za-z]+=/.test(line))
-    .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const);
+const units = unitNames(REPO_DIR);
+const text = (unit: string) => unitText(REPO_DIR, unit);
+const directives = (unit: string) => unitDirectives(REPO_DIR, unit);
 
 describe('the systemd units', () => {
   test('the service, the nightly refresh and the backup, each timer with its service', () => {
@@ -43,7 +39,7 @@ describe('the systemd units', () => {
   });
 
   test('every script a unit starts is in the build, and npm run names the same ones', () => {
-    const scripts = units.flatMap((unit) => directives(unit).filter(([key]) => key === 'ExecStart').flatMap(([, value]) => [...value.matchAll(/\/opt\/toilet-finder\/(\S+\.js)/g)].map((m) => m[1])));
+    const scripts = unitScripts(REPO_DIR).map(({ script }) => script);
     assert.deepEqual(scripts.sort(), ['dist/importer/cli.js', 'dist/src/backup/backup-cli.js', 'dist/src/community/dump-cli.js', 'dist/src/main.js']);
     const npmScripts = Object.values(JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).scripts as Record<string, string>).join('\n');
     for (const script of scripts) {

@@ -10,8 +10,11 @@ export const RESOURCE = `${BASE_URL}/mcp/account`;
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 export const SCOPE = 'account:events';
 
+/** The server an agent talks to: a test service, or any at `url` (read at each request). */
+type Site = Pick<Service, 'url'>;
+
 /** A fetch that sends requests for BASE_URL to the test server, from one client address. */
-export function fetchFor(service: Service, ip = '203.0.113.50') {
+export function fetchFor(service: Site, ip = '203.0.113.50') {
   return (url: string | URL, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     headers.set('X-Forwarded-For', ip);
@@ -51,7 +54,7 @@ export type RegisteredClient = Awaited<ReturnType<typeof registerClient>>;
 export type Metadata = NonNullable<Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>>;
 
 /** An agent: the SDK's discovery and registration against the service. */
-export async function newAgent(service: Service, name = 'Test Agent', ip?: string): Promise<{ metadata: Metadata; client: RegisteredClient; fetchFn: ReturnType<typeof fetchFor> }> {
+export async function newAgent(service: Site, name = 'Test Agent', ip?: string): Promise<{ metadata: Metadata; client: RegisteredClient; fetchFn: ReturnType<typeof fetchFor> }> {
   const fetchFn = fetchFor(service, ip);
   const metadata = await discoverAuthorizationServerMetadata(BASE_URL, { fetchFn });
   assert.ok(metadata);
@@ -90,7 +93,7 @@ export async function connect(browser: Browser, agent: { metadata: Metadata; cli
 }
 
 /** A form POST to a client endpoint (token, revoke) as a client sends it. */
-export async function form(service: Service, path: string, fields: Record<string, string>): Promise<{ status: number; headers: Headers; json: any }> {
+export async function form(service: Site, path: string, fields: Record<string, string>): Promise<{ status: number; headers: Headers; json: any }> {
   const response = await fetchFor(service)(`${BASE_URL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
   return { status: response.status, headers: response.headers, json: await response.json() };
 }
@@ -116,7 +119,7 @@ export async function accountMcp(service: Service, token: string | null, method:
 }
 
 /** The official client pinned to 2026-07-28 on /mcp/account with the access token. */
-export async function accountClient(service: Service, accessToken: string): Promise<Client> {
+export async function accountClient(service: Site, accessToken: string): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp/account`), { requestInit: { headers: { Authorization: `Bearer ${accessToken}` } } }));
   return client;
