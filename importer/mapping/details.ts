@@ -48,7 +48,7 @@ export function readDetails(tags: Tags, host: boolean): ToiletDetails | null {
   const details: ToiletDetails = {};
   const keys = keySystems(tags, host);
   if (keys.length > 0) details.key_systems = keys;
-  if (yesNo(tags, CHANGING_PLACES, host) === true) details.changing_places = true;
+  setFlag(details, 'changing_places', yesNo(tags, CHANGING_PLACES, host));
   const table = changingTable(tags, host);
   if (table !== null) details.changing_table = table;
   const wheelchair = wheelchairDetails(tags, host);
