@@ -13,8 +13,14 @@ export function detailsHtml(context: Pick<PageContext, 'lang' | 'explicitLang'>,
   const t = say(lang);
   const heading = `<section aria-labelledby="h-details" class="details"><h2 id="h-details">${t('toilet.details')}</h2>`;
   if (details === undefined) return pending ? `${heading}<p>${t('details.pending')}</p></section>` : '';
-  const groups = [keyLines(context, details), changingLines(lang, details), wheelchairLines(lang, details), washroomLines(lang, details), whereLines(lang, details)];
-  const lists = groups.filter((lines) => lines.length > 0).map((lines) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`);
+  const groups: [TextKey, Lines][] = [
+    ['details.group.key', keyLines(context, details)],
+    ['details.group.changing', changingLines(lang, details)],
+    ['details.group.wheelchair', wheelchairLines(lang, details)],
+    ['details.group.washroom', washroomLines(lang, details)],
+    ['details.group.where', whereLines(lang, details)],
+  ];
+  const lists = groups.filter(([, lines]) => lines.length > 0).map(([title, lines]) => `<h3>${t(title)}</h3><ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`);
   return `${heading}${lists.join('\n')}<p class="hint">${t('details.from')}</p></section>`;
 }
 

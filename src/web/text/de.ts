@@ -402,6 +402,8 @@ export const de: Catalogue = {
   'toilet.details': 'Weitere Angaben',
   'details.pending': 'Weitere Angaben zu dieser Toilette (welcher Schlüssel sie öffnet, wo der Wickeltisch ist, Angaben für Rollstuhlfahrende, Händewaschen, Wasser, Duschen, das Stockwerk) kommen mit dem nächsten Import der Kartendaten.',
   'details.from': 'Aus OpenStreetMap; was fehlt, ist nicht bekannt.',
+  'details.group.key': 'Schlüssel', 'details.group.changing': 'Wickeln', 'details.group.wheelchair': 'Mit dem Rollstuhl',
+  'details.group.washroom': 'Ausstattung', 'details.group.where': 'Wo sie ist',
   'details.key.radar': 'Öffnet mit einem RADAR-Schlüssel.',
   'details.key.eurokey': 'Öffnet mit dem Euroschlüssel.',
   'details.key.other': 'Öffnet mit einem Zentralschlüssel; die Daten sagen nicht, mit welchem System.',

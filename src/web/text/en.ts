@@ -402,6 +402,8 @@ export const en = {
   'toilet.details': 'More details',
   'details.pending': 'More details about this toilet (which key opens it, where the changing table is, wheelchair details, hand washing, water, showers, the floor) arrive with the next import of the map data.',
   'details.from': 'From OpenStreetMap; missing facts are not known.',
+  'details.group.key': 'Key', 'details.group.changing': 'Changing', 'details.group.wheelchair': 'Wheelchair access',
+  'details.group.washroom': 'Washroom', 'details.group.where': 'Where it is',
   'details.key.radar': 'Opens with a RADAR key.',
   'details.key.eurokey': 'Opens with a Eurokey (Euroschlüssel).',
   'details.key.other': 'Opens with a central key; the data does not say which system.',
