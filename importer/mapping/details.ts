@@ -10,6 +10,7 @@ import { NO, YES, YES_NO, codeOf, keyPair, normaliseEnum, normaliseText, readVal
 
 /** Longest free text kept (description, wheelchair:description): a page shows it, an answer carries it. */
 const MAX_TEXT = 500;
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 const RADAR = /\bradar\b/i;
 const EUROKEY = /\beuro[- ]?key\b|\beuroschl(?:ü|ue|u)ssel\b|\beurosleutel\b/i;
@@ -179,8 +180,10 @@ function indoorOf(value: string | undefined): boolean | null {
 function textOf(value: string | undefined): string | null {
   const text = normaliseText(value);
   if (text === null) return null;
-  const characters = [...text]; // by code point: a cut never splits a surrogate pair
-  return characters.length <= MAX_TEXT ? text : `${characters.slice(0, MAX_TEXT - 1).join('').trimEnd()}…`;
+  if (text.length <= MAX_TEXT) return text;
+  // by grapheme: a cut never splits a character (nor an emoji or an accent from its letter)
+  const graphemes = Array.from(GRAPHEMES.segment(text), (part) => part.segment);
+  return graphemes.length <= MAX_TEXT ? text : `${graphemes.slice(0, MAX_TEXT - 1).join('').trimEnd()}…`;
 }
 
 function setFlag<T extends object, K extends keyof T>(into: T, name: K, value: boolean | null): void {

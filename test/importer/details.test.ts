@@ -59,7 +59,7 @@ const GOLDEN: Record<Extract, Record<string, object>> = {
  */
 function expectedFromRaw(tags: Record<string, string>): Record<string, unknown> {
   const expected: Record<string, unknown> = {};
-  if (tags['toilets:position']) expected.positions = tags['toilets:position'].split(';').sort();
+  if (tags['toilets:position']) expected.positions = tags['toilets:position'].split(';').sort((a, b) => a.localeCompare(b));
   if (tags['toilets:disposal']) expected.disposal = [tags['toilets:disposal']];
   if (tags.drinking_water) expected.drinking_water = tags.drinking_water === 'yes';
   if (tags.level) expected.level = tags.level;
@@ -112,7 +112,7 @@ for (const extract of Object.keys(GOLDEN) as Extract[]) {
       const unknown = Object.keys(tags).filter((k) => DETAIL_KEY.test(k) && !['toilets:position', 'toilets:disposal', 'drinking_water', 'level', 'indoor', 'description'].includes(k));
       assert.deepEqual(unknown, [], `${toilet.id} has detail keys this check has no rule for`);
       const got = toilet.details === null ? {} : (JSON.parse(toilet.details) as Record<string, unknown>);
-      if (Array.isArray(got.positions)) got.positions = [...got.positions].sort();
+      if (Array.isArray(got.positions)) got.positions = (got.positions as string[]).toSorted((a, b) => a.localeCompare(b));
       assert.deepEqual(got, expectedFromRaw(tags), `${toilet.id}: ${JSON.stringify(tags)}`);
     }
   });
