@@ -1,27 +1,6 @@
 // npm run bench:partners [-- --quick]: only the partner-listing cost of `npm run bench` (bench/partners.ts),
-// on the same generated data (imported first if bench/out has no database of it yet); prints the section
-// and writes it to bench/PARTNERS-RESULTS.md. `npm run bench` puts the same section in its RESULTS file.
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureExtract } from './dataset.js';
-import { benchMode } from './mode.js';
-import { timed } from './measure.js';
+// on the same generated data; prints the section and writes it to bench/PARTNERS-RESULTS.md.
+import { runOneSection } from './one-section.js';
 import { PARTNER_PAIRS, partnerCost, partnerCostLines } from './partners.js';
 
-async function main(): Promise<void> {
-  const mode = benchMode();
-  const data = await ensureExtract(mode.toilets, mode.otherNodes, console.log);
-  if (!existsSync(data.db)) {
-    const imported = await timed(process.execPath, [join(process.cwd(), 'dist', 'importer', 'cli.js'), data.pbf, '--db', data.db, '--quiet']);
-    if (imported.code !== 0) throw new Error(`import failed:\n${imported.stderr}`);
-  }
-  const lines = partnerCostLines(await partnerCost(data.db, mode.taskMs, PARTNER_PAIRS));
-  const text = [`# Partner listing cost`, '', `Command: \`npm run bench:partners${mode.quick ? ' -- --quick' : ''}\` (${new Date().toISOString()}).`, ...lines].join('\n') + '\n';
-  writeFileSync(join(process.cwd(), 'bench', 'PARTNERS-RESULTS.md'), text);
-  console.log(text);
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runOneSection('Partner listing cost', 'bench:partners', 'PARTNERS-RESULTS.md', async (db, mode) => partnerCostLines(await partnerCost(db, mode.taskMs, PARTNER_PAIRS)));

@@ -16,6 +16,7 @@ import type { FindParams } from '../src/schemas/params.js';
 import { densestBoxes, NO_FILTERS, pointsNearToilets } from './read-queries.js';
 import { benchMode } from './mode.js';
 import { PARTNER_PAIRS, partnerCost, partnerCostLines } from './partners.js';
+import { DETAILS_PAIRS, detailsCost, detailsCostLines } from './details.js';
 import { benchPlaces } from './places.js';
 import { benchRateLimit } from './rate-limit.js';
 import { machineFigures, machineLine } from './machine.js';
@@ -386,6 +387,8 @@ async function main(): Promise<void> {
     limitSection(r.byLimit!, SIZE.toilets);
     log('partner listings …');
     lines.push(...partnerCostLines(await partnerCost(data.db, TASK_MS, PARTNER_PAIRS)));
+    log('toilet details …');
+    lines.push(...detailsCostLines(await detailsCost(data.db, TASK_MS, DETAILS_PAIRS)));
     log('http …');
     await httpSection(server.port, Number(server.line.threads), data.db);
   } finally {

@@ -27,6 +27,8 @@ export const TARGETS = {
   observabilityCostMax: 0.05,
   /** Latency that partner listings on 10% of the toilets may add to nearest and area (median of alternating pairs, bench/partners.ts). */
   partnerCostMax: 0.08,
+  /** What storing toilet details may cost nearest and area: after / before on the same toilets (median of alternating pairs, bench/details.ts). */
+  detailsRatioMax: 1.03,
 } as const;
 
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';

@@ -5,7 +5,7 @@
 // Kept cheap because it runs beside the inserts: each batch's numbers go straight into typed columns of
 // their stored types, and a batch's repeated texts are coded once.
 import {
-  COLUMN_PART_BYTES, ID_ORDER_BLOB, ITEM_TEXT_BLOB, ITEM_TEXT_PARTS, ITEM_TEXT_STARTS_BLOB, NUMBER_COLUMNS, TEXT_COLUMNS, TEXT_FACTS_BLOB, textValuesBlob, valuesBlobName,
+  COLUMN_PART_BYTES, DETAILS_BLOB, DETAILS_STARTS_BLOB, ID_ORDER_BLOB, ITEM_TEXT_BLOB, ITEM_TEXT_PARTS, ITEM_TEXT_STARTS_BLOB, NUMBER_COLUMNS, TEXT_COLUMNS, TEXT_FACTS_BLOB, textValuesBlob, valuesBlobName,
   type ColumnBlob, type NumberColumn, type NumberColumns, type TextColumn,
 } from '../src/source/columns.js';
 import Flatbush from 'flatbush';
@@ -30,6 +30,7 @@ type TypedArrayType<T> = { new (buffer: ArrayBuffer, byteOffset: number, length:
 const NULL_NUMBER: Partial<Record<NumberColumn, number>> = { feeRequired: -1, lastEdited: 0 };
 
 const ID_AT = valueAt('id').at;
+const DETAILS_AT = valueAt('details').at;
 const NUMBER_AT = NUMBER_SOURCES.map(([, source]) => valueAt(source).at);
 const NULL_VALUE = NUMBER_SOURCES.map(([name]) => NULL_NUMBER[name] ?? Number.NaN);
 const TEXT_AT = TEXT_COLUMNS.map((name) => valueAt(TEXT_SOURCES[name]).at);
@@ -56,6 +57,8 @@ interface Batch {
   text: Uint8Array;
   /** ITEM_TEXT_PARTS starts per row, then the end. */
   starts: Uint32Array;
+  /** Each row's details JSON, or null; only getToilet reads them, so they are stored apart (DETAILS_BLOB). */
+  details: (string | null)[];
 }
 
 /** Bits of a key sorted per pass of rowsByKey. */
@@ -133,8 +136,13 @@ export class ToiletColumnsBuilder {
       }
       return column;
     });
+    const details = new Array<string | null>(n);
+    for (let row = 0; row < n; row++) {
+      const index = rows.texts[row * TEXTS + DETAILS_AT];
+      details[row] = index < 0 ? null : rows.strings[index];
+    }
     const { bytes, starts } = rows.itemText;
-    this.batches.push({ count: n, numbers, keys, codes, textFacts, text: bytes, starts });
+    this.batches.push({ count: n, numbers, keys, codes, textFacts, text: bytes, starts, details });
     this.count += n;
   }
 
@@ -193,8 +201,33 @@ export class ToiletColumnsBuilder {
     }
     const starts = new Uint32Array(count * ITEM_TEXT_PARTS + 1);
     yield [ITEM_TEXT_BLOB, this.itemTextChunks(order, batchOf, rowOf, starts)];
+    const detailsStarts = new Uint32Array(count + 1);
+    yield [DETAILS_BLOB, this.detailsChunks(order, batchOf, rowOf, detailsStarts)];
     this.batches.length = 0;
     yield [ITEM_TEXT_STARTS_BLOB, starts];
+    yield [DETAILS_STARTS_BLOB, detailsStarts];
+  }
+
+  /** The rows' details JSON in `order` (ASCII: a byte a character), as chunks as itemTextChunks makes them; fills `starts`. */
+  private *detailsChunks(order: Uint32Array, batchOf: Uint32Array, rowOf: Uint32Array, starts: Uint32Array): Generator<Uint8Array> {
+    const chunk = new Uint8Array(COLUMN_PART_BYTES);
+    let written = 0;
+    let filled = 0;
+    for (let i = 0; i < order.length; i++) {
+      starts[i] = written + filled;
+      const text = this.batches[batchOf[order[i]]].details[rowOf[order[i]]];
+      if (text === null) continue;
+      for (let c = 0; c < text.length; c++) {
+        chunk[filled++] = text.charCodeAt(c);
+        if (filled === chunk.length) {
+          yield chunk;
+          written += filled;
+          filled = 0;
+        }
+      }
+    }
+    starts[order.length] = written + filled;
+    if (filled > 0 || written === 0) yield chunk.subarray(0, filled);
   }
 
   /**

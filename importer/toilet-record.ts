@@ -1,8 +1,9 @@
 // One toilet's row: the mapped facts, the time zone and (where the tags need it) the country at its
-// position, the hours validated there, and the raw tags. Runs in the decoder threads for nodes and on the
+// position, the hours validated there, its details (as the answer's JSON) and the raw tags. Runs in the decoder threads for nodes and on the
 // main thread for ways and relations.
 import type { Tags } from './pbf/index.js';
-import { mapToiletTags } from './mapping/index.js';
+import { mapToiletTags, readDetails } from './mapping/index.js';
+import { asciiJson } from '../src/rules/ascii-json.js';
 import { roundCoordinate } from './geometry.js';
 import type { ToiletRecord } from './toilet-rows.js';
 import { countryAt, timeZoneAt } from '../src/geo/where.js';
@@ -32,7 +33,11 @@ export function toiletRecord(
   const timeZone = timeZoneAt(lat, lon);
   const facts = mapToiletTags(tags, { country, host, extractDate, tagsJson: json });
   validateHours(facts, lat, lon, country, timeZone);
-  return { id, host, lat, lon, facts, lastEdited: timestamp === null ? null : Math.floor(timestamp / 1000), timeZone, country, tags: json };
+  const details = readDetails(tags, host);
+  return {
+    id, host, lat, lon, facts, lastEdited: timestamp === null ? null : Math.floor(timestamp / 1000), timeZone, country, tags: json,
+    details: details === null ? null : asciiJson(details),
+  };
 }
 
 function needsCountry(tags: Tags): boolean {

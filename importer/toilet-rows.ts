@@ -11,7 +11,7 @@ import { ItemTextWriter, type ItemText } from '../src/source/columns.js';
 export const TOILET_COLUMNS = [
   'id', 'kind', 'lat', 'lon', 'name', 'operator', 'access', 'access_rule', 'scheme_name', 'fee_required', 'fee_amount',
   'fee_currency', 'opening_hours', 'wheelchair', 'changing_table', 'gender', 'checked', 'quality', 'last_edited', 'time_zone',
-  'country', 'tags',
+  'country', 'tags', 'details',
 ] as const;
 export type Column = (typeof TOILET_COLUMNS)[number];
 
@@ -61,6 +61,8 @@ export interface ToiletRecord {
   country: string | null;
   /** The raw tags as JSON. */
   tags: string;
+  /** The details (src/rules/details.ts) as the answer's ASCII JSON, or null when the tags give none. */
+  details: string | null;
 }
 
 export interface ToiletRows {
@@ -131,6 +133,8 @@ export class ToiletRowsBuilder {
     this.repeated(6, r.timeZone);
     this.repeated(7, r.country);
     this.unique(r.tags);
+    if (r.details === null) this.text(-1);
+    else this.unique(r.details);
   }
 
   /** The rows added since the last take, and the buffers to transfer. */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
+import { isReadableLayout, missingParts, readMeta, SOURCE_SCHEMA_VERSION } from './source/schema.js';
 
 /** The demo extract shipped with the service (ODbL, credited in data/demo/README.md). */
 export const DEMO_EXTRACT = fileURLToPath(new URL('../../data/demo/monaco-2020-07-19.osm.pbf', import.meta.url));
@@ -53,7 +53,11 @@ function sourceState(path: string): SourceState {
       const meta = readMeta(db);
       const demo = meta.demo === 'true';
       const version = meta.schema_version;
-      if (version !== String(SOURCE_SCHEMA_VERSION)) return { kind: 'outdated', reason: `the source database has layout version ${version ?? 'none'}, this server reads ${SOURCE_SCHEMA_VERSION}`, demo };
+      if (!isReadableLayout(version)) return { kind: 'outdated', reason: `the source database has layout version ${version ?? 'none'}, this server reads ${SOURCE_SCHEMA_VERSION}`, demo };
+      // The demo data is ours and small: brought to the current layout at once. An operator's own data of a
+      // layout this release still reads is served as it is until the next import (the log says what it lacks).
+      const missing = missingParts(meta);
+      if (demo && missing.length > 0) return { kind: 'outdated', reason: `the demo data has layout version ${version}, without ${missing.join(', ')}`, demo };
       const toilets = (db.prepare('SELECT count(*) AS n FROM toilets').get() as { n: number }).n;
       return toilets > 0 ? { kind: 'current', demo } : { kind: 'empty', reason: 'no toilets yet', demo: false };
     } finally {

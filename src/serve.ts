@@ -7,6 +7,7 @@ import type { JsonLogger } from './log.js';
 import { createApp, type App } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
 import { DEMO_REGION, firstImport } from './first-import.js';
+import { missingPartsNote } from './toilets/source-parts.js';
 import { storageTrouble } from './storage/errors.js';
 import type { LoadReport } from './toilets/catalog.js';
 
@@ -48,7 +49,10 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
     const info = app.catalog.snapshot.info;
     if (info.importedAt === null) {
       log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
-    } else if (info.demo) {
+    } else if (info.missing.length > 0) {
+      log.warn(missingPartsNote(info.missing)!, { db: config.toiletsDb, missing: info.missing });
+    }
+    if (info.demo) {
       log.info(`serving the demo data (${info.coverage?.name ?? DEMO_REGION}, OpenStreetMap as of ${info.dataAsOf?.slice(0, 10) ?? 'an unknown date'}): import your region with \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set); it replaces the demo`);
     }
     app.catalog.watch();

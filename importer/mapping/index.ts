@@ -6,3 +6,4 @@ export { mapToiletTags, type MappingContext } from './map-toilet.js';
 export { parseCharge, type Charge } from './charge.js';
 export { checkedMonth } from './check-date.js';
 export { detectScheme, SCHEME_PHRASES, type Scheme, type SchemePhrase } from './scheme.js';
+export { readDetails, doorWidthCm } from './details.js';

@@ -66,6 +66,7 @@ const WALK = fragment(',"walk_min":');
 const BEARING = fragment(',"bearing":');
 const AREA_OPEN = fragment('{"results":[');
 const TOILET_OPEN = fragment('{"toilet":');
+const DETAILS = fragment(',"details":');
 /** The counter numbers of an area answer that showed no counted partner listing (most answers). */
 export const NONE_COUNTED = new Int32Array(0);
 
@@ -202,6 +203,12 @@ export class Reads {
     out.bytes(TOILET_OPEN);
     this.counters.add(this.renderer.item(out, snapshot, row, nowMs), ListingCount.Opened);
     out.bytes(ITEM_END);
+    // Stored as the answer's JSON at import; a row without details (or data from before them) has none.
+    const details = snapshot.table.details;
+    if (details !== null && row + 1 < details.starts.length && details.starts[row] < details.starts[row + 1]) {
+      out.bytes(DETAILS);
+      out.range(details.bytes, details.starts[row], details.starts[row + 1]);
+    }
     out.bytes(this.tail);
     return out.view();
   }

@@ -40,7 +40,8 @@ const FIND_DESCRIPTION = [
 
 const GET_DESCRIPTION = [
   'Fetches one public toilet by the `id` of a find_toilets_near result (e.g. n123456): position, opening hours and whether it is open now,',
-  'access, fee, wheelchair access, changing table, cleanliness ratings and directions links. Use it to refresh or detail a toilet already found.',
+  'access, fee, wheelchair access, changing table, cleanliness ratings and directions links, and `details` when mapped: which central key opens it (RADAR, Eurokey),',
+  'Changing Places, where the changing table is, door width and step-free access, hand washing, drinking water, showers, the floor. Use it to refresh or detail a toilet already found.',
   'An id no toilet has (or one marked gone) gives an error result. Always show attribution.text.',
 ].join(' ');
 

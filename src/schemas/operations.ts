@@ -605,7 +605,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'get',
     path: '/toilets/{id}',
     summary: 'Fetch one toilet by id',
-    description: 'Show the attribution.',
+    description: 'Show the attribution. Beside `toilet`, `details` carries what the map data says beyond the result item (key systems, Changing Places, changing table, wheelchair details, hand washing, water, showers, floor), when it says anything.',
     pathParams: { id: TOILET_ID },
     rateLimit: RATE_LIMIT_POLICIES.perIp,
     // Contributions show in the very next answer: a cache keeps the answer but asks (If-None-Match) each time.

@@ -6,6 +6,7 @@ import { ACCESS, ACCESS_RULE, CHANGING_TABLE, CONFIDENCE, FACT_ATTRIBUTES, GENDE
 import { bundleSchema, closedObject, ref, schemaId, type JsonSchema } from './refs.js';
 import { ACCOUNT_SCHEMAS } from './account-resources.js';
 import { PARTNER_SCHEMAS } from './partner-resources.js';
+import { DETAILS_SCHEMAS } from './details-resources.js';
 import { MODERATION_SCHEMAS } from './moderation-resources.js';
 import { TOILET_ID } from './toilet-id.js';
 
@@ -194,11 +195,17 @@ export const AreaResult = closedObject('AreaResult', 'All toilets in a box, thos
   display_note: { type: 'string' },
 });
 
-export const ToiletAnswer = closedObject('ToiletAnswer', 'Answer of getToilet.', {
-  toilet: ref('ToiletItem'),
-  attribution: ref('Attribution'),
-  display_note: { type: 'string' },
-});
+export const ToiletAnswer = closedObject(
+  'ToiletAnswer',
+  'Answer of getToilet.',
+  {
+    toilet: ref('ToiletItem'),
+    details: ref('ToiletDetails'),
+    attribution: ref('Attribution'),
+    display_note: { type: 'string' },
+  },
+  ['details'],
+);
 
 export const InvalidParamEntry = closedObject('InvalidParam', 'One offending parameter or body field and what to change.', {
   name: { type: 'string' },
@@ -413,6 +420,7 @@ export const SCHEMAS = {
   WebhookAnswer,
   ...ACCOUNT_SCHEMAS,
   ...PARTNER_SCHEMAS,
+  ...DETAILS_SCHEMAS,
   ...MODERATION_SCHEMAS,
 } as const;
 

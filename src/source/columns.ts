@@ -210,6 +210,9 @@ export const ITEM_TEXT_BLOB = 'itemText';
 export const ITEM_TEXT_STARTS_BLOB = 'itemText.starts';
 export const ID_ORDER_BLOB = 'idOrder';
 export const TEXT_FACTS_BLOB = 'textFacts';
+/** Each row's details as the answer's ASCII JSON (empty: none), and the start of each row's and the end. */
+export const DETAILS_BLOB = 'details';
+export const DETAILS_STARTS_BLOB = 'details.starts';
 /** The blob of a text column's distinct values. */
 export const valuesBlobName = (column: TextColumn) => `${column}.values`;
 export const textValuesBlob = (values: string[]) => Buffer.from(JSON.stringify(values));
@@ -250,20 +253,11 @@ export function writeToiletColumns(db: Database.Database, blobs: Iterable<Column
  * wrong size.
  */
 export function readToiletColumns(db: Database.Database, extraRows = 0, positionsRead?: (lat: Float64Array, lon: Float64Array) => void): StoredColumns {
-  const sizeOf = db.prepare('SELECT sum(length(data)) FROM toilet_columns WHERE name = ?').pluck();
-  const partsOf = db.prepare('SELECT data FROM toilet_columns WHERE name = ? ORDER BY part').pluck();
+  const { sizeOf, readInto } = blobReader(db);
   const size = (name: string) => {
-    const bytes = sizeOf.get(name) as number | null;
+    const bytes = sizeOf(name);
     if (bytes === null) throw damaged(`column ${name} is missing`);
     return bytes;
-  };
-  /** Column `name`'s parts, one after another, into `into`: size(name) bytes. */
-  const readInto = (name: string, into: Uint8Array) => {
-    let at = 0;
-    for (const part of partsOf.iterate(name) as IterableIterator<Buffer>) {
-      into.set(part, at);
-      at += part.length;
-    }
   };
   const sized = (name: string, bytes: number, rows: number) => {
     const stored = size(name);
@@ -305,6 +299,49 @@ export function readToiletColumns(db: Database.Database, extraRows = 0, position
   for (let i = 0; i < count; i++) if (idOrder[i] >= count) throw damaged('column idOrder names a row beyond the last');
   const textFacts = typed(TEXT_FACTS_BLOB, Uint32Array, count);
   return { count, numbers: numbers as NumberColumns, texts, itemText: { bytes, starts }, idOrder, textFacts };
+}
+
+/**
+ * Each row's details (src/rules/details.ts) as ASCII JSON: row r's are bytes[starts[r], starts[r + 1]),
+ * empty when it has none. Kept apart from the columns the searches read: only getToilet reads them.
+ */
+export interface DetailsText {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+}
+
+/**
+ * The details of the `count` stored rows, in shared memory, or null when the database predates them (layout
+ * 4: it has no details blobs). Throws with what to do when they do not fit the rows.
+ */
+export function readDetailsColumn(db: Database.Database, count: number): DetailsText | null {
+  const { sizeOf, readInto } = blobReader(db);
+  const startsBytes = sizeOf(DETAILS_STARTS_BLOB);
+  if (startsBytes === null) return null;
+  if (startsBytes !== (count + 1) * Uint32Array.BYTES_PER_ELEMENT) throw damaged(`column ${DETAILS_STARTS_BLOB} holds ${startsBytes} bytes for ${count} rows`);
+  const starts = sharedArray(Uint32Array, count + 1);
+  const bytes = sharedArray(Uint8Array, sizeOf(DETAILS_BLOB) ?? 0);
+  readInto(DETAILS_STARTS_BLOB, new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength));
+  readInto(DETAILS_BLOB, bytes);
+  for (let row = 0; row < count; row++) if (starts[row] > starts[row + 1]) throw damaged(`column ${DETAILS_STARTS_BLOB} is out of order`);
+  if (starts[count] !== bytes.length) throw damaged(`column ${DETAILS_BLOB} does not match its starts`);
+  return { bytes, starts };
+}
+
+/** The stored size of a blob (null: none is stored), and its parts read one after another into `into`. */
+function blobReader(db: Database.Database): { sizeOf: (name: string) => number | null; readInto: (name: string, into: Uint8Array) => void } {
+  const size = db.prepare('SELECT sum(length(data)) FROM toilet_columns WHERE name = ?').pluck();
+  const partsOf = db.prepare('SELECT data FROM toilet_columns WHERE name = ? ORDER BY part').pluck();
+  return {
+    sizeOf: (name) => size.get(name) as number | null,
+    readInto: (name, into) => {
+      let at = 0;
+      for (const part of partsOf.iterate(name) as IterableIterator<Buffer>) {
+        into.set(part, at);
+        at += part.length;
+      }
+    },
+  };
 }
 
 function damaged(what: string): Error {

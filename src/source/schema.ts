@@ -4,12 +4,31 @@
 import Database from 'better-sqlite3';
 import { TOILET_COLUMNS_DDL } from './columns.js';
 import { PLACE_INDEX_DDL } from '../places/stored.js';
+import type { SourcePart } from '../rules/details.js';
 
 /**
- * Bump when the layout changes; the server refuses a database with another version and says to re-import.
+ * Bump when the layout changes; the server refuses a database of a version it cannot read and says to re-import.
  * 4: meta holds the coverage (region name and bounds) and whether the data is the built-in demo.
+ * 5: each toilet's details (toilets.details, the column store's details blobs).
  */
-export const SOURCE_SCHEMA_VERSION = 4;
+export const SOURCE_SCHEMA_VERSION = 5;
+
+/**
+ * Older layouts this release still serves, and what each lacks: a file the previous release wrote is served
+ * without those parts until the next import writes the current layout (the server says so in its log and
+ * /status), rather than refusing to start.
+ */
+export const READABLE_OLDER_LAYOUTS: Readonly<Record<string, readonly SourcePart[]>> = { '4': ['details'] };
+
+/** What a source database of this meta lacks that a re-import adds (nothing for the current layout). */
+export function missingParts(meta: Partial<ImportMeta>): readonly SourcePart[] {
+  return meta.schema_version === undefined ? [] : (READABLE_OLDER_LAYOUTS[meta.schema_version] ?? []);
+}
+
+/** Whether this release reads a source database of that layout version (the current or a readable older one). */
+export function isReadableLayout(version: string | undefined): boolean {
+  return version === String(SOURCE_SCHEMA_VERSION) || (version !== undefined && Object.hasOwn(READABLE_OLDER_LAYOUTS, version));
+}
 
 export const SOURCE_DDL = `
 CREATE TABLE meta (
@@ -40,7 +59,8 @@ CREATE TABLE toilets (
   last_edited    INTEGER,                -- epoch seconds of the object's last edit, when the extract has it
   time_zone      TEXT NOT NULL,          -- IANA zone of the position, resolved at import
   country        TEXT,                   -- ISO 3166-1 alpha-2, resolved at import where the mapping needed it
-  tags           TEXT NOT NULL           -- raw OSM tags as JSON, so a mapping fix needs no re-download
+  tags           TEXT NOT NULL,          -- raw OSM tags as JSON, so a mapping fix needs no re-download
+  details        TEXT                    -- the details (src/rules/details.ts) as JSON, NULL when the tags give none
 );
 
 -- Places for the place lookup (findToiletsNear?place=...).
@@ -125,11 +145,15 @@ export function openSourceDatabase(path: string): Database.Database {
     db?.close();
     throw new Error(`cannot read the source database ${path}: ${(error as Error).message}; run \`npm run import\` to write it again`, { cause: error });
   }
-  if (version !== String(SOURCE_SCHEMA_VERSION)) {
+  if (!isReadableLayout(version)) {
     db.close();
-    throw new Error(`${path} has source schema version ${version ?? 'none'}, this server needs ${SOURCE_SCHEMA_VERSION}: run \`npm run import\` again`);
+    throw new Error(`${path} has source schema version ${version ?? 'none'}, this server reads ${readableLayouts()}: run \`npm run import\` again`);
   }
   return db;
+}
+
+function readableLayouts(): string {
+  return [...Object.keys(READABLE_OLDER_LAYOUTS), String(SOURCE_SCHEMA_VERSION)].join(' and ');
 }
 
 export function readMeta(db: Database.Database): Partial<ImportMeta> {

@@ -9,6 +9,7 @@ import type { Problems } from '../http/problem.js';
 import { PUBLIC_CORS } from '../api/rest.js';
 import { NO_STORE } from '../api/health.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
+import { missingPartsNote } from '../toilets/source-parts.js';
 import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
 import type { Community } from '../community/community.js';
 
@@ -36,6 +37,11 @@ export interface ServiceStatus {
   extract: string | null;
   coverage: { name: string; bounds: [number, number, number, number] } | null;
   counts: { toilets: number; community_toilets: number; places: number };
+  /**
+   * Whether the source database has every part this release serves: `missing` lists what a file an earlier
+   * release wrote lacks (e.g. details), `note` says that a re-import adds it (null when nothing is missing).
+   */
+  source_layout: { missing: readonly string[]; note: string | null };
   uptime_seconds: number;
 }
 
@@ -58,6 +64,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       extract: info.sourceFile,
       coverage: info.coverage && { name: info.coverage.name, bounds: info.coverage.bounds },
       counts: { ...counts, places: info.places },
+      source_layout: { missing: info.missing, note: missingPartsNote(info.missing) },
       uptime_seconds: Math.floor(process.uptime()),
     };
   };

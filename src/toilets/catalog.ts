@@ -6,7 +6,8 @@
 // static spatial indexes), so approving one reloads.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { coverageOf, openSourceDatabase, placesOf, readMeta } from '../source/schema.js';
+import { missingPartsNote } from './source-parts.js';
+import { coverageOf, missingParts, openSourceDatabase, placesOf, readMeta } from '../source/schema.js';
 import { loadToilets, type LoadedToilets } from './load.js';
 import { NO_SOURCE, QUALITY_REFRESH_MS, Snapshot, type OverlayChange, type SourceInfo } from './snapshot.js';
 import type { OverlaySource } from './overlay.js';
@@ -93,6 +94,10 @@ export class ToiletCatalog {
       try {
         const meta = readMeta(db);
         loaded = loadToilets(db, community);
+        const missing = missingParts(meta);
+        if (loaded.source.details === null && !missing.includes('details')) {
+          throw new Error('the source database is damaged (its details are missing): run `npm run import` again');
+        }
         info = {
           dataAsOf: meta.replication_timestamp ?? null,
           importedAt: meta.imported_at ?? null,
@@ -100,6 +105,7 @@ export class ToiletCatalog {
           coverage: coverageOf(meta),
           demo: meta.demo === 'true',
           places: placesOf(meta),
+          missing,
         };
       } finally {
         db.close();
@@ -144,6 +150,8 @@ export class ToiletCatalog {
     try {
       const report = this.load();
       this.log.info('source reloaded', { reason, ...report });
+      const note = missingPartsNote(this.snapshotInUse.info.missing);
+      if (note !== null) this.log.info(note, { missing: this.snapshotInUse.info.missing });
     } catch (error) {
       this.log.error('source reload failed; still serving the previous data', { reason, error: (error as Error).message });
     }

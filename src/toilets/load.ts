@@ -6,7 +6,7 @@ import { code, createSourceTable, genderBits, idKey, type SourceTable } from './
 import { TextColumn } from '../source/text-column.js';
 import { startSpatialIndexes, type SpatialIndexes } from './spatial.js';
 import type { CommunityToilet } from './overlay.js';
-import { ItemTextWriter, joinItemTexts, readToiletColumns, TEXT_COLUMNS, type ItemText } from '../source/columns.js';
+import { ItemTextWriter, joinItemTexts, readDetailsColumn, readToiletColumns, TEXT_COLUMNS, type ItemText } from '../source/columns.js';
 
 export interface LoadedToilets {
   /** The loaded columns, in shared memory. */
@@ -37,6 +37,7 @@ export function loadToilets(db: Database.Database | null, community: readonly Co
     for (const name of TEXT_COLUMNS) source[name] = new TextColumn(stored.texts[name].codes, stored.texts[name].values);
     source.idOrder = stored.idOrder;
     source.textFacts = stored.textFacts;
+    source.details = readDetailsColumn(db!, sourceCount);
   } else {
     startIndexes(source.lat, source.lon);
   }

@@ -5,6 +5,7 @@
 // columns and indexes are shared with the other threads' snapshots of the same load; what a snapshot
 // changes (decided columns, filter tags, fragments, compiled hours) is its own.
 import type { Coverage } from '../source/schema.js';
+import type { SourcePart } from '../rules/details.js';
 import type { LoadedToilets } from './load.js';
 import { idKey, refreshTraits, restoreRow, rowOfKey, tableOver, toiletId, Trait, type ToiletTable } from './table.js';
 import { qualityCode, SourceQuality } from '../rules/quality.js';
@@ -65,10 +66,12 @@ export interface SourceInfo {
   demo: boolean;
   /** Places the import found in the extract (streets, stations, settlements, landmarks). */
   places: number;
+  /** What the source database lacks because an older release wrote it; the next import adds it. */
+  missing: readonly SourcePart[];
 }
 
 /** What a snapshot without a source database knows of its source. */
-export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 };
+export const NO_SOURCE: SourceInfo = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0, missing: [] };
 
 export class Snapshot implements SourceView {
   /** The rows' merged overlays, with the bytes their items last showed (see OverlayRows). */

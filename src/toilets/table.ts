@@ -4,7 +4,7 @@
 // MB, and the loaded columns sit in shared memory, read by every server thread.
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR, type Access } from '../rules/facts.js';
 import { compileHours, type CompiledHours } from '../hours/index.js';
-import type { ItemText } from '../source/columns.js';
+import type { DetailsText, ItemText } from '../source/columns.js';
 import { codesFor, TextColumn } from '../source/text-column.js';
 import { sharedArray } from '../rules/shared-array.js';
 import { ID_TYPES } from '../rules/ids.js';
@@ -63,6 +63,11 @@ export interface SourceTable {
   idOrder: Uint32Array;
   /** The importer's number of each source row's text facts (see TextFactsCache). */
   textFacts: Uint32Array;
+  /**
+   * The source rows' details, read only by getToilet (community rows, after them, have none); null when the
+   * source database predates them (SourceInfo.missing says so).
+   */
+  details: DetailsText | null;
   communityRows: Map<number, number>;
 }
 
@@ -122,6 +127,7 @@ export function createSourceTable(count: number): SourceTable {
     itemText: { bytes: new Uint8Array(0), starts: new Uint32Array(1) },
     idOrder: new Uint32Array(0),
     textFacts: new Uint32Array(0),
+    details: null,
     communityRows: new Map(),
   };
 }

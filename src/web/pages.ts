@@ -17,6 +17,8 @@ import { chooseLanguage, text, type Language, type TextKey } from './text/catalo
 import { resultItemHtml } from './text/html.js';
 import type { Attribution, FindResult, ToiletItem } from './text/item.js';
 import { renderToiletMain } from './toilet-page.js';
+import { keyPage } from './key-pages.js';
+import type { ToiletDetails } from '../rules/details.js';
 import { ACCOUNT_PAGES, accountPage, type PartnerPayments } from './account-pages.js';
 
 export interface PageDeps {
@@ -133,14 +135,23 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
         if (json === null) {
           return { status: 404, title: text(context.lang, 'toilet.notFound'), main: `<h1>${escapeHtml(text(context.lang, 'toilet.notFound'))}</h1><p>${escapeHtml(text(context.lang, 'toilet.notFoundText'))}</p>` };
         }
-        const { toilet, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; attribution: Attribution };
+        const { toilet, details, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; details?: ToiletDetails; attribution: Attribution };
+        const detailsPending = catalog.snapshot.info.missing.includes('details');
         return {
           title: `${toilet.name ?? text(context.lang, 'item.unnamed')} – ${text(context.lang, 'site.name')}`,
           description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
           script: 'toilet.js',
-          main: renderToiletMain(context, toilet, attribution),
+          main: renderToiletMain(context, toilet, attribution, details, detailsPending),
         };
       }),
+  });
+
+  server.route({
+    method: 'GET',
+    pattern: '/keys/:system',
+    headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
+    handler: (request) => html(request, (context) => keyPage(context, request.params.system)),
   });
 
   server.route({

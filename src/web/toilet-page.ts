@@ -9,12 +9,21 @@ import { escapeHtml } from './text/html.js';
 import { weekTable } from './week-table.js';
 import { partnerLabelLines } from './text/partner.js';
 import { localPath, type PageContext } from './layout.js';
+import { detailsHtml } from './toilet-details.js';
+import type { ToiletDetails } from '../rules/details.js';
 
 const FACTS = ['access', 'fee', 'fee_amount', 'wheelchair', 'changing_table', 'gender', 'opening_hours', 'name', 'operator', 'existence'] as const;
 type Fact = (typeof FACTS)[number];
 const REPORT_KINDS = ['gone', 'closed', 'wrong_place', 'wrong_hours'] as const;
 
-export function renderToiletMain(context: Pick<PageContext, 'lang' | 'explicitLang'>, toilet: ToiletItem, attribution: Attribution): string {
+/** `details` as getToilet answers them; `detailsPending`: the data predates details (the next import adds them). */
+export function renderToiletMain(
+  context: Pick<PageContext, 'lang' | 'explicitLang'>,
+  toilet: ToiletItem,
+  attribution: Attribution,
+  details?: ToiletDetails,
+  detailsPending = false,
+): string {
   const { lang } = context;
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
   const date = (iso: string) => escapeHtml(new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)));
@@ -53,6 +62,7 @@ ${toilet.partner ? partnerHtml(lang, toilet.partner) : ''}
 <section aria-labelledby="h-features"><h2 id="h-features">${t('toilet.features')}</h2><ul>
 <li>${t(`wheelchair.${toilet.wheelchair}`)}</li><li>${t(`changing.${toilet.changing_table}`)}</li>
 <li>${toilet.gender.length ? t('gender.list', { list: toilet.gender.map((g) => text(lang, `gender.${g}`)).join(', ') }) : t('gender.none')}</li></ul></section>
+${detailsHtml(context, details, detailsPending)}
 <section aria-labelledby="h-trust"><h2 id="h-trust">${t('toilet.trust')}</h2><p>${stars}${trust[0]}</p><ul>${trust.slice(1).map((s) => `<li>${s}</li>`).join('')}</ul></section>
 <section aria-labelledby="h-sources"><h2 id="h-sources">${t('toilet.sources')}</h2><ul>${sources.map((s) => `<li>${s}</li>`).join('')}</ul></section>
 <section aria-labelledby="h-dir"><h2 id="h-dir">${t('toilet.directions')}</h2><ul class="links">

@@ -300,13 +300,14 @@ describe('public reads on the Porto extract', () => {
     }
   });
 
-  test('getToilet answers every toilet with {toilet, attribution, display_note}, the same item the area lists', async () => {
+  test('getToilet answers every toilet with {toilet, details when it has any, attribution, display_note}, the same item the area lists', async () => {
     const area = await porto.call(query(AREA, { bbox: bboxParam(PORTO_BOX), limit: 200 }));
     const itemById = new Map(area.json.results.map((item: any) => [item.id, item]));
     for (const t of toilets) {
       const answer = await porto.call(`${AREA}/${t.id}`);
       assert.equal(answer.status, 200);
-      assert.deepEqual(Object.keys(answer.json).sort(), ['attribution', 'display_note', 'toilet']);
+      assert.deepEqual(Object.keys(answer.json), t.details === null ? ['toilet', 'attribution', 'display_note'] : ['toilet', 'details', 'attribution', 'display_note']);
+      assert.deepEqual(answer.json.details, t.details === null ? undefined : JSON.parse(t.details));
       assert.deepEqual(answer.json.toilet, itemById.get(t.id));
       const { id, lat, lon, name, access, wheelchair, changing_table, opening_hours } = answer.json.toilet;
       assert.deepEqual({ id, lat, lon, name, access, wheelchair, changing_table, opening_hours }, {

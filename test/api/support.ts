@@ -28,13 +28,15 @@ export interface SourceToilet {
   changing_table: string;
   fee_required: number | null;
   opening_hours: string | null;
+  /** The details JSON getToilet carries beside the item, or null when it has none. */
+  details: string | null;
 }
 
 export function readSourceToilets(db: string): SourceToilet[] {
   const database = new Database(db, { readonly: true });
   try {
     return database
-      .prepare('SELECT id, lat, lon, name, access, wheelchair, changing_table, fee_required, opening_hours FROM toilets ORDER BY id')
+      .prepare('SELECT id, lat, lon, name, access, wheelchair, changing_table, fee_required, opening_hours, details FROM toilets ORDER BY id')
       .all() as SourceToilet[];
   } finally {
     database.close();

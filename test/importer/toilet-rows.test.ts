@@ -25,7 +25,7 @@ const FACTS: ToiletFacts = {
 };
 
 const RECORDS: ToiletRecord[] = [
-  { id: 'n1', host: false, lat: 41.1, lon: -8.6, facts: FACTS, lastEdited: 1_700_000_000, timeZone: 'Europe/Lisbon', country: 'PT', tags: '{"amenity":"toilets"}' },
+  { id: 'n1', host: false, lat: 41.1, lon: -8.6, facts: FACTS, lastEdited: 1_700_000_000, timeZone: 'Europe/Lisbon', country: 'PT', tags: '{"amenity":"toilets","centralkey":"radar"}', details: '{"key_systems":["radar"]}' },
   {
     id: 'w2',
     host: true,
@@ -36,6 +36,7 @@ const RECORDS: ToiletRecord[] = [
     timeZone: 'Australia/Sydney',
     country: null,
     tags: '{"shop":"mall","toilets":"yes"}',
+    details: null,
   },
 ];
 
@@ -60,13 +61,15 @@ test('every column of every row holds what its record said, NULLs included', () 
       id: 'n1', kind: 'toilet', lat: 41.1, lon: -8.6, name: 'Sanitários', operator: null, access: 'public', access_rule: 'fee',
       scheme_name: null, fee_required: 1, fee_amount: 0.5, fee_currency: 'EUR', opening_hours: 'Mo-Fr 08:00-20:00',
       wheelchair: 'yes', changing_table: 'unknown', gender: 'female,male', checked: '2025-03', quality: QualityFlag.CurrencyInferred,
-      last_edited: 1_700_000_000, time_zone: 'Europe/Lisbon', country: 'PT', tags: '{"amenity":"toilets"}',
+      last_edited: 1_700_000_000, time_zone: 'Europe/Lisbon', country: 'PT', tags: '{"amenity":"toilets","centralkey":"radar"}',
+      details: '{"key_systems":["radar"]}',
     },
     {
       id: 'w2', kind: 'host_toilet', lat: -33.9, lon: 151.2, name: null, operator: null, access: 'customers', access_rule: 'fee',
       scheme_name: null, fee_required: null, fee_amount: null, fee_currency: null, opening_hours: 'Mo-Fr 08:00-20:00',
       wheelchair: 'yes', changing_table: 'unknown', gender: '', checked: null, quality: 0,
       last_edited: null, time_zone: 'Australia/Sydney', country: null, tags: '{"shop":"mall","toilets":"yes"}',
+      details: null,
     },
   ]);
 });

@@ -31,6 +31,8 @@ export interface SourceRow {
   time_zone: string;
   country: string | null;
   tags: string;
+  /** Null in a database the previous layout wrote (it has no such column) and for toilets without details. */
+  details?: string | null;
 }
 
 export function rebuildColumnStore(db: Database.Database): void {
@@ -59,6 +61,7 @@ export function rebuildColumnStore(db: Database.Database): void {
       timeZone: r.time_zone,
       country: r.country,
       tags: r.tags,
+      details: r.details ?? null,
     });
   }
   const columns = new ToiletColumnsBuilder();

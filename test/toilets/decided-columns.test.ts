@@ -11,7 +11,7 @@ import { WHEELCHAIR } from '../../src/rules/facts.js';
 import { codesFor, TextColumn } from '../../src/source/text-column.js';
 import type { CommunityToilet, Decision, ToiletOverlay } from '../../src/toilets/overlay.js';
 
-const INFO = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 };
+const INFO = { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0, missing: [] };
 const NOW = Date.parse('2024-06-05T08:00:00Z');
 const NO_OVERLAYS: OverlayChange = { all: true, entries: [] };
 

@@ -32,7 +32,7 @@ test('toilets refreshed in bulk get the quality each gets computed alone, at any
     s.lastEdited[row] = edits[Math.floor(row / checks.length) % edits.length];
     s.quality[row] = Math.floor(row / (checks.length * edits.length)) % 128;
   }
-  const snapshot = Snapshot.build(loaded, { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0 }, { all: true, entries: [] }, Date.now());
+  const snapshot = Snapshot.build(loaded, { dataAsOf: null, importedAt: null, sourceFile: null, coverage: null, demo: false, places: 0, missing: [] }, { all: true, entries: [] }, Date.now());
   const t = snapshot.table;
   const seen = new Set<number>();
   for (const date of ['2019-06-01', '2023-03-15', '2025-06-01', '2026-05-31', '2027-06-01', '2030-06-02']) {

@@ -70,12 +70,15 @@ export interface SiteOptions {
   /** Serve the demo data shipped in data/demo/, imported as a first start does (the extract name is then ignored). */
   demo?: boolean;
   env?: Record<string, string>;
+  /** Writes the source database itself (an extract of the test's own) instead of importing `extract`. */
+  importInto?: (toiletsDb: string, dir: string) => Promise<void>;
 }
 
 export async function startSite(extract: ExtractName, now: () => number, options: SiteOptions = {}): Promise<Site> {
   const dir = tempDir();
   const toiletsDb = join(dir.path, 'toilets.db');
   if (options.demo) await importFromSource(DEMO_EXTRACT, toiletsDb, { quiet: true, demo: true });
+  else if (options.importInto) await options.importInto(toiletsDb, dir.path);
   else await importedCopy(extract, toiletsDb);
   const tilesDb = join(dir.path, 'tiles.mbtiles');
   if (options.tiles) {
