@@ -2,8 +2,9 @@
 // 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
 // factory. In front of the handler, the guard chain as on every route: the per-IP budget REST shares, the
 // Origin allowlist, the body limit; its refusals are JSON-RPC errors. Every answer carries the rate-limit
-// headers. No Authorization is read; no events are advertised. The SDK's handler and the server card are
-// made at their first request (sdk.ts).
+// headers. No Authorization is read; no events are advertised. Every server thread registers it. The
+// hot requests (plain valid tool calls and pings) are answered by the fast path (fast-path.ts), the rest
+// by the SDK; the SDK's handler and the server card are made at their first request (sdk.ts).
 import type { Reads } from '../api/reads.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain, type GuardNeeds } from '../api/guards.js';
@@ -14,13 +15,14 @@ import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import { toWebRequest } from '../http/fetch-bridge.js';
-import { compileHeaders, type HttpReply } from '../http/reply.js';
+import { compileHeaders, type HeaderList, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
-import type { HttpRequestInfo, HttpServer } from '../http/server.js';
+import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
 import { mcpSdk, type McpSdk } from './sdk.js';
 import { ToolSet } from './tools.js';
+import { FastPath } from './fast-path.js';
 
 export interface McpDeps {
   config: Config;
@@ -64,6 +66,7 @@ const MCP_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { 
 export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
   const { config, limits, problems, log, now } = deps;
   const tools = new ToolSet(deps);
+  const fastPath = config.mcpFastPath ? new FastPath(tools) : null;
   const createHandler = ({ createMcpHandler, McpServer }: McpSdk) =>
     createMcpHandler(
       () => {
@@ -81,15 +84,21 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
   const requestOrigin = new URL(config.baseUrl).origin;
   const chain = new GuardChain({ config, limits, problems, now });
 
-  const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
-    // Parsed once here; the SDK then neither clones the request nor reads it again.
-    const message = parseBody(request.body);
+  const viaSdk = async (request: HttpRequestInfo, message: unknown, rateHeaders: HeaderPair[]): Promise<Response> => {
     handler ??= mcpSdk().then(createHandler);
     const response = await (await handler).fetch(
       toWebRequest(request, requestOrigin, message === undefined),
       message === undefined ? {} : { parsedBody: message },
     );
     return withHeaders(response, rateHeaders);
+  };
+  const serve = (request: HttpRequestInfo, headers: HeaderList): RouteResult | Promise<RouteResult> => {
+    // Parsed once here; the SDK then neither clones the request nor reads it again.
+    const message = parseBody(request.body);
+    const fast = message === undefined ? null : fastPath?.answer(request, message, headers);
+    if (fast === null || fast === undefined) return viaSdk(request, message, headerPairs(headers));
+    // the message is as sent: the fast path checked (and completed) a copy of the arguments
+    return fast instanceof Promise ? fast.then((late): RouteResult | Promise<RouteResult> => late ?? viaSdk(request, message, headerPairs(headers))) : fast;
   };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
@@ -100,7 +109,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
       headers: 'all',
       cors: MCP_CORS,
       ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
-      handle: (request, context) => serve(request, headerPairs(context.headers)),
+      handle: (request, context) => serve(request, context.headers),
       renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
     });
   }
