@@ -7,7 +7,7 @@ import type { Reads } from './api/reads.js';
 import type { Limits } from './api/limits.js';
 import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
-import { registerMcpRoutes } from './mcp/endpoint.js';
+import { registerMcpRoutes, type McpEndpoint } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
@@ -68,6 +68,8 @@ export interface App {
   billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
+  /** The public MCP endpoint of this thread. */
+  mcp: McpEndpoint;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -159,6 +161,7 @@ export function createApp(options: AppOptions): App {
     accountEvents,
     billing,
     tiles,
+    mcp,
     threads,
     listen: async () => {
       community.start();

@@ -39,6 +39,8 @@ export interface McpDeps {
 export interface McpEndpoint {
   /** Ends open MCP streams so the HTTP server can drain; call before closing it. */
   close(): Promise<void>;
+  /** Requests the fast path has answered on this thread so far (the rest went to the SDK). */
+  readonly fastAnswers: number;
 }
 
 /** Tool arguments are a few hundred bytes; the SDK would take 4 MiB. */
@@ -67,6 +69,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
   const { config, limits, problems, log, now } = deps;
   const tools = new ToolSet(deps);
   const fastPath = config.mcpFastPath ? new FastPath(tools) : null;
+  let fastAnswers = 0;
   const createHandler = ({ createMcpHandler, McpServer }: McpSdk) =>
     createMcpHandler(
       () => {
@@ -97,8 +100,16 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     const message = parseBody(request.body);
     const fast = message === undefined ? null : fastPath?.answer(request, message, headers);
     if (fast === null || fast === undefined) return viaSdk(request, message, headerPairs(headers));
+    if (!(fast instanceof Promise)) {
+      fastAnswers++;
+      return fast;
+    }
     // the message is as sent: the fast path checked (and completed) a copy of the arguments
-    return fast instanceof Promise ? fast.then((late): RouteResult | Promise<RouteResult> => late ?? viaSdk(request, message, headerPairs(headers))) : fast;
+    return fast.then((late): RouteResult | Promise<RouteResult> => {
+      if (late === null) return viaSdk(request, message, headerPairs(headers));
+      fastAnswers++;
+      return late;
+    });
   };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
@@ -130,5 +141,10 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: handle });
   }
 
-  return { close: async () => (handler === undefined ? undefined : (await handler).close()) };
+  return {
+    close: async () => (handler === undefined ? undefined : (await handler).close()),
+    get fastAnswers() {
+      return fastAnswers;
+    },
+  };
 }
