@@ -11,7 +11,8 @@ import type { HeaderList, HttpReply } from '../http/reply.js';
 import type { HttpRequestInfo } from '../http/server.js';
 import { USER_LOCATION_META_KEY } from './host-hint.js';
 import { MODERN_PROTOCOL_VERSION, SERVER_INFO } from './server-card.js';
-import { TOOL_NAMES, type ToolName, type ToolSet } from './tools.js';
+import { structuredSource, TOOL_NAMES, type ToolName, type ToolSet } from './tools.js';
+import { resultJson } from './result-json.js';
 
 /** The 2025-era revision the fast path serves (older ones, and requests naming none, go to the SDK). */
 export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
@@ -38,7 +39,8 @@ const SDK_HEADERS = ['mcp-session-id', 'last-event-id'];
 const JSON_HEAD: HeaderList = ['content-type', 'application/json'];
 const EVENT_STREAM_HEAD: HeaderList = ['cache-control', 'no-cache, no-transform', 'content-type', 'text/event-stream', 'x-accel-buffering', 'no'];
 /** What the SDK adds to every 2026-07-28 result. */
-const MODERN_RESULT_META = { [SERVER_INFO_KEY]: SERVER_INFO };
+const MODERN_RESULT = { resultType: 'complete', _meta: { [SERVER_INFO_KEY]: SERVER_INFO } };
+
 
 export class FastPath {
   constructor(private readonly tools: ToolSet) {}
@@ -52,7 +54,7 @@ export class FastPath {
     const era = eraOf(request);
     if (era === null || !isObject(message) || !hasOnly(message, MESSAGE_KEYS) || message.jsonrpc !== '2.0' || !isRequestId(message.id)) return null;
     const { id, method, params } = message;
-    if (method === 'ping') return era === 'legacy' && (params === undefined || isEmpty(params)) ? reply(era, id, {}, headers) : null;
+    if (method === 'ping') return era === 'legacy' && (params === undefined || isEmpty(params)) ? reply(era, id, '{}', headers) : null;
     if (method !== 'tools/call' || !isObject(params) || !hasOnly(params, CALL_KEYS)) return null;
     const { name, arguments: args, _meta: meta } = params;
     if (!isToolName(name) || !isObject(args) || !(era === 'modern' ? isModernCall(request, name, meta) : isLegacyMeta(meta))) return null;
@@ -64,18 +66,16 @@ export class FastPath {
   /** The call's answer; null when its output fails the tool's schema (a bug the SDK reports in its words). */
   private toolReply(era: Era, id: string | number, tool: ToolName, result: CallToolResult, headers: HeaderList): HttpReply | null {
     if (!this.tools.passesOutput(tool, result)) return null;
-    return reply(era, id, this.tools.counted(tool, result), headers);
+    this.tools.counted(tool, result);
+    return reply(era, id, resultJson(result, structuredSource(result), era === 'modern' ? MODERN_RESULT : {}), headers);
   }
 }
 
-/** A JSON-RPC result as the SDK writes it: modern as one JSON body, 2025-era as one event of a stream. */
-function reply(era: Era, id: string | number, result: object, headers: HeaderList): HttpReply {
-  if (era === 'modern') {
-    const text = JSON.stringify({ result: { ...result, resultType: 'complete', _meta: MODERN_RESULT_META }, jsonrpc: '2.0', id });
-    return { status: 200, headers: [...JSON_HEAD, ...headers], body: Buffer.from(text) };
-  }
-  const text = `event: message\ndata: ${JSON.stringify({ result, jsonrpc: '2.0', id })}\n\n`;
-  return { status: 200, headers: [...EVENT_STREAM_HEAD, ...headers], body: Buffer.from(text) };
+/** A JSON-RPC result (its JSON text) as the SDK writes it: modern as one JSON body, 2025-era as one event of a stream. */
+function reply(era: Era, id: string | number, result: string, headers: HeaderList): HttpReply {
+  const message = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  if (era === 'modern') return { status: 200, headers: [...JSON_HEAD, ...headers], body: Buffer.from(message) };
+  return { status: 200, headers: [...EVENT_STREAM_HEAD, ...headers], body: Buffer.from(`event: message\ndata: ${message}\n\n`) };
 }
 
 /** The revision a request is served under, when it is one this path serves in the plain way. */

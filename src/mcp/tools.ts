@@ -95,14 +95,17 @@ export class ToolSet {
    * `args` itself is left as it was.
    */
   call(tool: ToolName, args: Record<string, unknown>, meta: Readonly<Record<string, unknown>> | undefined): ToolOutcome | null {
-    const checked = this.arguments[tool]['~standard'].validate({ ...args }) as { value?: unknown };
-    if (checked.value === undefined) return null;
-    return tool === 'get_toilet' ? this.getToilet((checked.value as { id: string }).id) : this.findNear(checked.value as FindParams, meta);
+    if (tool === 'get_toilet') {
+      const checked = this.arguments.get_toilet.passing({ ...args });
+      return checked && this.getToilet(checked.id);
+    }
+    const checked = this.arguments.find_toilets_near.passing({ ...args });
+    return checked && this.findNear(checked, meta);
   }
 
   /** Whether a result is one the SDK passes as it is: an error result, or structured content its output schema takes. */
   passesOutput(tool: ToolName, result: CallToolResult): boolean {
-    return result.isError === true || (this.output[tool]['~standard'].validate(result.structuredContent) as { value?: unknown }).value !== undefined;
+    return result.isError === true || this.output[tool].passing(result.structuredContent) !== null;
   }
 
   /** Tells the metrics about a call's result; once per call answered. */
@@ -164,10 +167,20 @@ export class ToolSet {
   }
 }
 
+/** The ASCII JSON each result's structured content was parsed from (the fast path writes it as it is). */
+const sources = new WeakMap<object, string>();
+
+/** The read's JSON text a result's structured content was parsed from; undefined for any other result. */
+export function structuredSource(result: CallToolResult): string | undefined {
+  const structured = result.structuredContent;
+  return typeof structured === 'object' && structured !== null ? sources.get(structured) : undefined;
+}
+
 /** A read's JSON as structured content, the same JSON as text, then the data credit as a line of its own. */
 function answer(body: Buffer): CallToolResult {
   const json = body.toString('latin1'); // answers are ASCII
   const structured = JSON.parse(json) as { attribution: { text: string } };
+  sources.set(structured, json);
   return {
     content: [
       { type: 'text', text: json },
