@@ -23,6 +23,7 @@ import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
 import { mcpSdk, type McpSdk } from './sdk.js';
 import { ToolSet } from './tools.js';
 import { FastPath } from './fast-path.js';
+import { InstancePool } from './instance-pool.js';
 
 export interface McpDeps {
   config: Config;
@@ -45,6 +46,9 @@ export interface McpEndpoint {
 
 /** Tool arguments are a few hundred bytes; the SDK would take 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 64 * 1024;
+
+/** Idle 2026-07-28 server instances a thread keeps (instance-pool.ts). */
+const POOLED_INSTANCES = 64;
 
 /** The tool list and discovery change only with a deployment: any cache may keep them for an hour. */
 const PUBLIC_HOUR = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
@@ -70,19 +74,22 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
   const tools = new ToolSet(deps);
   const fastPath = config.mcpFastPath ? new FastPath(tools) : null;
   let fastAnswers = 0;
-  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) =>
-    createMcpHandler(
-      () => {
-        const instance = new McpServer(SERVER_INFO, {
-          capabilities: { tools: { listChanged: false } },
-          instructions: INSTRUCTIONS,
-          cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
-        });
-        tools.register(instance);
-        return instance;
-      },
-      { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
-    );
+  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) => {
+    const build = () => {
+      const instance = new McpServer(SERVER_INFO, {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
+      });
+      tools.register(instance);
+      return instance;
+    };
+    const pool = new InstancePool(build, POOLED_INSTANCES);
+    return createMcpHandler(({ era }) => (era === 'modern' ? pool.take() : build()), {
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      onerror: (error) => log.info('mcp request refused or failed', { error: error.message }),
+    });
+  };
   let handler: Promise<ReturnType<typeof createHandler>> | undefined;
   const requestOrigin = new URL(config.baseUrl).origin;
   const chain = new GuardChain({ config, limits, problems, now });
