@@ -107,7 +107,7 @@ test('every kind of request gets the same answer from either thread; the read th
 });
 
 test('the read thread answers /mcp itself, fast path and SDK alike; tool calls count at /metrics across threads', async () => {
-  await serving({}, async ({ app, port }) => {
+  await serving({ METRICS_ALLOW: '127.0.0.1/32' }, async ({ app, port }) => {
     const [before] = await app.threads!.counts();
     const call = (id: number) =>
       fresh(port, '/mcp', {
