@@ -37,15 +37,15 @@ export function wrkAvailable(): boolean {
   return hasCommand(WRK);
 }
 
-/** Runs wrk against `port` with the request lines ("GET /path" or "POST /path body"). */
-export async function runWrk(name: string, port: number, requests: string[], seconds: number, headers: Record<string, string> = {}): Promise<WrkResult> {
+/** Runs wrk against `port` with the request lines ("GET /path" or "POST /path body"), over 64 connections unless told. */
+export async function runWrk(name: string, port: number, requests: string[], seconds: number, headers: Record<string, string> = {}, connections = 64): Promise<WrkResult> {
   const script = join(OUT_DIR, 'requests.lua');
   const list = join(OUT_DIR, `requests-${name}.txt`);
   writeFileSync(script, LUA);
   writeFileSync(list, requests.join('\n') + '\n');
   const env = { ...process.env, BENCH_REQUESTS: list, BENCH_HEADERS: Object.entries(headers).map(([k, v]) => `${k}:${v}`).join('|') };
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(WRK, ['-t1', '-c64', `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`], { env });
+    const child = spawn(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`], { env });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -1,5 +1,5 @@
 // MCP tool-call latency and throughput against a started app, over loopback HTTP like a real client:
-// uWS, the fetch bridge, the SDK's per-request server, argument and output validation, the read itself.
+// uWS, the fast path or the fetch bridge and the SDK, argument and output validation, the read itself.
 // Requests are raw JSON-RPC with pre-built bodies so the figures are the server's, not a client SDK's.
 // Start the app with RATE_LIMIT_PER_MINUTE=0, or the shared per-IP budget answers 429 after 60 calls.
 

@@ -1,5 +1,7 @@
 // npm run bench [-- --quick]: import, start-up, in-process latency (and what partner listings add to it)
-// and HTTP throughput on generated world-scale data, each figure with its target; writes bench/RESULTS.md.
+// and HTTP throughput (MCP's fast and SDK paths among it) on generated world-scale data, each figure with
+// its target; writes bench/RESULTS.md. BENCH_BEFORE=<an earlier build's dist/src/main.js> adds REST
+// nearest on that build to the MCP section's rounds.
 // Full mode: 1M toilets among 5M other nodes; --quick: 100k among 500k, shorter runs.
 import { cpus, totalmem } from 'node:os';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { benchPlaces } from './places.js';
 import { benchRateLimit } from './rate-limit.js';
 import { machineFigures, machineLine } from './machine.js';
 import { toolCallRequestLines } from './mcp.js';
+import { mcpPathsSection } from './mcp-paths.js';
 import { median, observabilityCost } from './observability.js';
 import Database from 'better-sqlite3';
 
@@ -394,6 +397,8 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
+  log('mcp paths …');
+  lines.push(...(await mcpPathsSection(data.db, quick, process.env.BENCH_BEFORE ?? null)));
   log('rate limit …');
   await rateLimitSection();
   log('places …');

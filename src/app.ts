@@ -7,7 +7,7 @@ import type { Reads } from './api/reads.js';
 import type { Limits } from './api/limits.js';
 import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
-import { registerMcpRoutes } from './mcp/endpoint.js';
+import { registerMcpRoutes, type McpEndpoint } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
@@ -29,6 +29,7 @@ import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
 import { claimPort } from './http/port.js';
 import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
+import { McpCallCounts } from './observe/mcp-calls.js';
 import { registerMetricsRoute } from './observe/metrics-route.js';
 import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
@@ -67,6 +68,8 @@ export interface App {
   billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
+  /** The public MCP endpoint of this thread. */
+  mcp: McpEndpoint;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -92,6 +95,7 @@ export function createApp(options: AppOptions): App {
   const accessLines = options.accessLines ?? (() => {});
   const observing = new ObservingBlocks(config);
   const observer = createObserver({ config, thread: 0, shared: observing.forThread(0), sink: accessLines, now });
+  const mcpCalls = new McpCallCounts();
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
@@ -114,6 +118,7 @@ export function createApp(options: AppOptions): App {
     const current = metrics = new ServiceMetrics({
       blocks: () => observing.metricsBlocks(),
       refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
+      mcpCalls,
       data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
       now,
     });
@@ -135,12 +140,12 @@ export function createApp(options: AppOptions): App {
   const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   accounts.deletion.register(billing.deletionHook());
-  const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => metrics?.mcpCall(tool, outcome) });
+  const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
-      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
       : null;
 
   return {
@@ -156,6 +161,7 @@ export function createApp(options: AppOptions): App {
     accountEvents,
     billing,
     tiles,
+    mcp,
     threads,
     listen: async () => {
       community.start();

@@ -79,6 +79,11 @@ export interface Config {
   osmNotesApi: string | null;
   /** Hostnames whose browser pages may call /mcp (checked against the Origin header); null admits any. */
   mcpAllowedOrigins: string[] | null;
+  /**
+   * MCP_FAST_PATH: fully valid tool calls and pings answered without the SDK, byte for byte as it would
+   * (src/mcp/fast-path.ts); off, the SDK answers every /mcp request (a switch for operators and the bench).
+   */
+  mcpFastPath: boolean;
   /** MAP_STYLE_URL: an external MapLibre style the site's map uses when this server has no tiles; null: list only then. */
   mapStyleUrl: string | null;
   /** The least level logged (LOG_LEVEL). */
@@ -166,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dumpDir: env.DUMP_DIR || join(dirname(toiletsDb), 'dumps'),
     osmNotesApi: env.OSM_NOTES_API ? baseUrl(env.OSM_NOTES_API, 'OSM_NOTES_API') : null,
     mcpAllowedOrigins: originHostnames(env.MCP_ALLOWED_ORIGINS),
+    mcpFastPath: boolean(env, 'MCP_FAST_PATH', true),
     mapStyleUrl: styleUrl(env.MAP_STYLE_URL),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     metrics: boolean(env, 'METRICS', true),

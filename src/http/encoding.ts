@@ -84,7 +84,9 @@ export function chooseCoding(acceptEncoding: string, offered: readonly Compressi
   return best;
 }
 
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|wasm)|application\/[\w.-]+\+(json|xml)|image\/svg\+xml)/i;
+// An event stream is never compressed per answer: a streamed one cannot be, and one written whole (the MCP
+// fast path's 2025-era answer) must go out as the streamed one does.
+const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|javascript|xml|wasm)|application\/[\w.-]+\+(json|xml)|image\/svg\+xml)/i;
 const typeVerdicts = new Map<string, boolean>();
 
 /** Whether bodies of this Content-Type shrink under compression (text, JSON, XML, SVG; not images or archives). */

@@ -2,8 +2,9 @@
 // 2026-07-28 requests statelessly and 2025-era clients through the SDK's stateless fallback, from one
 // factory. In front of the handler, the guard chain as on every route: the per-IP budget REST shares, the
 // Origin allowlist, the body limit; its refusals are JSON-RPC errors. Every answer carries the rate-limit
-// headers. No Authorization is read; no events are advertised. The SDK's handler and the server card are
-// made at their first request (sdk.ts).
+// headers. No Authorization is read; no events are advertised. Every server thread registers it. The
+// hot requests (plain valid tool calls and pings) are answered by the fast path (fast-path.ts), the rest
+// by the SDK; the SDK's handler and the server card are made at their first request (sdk.ts).
 import type { Reads } from '../api/reads.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain, type GuardNeeds } from '../api/guards.js';
@@ -14,13 +15,15 @@ import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import { toWebRequest } from '../http/fetch-bridge.js';
-import { compileHeaders, type HttpReply } from '../http/reply.js';
+import { compileHeaders, type HeaderList, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
-import type { HttpRequestInfo, HttpServer } from '../http/server.js';
+import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from './json-rpc.js';
 import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
 import { mcpSdk, type McpSdk } from './sdk.js';
 import { ToolSet } from './tools.js';
+import { FastPath } from './fast-path.js';
+import { InstancePool } from './instance-pool.js';
 
 export interface McpDeps {
   config: Config;
@@ -37,10 +40,15 @@ export interface McpDeps {
 export interface McpEndpoint {
   /** Ends open MCP streams so the HTTP server can drain; call before closing it. */
   close(): Promise<void>;
+  /** Requests the fast path has answered on this thread so far (the rest went to the SDK). */
+  readonly fastAnswers: number;
 }
 
 /** Tool arguments are a few hundred bytes; the SDK would take 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 64 * 1024;
+
+/** Idle 2026-07-28 server instances a thread keeps (instance-pool.ts). */
+const POOLED_INSTANCES = 64;
 
 /** The tool list and discovery change only with a deployment: any cache may keep them for an hour. */
 const PUBLIC_HOUR = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
@@ -64,32 +72,51 @@ const MCP_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { 
 export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
   const { config, limits, problems, log, now } = deps;
   const tools = new ToolSet(deps);
-  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) =>
-    createMcpHandler(
-      () => {
-        const instance = new McpServer(SERVER_INFO, {
-          capabilities: { tools: { listChanged: false } },
-          instructions: INSTRUCTIONS,
-          cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
-        });
-        tools.register(instance);
-        return instance;
-      },
-      { maxRequestBodySize: MAX_MCP_BODY_BYTES, onerror: (error) => log.info('mcp request refused or failed', { error: error.message }) },
-    );
+  const fastPath = config.mcpFastPath ? new FastPath(tools) : null;
+  let fastAnswers = 0;
+  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) => {
+    const build = () => {
+      const instance = new McpServer(SERVER_INFO, {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
+      });
+      tools.register(instance);
+      return instance;
+    };
+    const pool = new InstancePool(build, POOLED_INSTANCES);
+    return createMcpHandler(({ era }) => (era === 'modern' ? pool.take() : build()), {
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      onerror: (error) => log.info('mcp request refused or failed', { error: error.message }),
+    });
+  };
   let handler: Promise<ReturnType<typeof createHandler>> | undefined;
   const requestOrigin = new URL(config.baseUrl).origin;
   const chain = new GuardChain({ config, limits, problems, now });
 
-  const serve = async (request: HttpRequestInfo, rateHeaders: HeaderPair[]): Promise<Response> => {
-    // Parsed once here; the SDK then neither clones the request nor reads it again.
-    const message = parseBody(request.body);
+  const viaSdk = async (request: HttpRequestInfo, message: unknown, rateHeaders: HeaderPair[]): Promise<Response> => {
     handler ??= mcpSdk().then(createHandler);
     const response = await (await handler).fetch(
       toWebRequest(request, requestOrigin, message === undefined),
       message === undefined ? {} : { parsedBody: message },
     );
     return withHeaders(response, rateHeaders);
+  };
+  const serve = (request: HttpRequestInfo, headers: HeaderList): RouteResult | Promise<RouteResult> => {
+    // Parsed once here; the SDK then neither clones the request nor reads it again.
+    const message = parseBody(request.body);
+    const fast = message === undefined ? null : fastPath?.answer(request, message, headers);
+    if (fast === null || fast === undefined) return viaSdk(request, message, headerPairs(headers));
+    if (!(fast instanceof Promise)) {
+      fastAnswers++;
+      return fast;
+    }
+    // the message is as sent: the fast path checked (and completed) a copy of the arguments
+    return fast.then((late): RouteResult | Promise<RouteResult> => {
+      if (late === null) return viaSdk(request, message, headerPairs(headers));
+      fastAnswers++;
+      return late;
+    });
   };
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
     // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
@@ -100,7 +127,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
       headers: 'all',
       cors: MCP_CORS,
       ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
-      handle: (request, context) => serve(request, headerPairs(context.headers)),
+      handle: (request, context) => serve(request, context.headers),
       renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
     });
   }
@@ -121,5 +148,10 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: handle });
   }
 
-  return { close: async () => (handler === undefined ? undefined : (await handler).close()) };
+  return {
+    close: async () => (handler === undefined ? undefined : (await handler).close()),
+    get fastAnswers() {
+      return fastAnswers;
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // where to search when the call names no place and no coordinates, never an identity, and it is not logged.
 import type { Origin } from '../api/reads.js';
 import { isCountryCode } from '../geo/where.js';
-import { PlaceLookupUnavailable, type PlaceLookup } from '../places/lookup.js';
+import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch } from '../places/lookup.js';
 import { FIND_PARAMS } from '../schemas/params.js';
 
 export const USER_LOCATION_META_KEY = 'openai/userLocation';
@@ -19,9 +19,10 @@ interface UserLocation {
 /**
  * Where the host says the user is, as a search origin with source `host_hint`: its coordinates when it
  * sent both, else its city looked up by name (narrowed to its country); null when it sent nothing usable
- * or the lookup cannot place the city (the tool then asks the user).
+ * or the lookup cannot place the city (the tool then asks the user). Known at once unless the city has
+ * to be looked up and the lookup has to wait.
  */
-export async function hostHintOrigin(meta: Readonly<Record<string, unknown>> | undefined, places: PlaceLookup | null): Promise<Origin | null> {
+export function hostHintOrigin(meta: Readonly<Record<string, unknown>> | undefined, places: PlaceLookup | null): Origin | null | Promise<Origin | null> {
   const hint = meta?.[USER_LOCATION_META_KEY];
   if (hint === null || typeof hint !== 'object' || Array.isArray(hint)) return null;
   const { city, region, country, latitude, longitude } = hint as UserLocation;
@@ -33,12 +34,16 @@ export async function hostHintOrigin(meta: Readonly<Record<string, unknown>> | u
     return { lat: latitude, lon: longitude, label: named.length > 0 ? named.join(', ') : null, source: 'host_hint' };
   }
   if (cityName === null || places === null) return null;
-  try {
-    const match = await places.find({ text: cityName, country: countryCode, near: null });
-    return match && { lat: match.lat, lon: match.lon, label: match.label, source: 'host_hint' };
-  } catch (error) {
+  const unavailable = (error: unknown) => {
     if (error instanceof PlaceLookupUnavailable) return null;
     throw error;
+  };
+  const placed = (match: PlaceMatch | null): Origin | null => match && { lat: match.lat, lon: match.lon, label: match.label, source: 'host_hint' };
+  try {
+    const found = places.find({ text: cityName, country: countryCode, near: null });
+    return found instanceof Promise ? found.then(placed, unavailable) : placed(found);
+  } catch (error) {
+    return unavailable(error);
   }
 }
 

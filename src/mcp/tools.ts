@@ -2,7 +2,7 @@
 // models. Arguments and results use the operations' own schemas (src/schemas); answers are the very JSON
 // REST sends, as structuredContent and as text, then the credit line the data licence asks for.
 import type { CallToolResult, McpServer, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
-import { PlaceLookupUnavailable, type Reads } from '../api/reads.js';
+import { PlaceLookupUnavailable, type Origin, type Reads } from '../api/reads.js';
 import { isCountryCode } from '../geo/where.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { Logger } from '../log.js';
@@ -55,50 +55,91 @@ const GET_ARGUMENT_NOTES: Record<string, string> = {
   id: 'The `id` of a find_toilets_near result, e.g. n123456 (an OpenStreetMap node).',
 };
 
+/** The tools of this server, as a client names them. */
+export type ToolName = 'find_toilets_near' | 'get_toilet';
+export const TOOL_NAMES: readonly ToolName[] = ['find_toilets_near', 'get_toilet'];
+
+/** A result now, or once a place lookup has answered. */
+export type ToolOutcome = CallToolResult | Promise<CallToolResult>;
+
 export class ToolSet {
-  private readonly findArguments = toolArguments<FindParams>(withNotes(inputSchemaOf(operationById('findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
-    args.country !== undefined && !isCountryCode(args.country)
-      ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
-      : [],
-  );
-  private readonly findOutput = toolOutput(selfContainedSchema('FindResult'));
-  private readonly getArguments = toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationById('getToilet')), GET_ARGUMENT_NOTES));
-  private readonly getOutput = toolOutput(selfContainedSchema('ToiletAnswer'));
+  private readonly arguments = {
+    find_toilets_near: toolArguments<FindParams>(withNotes(inputSchemaOf(operationById('findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
+      args.country !== undefined && !isCountryCode(args.country)
+        ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
+        : [],
+    ),
+    get_toilet: toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationById('getToilet')), GET_ARGUMENT_NOTES)),
+  };
+  private readonly output = { find_toilets_near: toolOutput(selfContainedSchema('FindResult')), get_toilet: toolOutput(selfContainedSchema('ToiletAnswer')) };
 
   constructor(private readonly deps: ToolDeps) {}
 
-  /** Adds both tools to a server instance (the SDK makes one per HTTP request; the schemas are shared). */
+  /** Adds both tools to a server instance (the schemas and handlers are shared by every instance). */
   register(server: McpServer): void {
+    const meta = (ctx: ServerContext) => ctx.mcpReq._meta;
     server.registerTool(
       'find_toilets_near',
-      { title: 'Find public toilets nearby', description: FIND_DESCRIPTION, inputSchema: this.findArguments, outputSchema: this.findOutput, annotations: READ_ONLY },
-      async (args, ctx) => this.counted('find_toilets_near', await this.findNear(args, ctx)),
+      { title: 'Find public toilets nearby', description: FIND_DESCRIPTION, inputSchema: this.arguments.find_toilets_near, outputSchema: this.output.find_toilets_near, annotations: READ_ONLY },
+      async (args, ctx) => this.counted('find_toilets_near', await this.findNear(args, meta(ctx))),
     );
     server.registerTool(
       'get_toilet',
-      { title: 'Get one public toilet', description: GET_DESCRIPTION, inputSchema: this.getArguments, outputSchema: this.getOutput, annotations: READ_ONLY },
+      { title: 'Get one public toilet', description: GET_DESCRIPTION, inputSchema: this.arguments.get_toilet, outputSchema: this.output.get_toilet, annotations: READ_ONLY },
       (args) => this.counted('get_toilet', this.getToilet(args.id)),
     );
   }
 
-  private counted(tool: string, result: CallToolResult): CallToolResult {
+  /**
+   * Runs a tool on `args` as the SDK does: checked (and completed with defaults) by the schema the tool
+   * lists, then called. Null when the arguments fail the schema: the SDK's answer says so in its words.
+   * `args` itself is left as it was.
+   */
+  call(tool: ToolName, args: Record<string, unknown>, meta: Readonly<Record<string, unknown>> | undefined): ToolOutcome | null {
+    if (tool === 'get_toilet') {
+      const checked = this.arguments.get_toilet.passing({ ...args });
+      return checked && this.getToilet(checked.id);
+    }
+    const checked = this.arguments.find_toilets_near.passing({ ...args });
+    return checked && this.findNear(checked, meta);
+  }
+
+  /** Whether a result is one the SDK passes as it is: an error result, or structured content its output schema takes. */
+  passesOutput(tool: ToolName, result: CallToolResult): boolean {
+    return result.isError === true || this.output[tool].passing(result.structuredContent) !== null;
+  }
+
+  /** Tells the metrics about a call's result; once per call answered. */
+  counted(tool: ToolName, result: CallToolResult): CallToolResult {
     this.deps.onToolCall?.(tool, result.isError === true ? 'error' : 'ok');
     return result;
   }
 
-  private async findNear(args: FindParams, ctx: ServerContext): Promise<CallToolResult> {
-    const { reads, places, now } = this.deps;
+  private findNear(args: FindParams, meta: Readonly<Record<string, unknown>> | undefined): ToolOutcome {
     try {
       // The hint costs a place lookup when it names only a city: ask for it only when it can be used.
-      const hint = args.place === undefined && args.lat === undefined ? await hostHintOrigin(ctx.mcpReq._meta, places) : null;
-      const body = reads.findNear(args, now(), hint);
-      const result = answer(body instanceof Promise ? await body : body); // a direct answer is read before anything else runs
-      const found = result.structuredContent as { status: string; origin: { lat: number; lon: number; label: string } | null };
-      if (found.status === 'no_results' && found.origin !== null) result.content.push({ type: 'text', text: reads.noResultsReason(found.origin, args) });
-      return result;
+      const hint = args.place === undefined && args.lat === undefined ? hostHintOrigin(meta, this.deps.places) : null;
+      return hint instanceof Promise ? hint.then((origin) => this.nearestFrom(args, origin), (error: unknown) => this.failure(error)) : this.nearestFrom(args, hint);
     } catch (error) {
       return this.failure(error);
     }
+  }
+
+  private nearestFrom(args: FindParams, hint: Origin | null): ToolOutcome {
+    try {
+      const body = this.deps.reads.findNear(args, this.deps.now(), hint);
+      // a direct answer is read before anything else runs
+      return body instanceof Promise ? body.then((later) => this.found(later, args), (error: unknown) => this.failure(error)) : this.found(body, args);
+    } catch (error) {
+      return this.failure(error);
+    }
+  }
+
+  private found(body: Buffer, args: FindParams): CallToolResult {
+    const result = answer(body);
+    const found = result.structuredContent as { status: string; origin: { lat: number; lon: number; label: string } | null };
+    if (found.status === 'no_results' && found.origin !== null) result.content.push({ type: 'text', text: this.deps.reads.noResultsReason(found.origin, args) });
+    return result;
   }
 
   private getToilet(id: string): CallToolResult {
@@ -127,10 +168,20 @@ export class ToolSet {
   }
 }
 
+/** The ASCII JSON each result's structured content was parsed from (the fast path writes it as it is). */
+const sources = new WeakMap<object, string>();
+
+/** The read's JSON text a result's structured content was parsed from; undefined for any other result. */
+export function structuredSource(result: CallToolResult): string | undefined {
+  const structured = result.structuredContent;
+  return typeof structured === 'object' && structured !== null ? sources.get(structured) : undefined;
+}
+
 /** A read's JSON as structured content, the same JSON as text, then the data credit as a line of its own. */
 function answer(body: Buffer): CallToolResult {
   const json = body.toString('latin1'); // answers are ASCII
   const structured = JSON.parse(json) as { attribution: { text: string } };
+  sources.set(structured, json);
   return {
     content: [
       { type: 'text', text: json },

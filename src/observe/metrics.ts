@@ -1,10 +1,11 @@
 // Prometheus metrics of the whole service, made on the main thread when /metrics is scraped (prom-client
 // formats them). Requests and their latency come from every thread's metrics block (request-metrics.ts),
 // summed by prom-client's AggregatorRegistry as it sums the registries of a cluster's workers; rate-limit
-// refusals from the limits' shared counters; the rest lives on the main thread: the data in use, overlay
-// write failures, MCP tool calls, and prom-client's process metrics (CPU, memory, event loop, GC).
+// refusals from the limits' shared counters, MCP tool calls from theirs (mcp-calls.ts); the rest lives on the main thread: the data in use, overlay
+// write failures, and prom-client's process metrics (CPU, memory, event loop, GC).
 import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { LATENCY_BUCKETS, readRequestSeries, type RequestSeries } from './request-metrics.js';
+import type { McpCallCounts } from './mcp-calls.js';
 
 const PREFIX = 'toilet_finder_';
 
@@ -13,6 +14,8 @@ export interface MetricSources {
   blocks(): SharedArrayBuffer[];
   /** Rate-limit refusals per policy, counted by every thread. */
   refusals: { policies: readonly string[]; counts: BigInt64Array };
+  /** MCP tool calls, counted by every thread. */
+  mcpCalls: McpCallCounts;
   /** The data in use. */
   data(): { toilets: number; dataAsOf: string | null; importedAt: string | null };
   now: () => number;
@@ -21,13 +24,21 @@ export interface MetricSources {
 export class ServiceMetrics {
   private readonly registry = new Registry();
   private readonly overlayWriteFailures: Counter;
-  private readonly mcpCalls: Counter<'tool' | 'outcome'>;
 
   constructor(private readonly sources: MetricSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     this.overlayWriteFailures = new Counter({ name: `${PREFIX}overlay_write_failures_total`, help: 'Writes the overlay database refused (full disk, locked, read-only): each answered 503.', registers });
-    this.mcpCalls = new Counter({ name: `${PREFIX}mcp_calls_total`, help: 'MCP tool calls by tool and outcome (error: the tool answered with an error result).', labelNames: ['tool', 'outcome'], registers });
+    new Counter({
+      name: `${PREFIX}mcp_calls_total`,
+      help: 'MCP tool calls by tool and outcome (error: the tool answered with an error result), every thread together.',
+      labelNames: ['tool', 'outcome'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { tool, outcome, count } of sources.mcpCalls.read()) if (count > 0) this.inc({ tool, outcome }, count);
+      },
+    });
     new Gauge({
       name: `${PREFIX}toilets`,
       help: 'Toilets in the data in use.',
@@ -63,10 +74,6 @@ export class ServiceMetrics {
   /** One write the overlay database refused. */
   overlayWriteFailed(): void {
     this.overlayWriteFailures.inc();
-  }
-
-  mcpCall(tool: string, outcome: 'ok' | 'error'): void {
-    this.mcpCalls.inc({ tool, outcome });
   }
 
   get contentType(): string {

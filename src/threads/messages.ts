@@ -20,6 +20,8 @@ export interface ReadThreadSetup {
   places: boolean;
   /** The counters of Plus listings' figures (src/toilets/listing-counters.ts), in shared memory. */
   listingCounters: SharedArrayBuffer;
+  /** MCP tool calls by tool and outcome (src/observe/mcp-calls.ts), in shared memory. */
+  mcpCalls: SharedArrayBuffer;
   /** Every thread's heartbeat (src/api/health.ts), in shared memory. */
   heartbeats: SharedArrayBuffer;
   /** This thread number's metrics block and the access log's daily keys. */

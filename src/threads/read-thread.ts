@@ -1,6 +1,7 @@
 // A read thread (worker_threads entry, started by ReadThreads): its own uWS app on the service's port,
-// answering the public REST reads from a replica of the main thread's snapshot, and passing every other
-// route to the main thread (src/http/forward.ts). Place names are looked up by the main thread too.
+// answering the public REST reads and the public MCP endpoint from a replica of the main thread's
+// snapshot, and passing every other route to the main thread (src/http/forward.ts). Place names are
+// looked up by the main thread too.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Forwarder } from '../http/forward.js';
 import { createReadSide } from '../api/read-side.js';
@@ -9,6 +10,8 @@ import { PlaceLookupUnavailable, type PlaceLookup, type PlaceMatch, type PlaceQu
 import { SnapshotReplica } from '../toilets/replica.js';
 import { ListingCounters } from '../toilets/listing-counters.js';
 import { createObserver } from '../observe/observer.js';
+import { McpCallCounts } from '../observe/mcp-calls.js';
+import { registerMcpRoutes } from '../mcp/endpoint.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 
@@ -51,7 +54,7 @@ const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
 // access lines go to the main thread in batches (access-log.ts), not one message per request
 const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
-const { server } = createReadSide({
+const { server, reads, limits, problems } = createReadSide({
   config,
   holder: replica,
   counters: new ListingCounters(setup.listingCounters),
@@ -63,7 +66,9 @@ const { server } = createReadSide({
   health: { heartbeats, thread: setup.thread },
   observer,
 });
-// every route with a body is passed on, with the main thread's answer to an oversized one
+const mcpCalls = new McpCallCounts(setup.mcpCalls);
+const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now: Date.now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
+// every other route is passed on (those with a body with the main thread's answer to an oversized one)
 const forwarder = new Forwarder(port);
 forwarder.register(server, setup.routes);
 
@@ -77,7 +82,8 @@ function fail(error: unknown): void {
   log.error('a read thread failed; it closes and the main thread starts another', { error: (error as Error)?.stack ?? String(error) });
   if (failing) return;
   failing = true;
-  void server.close({ timeoutMs: 2000 }).finally(() => {
+  void server.close({ timeoutMs: 2000 }).finally(async () => {
+    await mcp.close().catch(() => {});
     observer?.accessLog?.flush();
     replica.close();
     port.close();
@@ -114,7 +120,8 @@ port.on('message', (message: ToReadThread) => {
       break;
     case 'close':
       heartbeats.stop(setup.thread);
-      void server.close().then(() => {
+      void server.close().then(async () => {
+        await mcp.close();
         observer?.accessLog?.flush();
         replica.close();
         send({ kind: 'closed' });

@@ -17,6 +17,7 @@ import type { Heartbeats } from '../api/health.js';
 import type { FromReadThread, ReadThreadSetup, ThreadCounts, ToReadThread } from './messages.js';
 import type { SharedObserving } from '../observe/observer.js';
 import type { ListingCounters } from '../toilets/listing-counters.js';
+import type { McpCallCounts } from '../observe/mcp-calls.js';
 
 const ENTRY = new URL('./read-thread.js', import.meta.url);
 /**
@@ -34,6 +35,8 @@ export interface ReadThreadsDeps {
   heartbeats: Heartbeats;
   /** The counters of Plus listings' figures, which every read thread counts into. */
   counters: ListingCounters;
+  /** MCP tool calls, which every read thread counts into. */
+  mcpCalls: McpCallCounts;
   log: Logger;
   /** A thread number's metrics block (the same for its replacement) and the access log's keys. */
   observing(thread: number): SharedObserving;
@@ -107,6 +110,7 @@ export class ReadThreads implements CatalogFollower {
       places: places !== null,
       heartbeats: this.deps.heartbeats.buffer,
       listingCounters: this.deps.counters.buffer,
+      mcpCalls: this.deps.mcpCalls.buffer,
       observing: this.deps.observing(number),
     };
     const worker = new Worker(ENTRY, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });

@@ -41,7 +41,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/api': [...BASE, 'src/http', 'src/index', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/storage'],
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config', 'src/rules'],
-  'src/threads': ['src/api', 'src/http', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  // a read thread serves the public REST reads and the public MCP endpoint
+  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data

@@ -106,6 +106,34 @@ test('every kind of request gets the same answer from either thread; the read th
   });
 });
 
+test('the read thread answers /mcp itself, fast path and SDK alike; tool calls count at /metrics across threads', async () => {
+  await serving({ METRICS_ALLOW: '127.0.0.1/32' }, async ({ app, port }) => {
+    const [before] = await app.threads!.counts();
+    const call = (id: number) =>
+      fresh(port, '/mcp', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'find_toilets_near' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'find_toilets_near', arguments: { lat: 47.14, lon: 9.52, limit: 2 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+    const list = () =>
+      fresh(port, '/mcp', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'l', method: 'tools/list' }),
+      });
+    for (let i = 0; i < SAMPLES; i++) {
+      const [found, listed] = [await call(i), await list()];
+      assert.equal(JSON.parse(found.text).result.structuredContent.status, 'ok');
+      assert.match(listed.text, /"name":"find_toilets_near"/);
+    }
+    const [after] = await app.threads!.counts();
+    assert.ok(after.received - before.received > 0, 'some MCP requests reached the read thread');
+    assert.equal(after.forwarded, before.forwarded, 'none was passed to the main thread');
+    const metrics = await fresh(port, '/metrics');
+    assert.match(metrics.text, new RegExp(`toilet_finder_mcp_calls_total\\{tool="find_toilets_near",outcome="ok"\\} ${SAMPLES}\\n`));
+  });
+});
+
 test('read threads spawned before the load get the loaded data and are not spawned again at listen', async () => {
   await serving(
     { HTTP_THREADS: '3' },
