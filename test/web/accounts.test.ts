@@ -221,4 +221,31 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     await p.page.getByText('This page is for moderators.', { exact: false }).waitFor();
     await p.context.close();
   });
+
+  test('after sign-in, ?next= is followed only to this site: tabs, newlines, backslashes and encoded forms stay here', async () => {
+    nowMs = START;
+    const p = await person(DESKTOP);
+    await p.context.addInitScript('PublicKeyCredential.isConditionalMediationAvailable = async () => false;');
+    const left: string[] = [];
+    await p.context.route(/^https?:\/\/(?!localhost[:/])/, (route) => {
+      left.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>another site</title>' });
+    });
+    await signUp(p, 'Margaret');
+    const signInWith = async (next: string) => {
+      await p.context.clearCookies();
+      await p.page.goto(`${site.base}/signin?next=${next}`);
+      await p.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await p.page.waitForURL((url) => url.pathname !== '/signin' || url.origin !== site.base);
+      return new URL(p.page.url());
+    };
+    for (const next of ['/%09/evil.example/x', '/%0A/evil.example/x', '/%0D%0A/evil.example/x', '/%5Cevil.example/x', '/%09%5Cevil.example/x', '//evil.example/x', '%2F%2Fevil.example/x', 'https://evil.example/x', 'javascript:alert(1)', '/%2509/../%09/evil.example']) {
+      const landed = await signInWith(next);
+      assert.equal(landed.origin, site.base, `${next}: stays on this site (${landed.href})`);
+    }
+    assert.deepEqual(left, [], 'no request left for another site');
+    const own = await signInWith(encodeURIComponent(`/toilets/${TOILET}?from=signin`));
+    assert.equal(`${own.pathname}${own.search}`, `/toilets/${TOILET}?from=signin`, 'a path of this site is followed');
+    await p.context.close();
+  });
 });
