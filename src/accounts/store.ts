@@ -147,7 +147,6 @@ export class AccountsStore {
     const db = this.db;
     this.sql = {
       account: db.prepare('SELECT * FROM accounts WHERE id = ?'),
-      accountsByEmail: db.prepare('SELECT * FROM accounts WHERE email = ? ORDER BY created_at'),
       accountByHandle: db.prepare('SELECT * FROM accounts WHERE user_handle = ?'),
       insertAccount: db.prepare('INSERT INTO accounts (id, user_handle, display_name, email, created_at) VALUES (?, ?, ?, ?, ?)'),
       deleteAccount: db.prepare('DELETE FROM accounts WHERE id = ?'),
@@ -190,10 +189,6 @@ export class AccountsStore {
 
   account(id: string): AccountRow | null {
     return (this.sql.account.get(id) as AccountRow | undefined) ?? null;
-  }
-
-  accountsByEmail(email: string): AccountRow[] {
-    return this.sql.accountsByEmail.all(email) as AccountRow[];
   }
 
   accountByHandle(userHandle: Buffer): AccountRow | null {

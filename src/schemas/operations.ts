@@ -382,7 +382,7 @@ const MODERATION_OPERATIONS: readonly OperationSpec[] = [
       400: `${ACCOUNT_INVALID_BODY} Also: a field the action needs is missing.`,
       401: NOT_RECENT,
       403: `${OTHER_ORIGIN} Or: ${NOT_MODERATOR}`,
-      409: 'The action is refused as the command line would refuse it (the submission, report or claim was decided already, another claim on the toilet is approved, no such toilet, no such lock, a value the fact does not take): the detail says why.',
+      409: 'The action is refused as the command line would refuse it (the submission, report or claim was decided already, another claim on the toilet is approved, no such toilet, no such lock, a value the fact does not take): the detail says why. Or (type own-claim) the moderator\'s own account holds a claim on the toilet, so another moderator must decide its claims.',
       429: RATE_LIMITED,
       503: 'The overlay database cannot be written now; wait Retry-After seconds.',
     },
