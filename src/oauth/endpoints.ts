@@ -1,6 +1,6 @@
 // The endpoints clients call: /oauth/register (RFC 7591), /oauth/token (authorization_code with PKCE S256,
 // refresh_token) and /oauth/revoke (RFC 7009). Behind the guard chain for the per-IP budgets (registration
-// the sign-in attempts' 10 a minute, the others the API's); answers and errors in the RFCs' JSON, no-store.
+// its own, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE, never the sign-in attempts'; the others the API's); answers and errors in the RFCs' JSON, no-store.
 // Public clients only: a client proves itself with PKCE and its exact redirect URI, never a secret. CORS
 // is open: nothing here reads a cookie, and browser-based agents call these endpoints too.
 import { GuardChain, NOT_JSON, parseJson, type GuardDeps, type GuardNeeds } from '../api/guards.js';
@@ -17,7 +17,7 @@ import type { OAuthStore } from './store.js';
 const CLIENT_CORS = new CorsPolicy({ allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAgeSeconds: 86400 });
 const REGISTRATION_MAX_BYTES = 16 * 1024;
 const FORM_MAX_BYTES = 8 * 1024;
-const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.accountsPerIp };
+const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.registrationPerIp };
 const CLIENT_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp };
 
 export interface EndpointDeps {

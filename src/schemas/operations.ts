@@ -28,6 +28,8 @@ export const RATE_LIMIT_POLICIES = {
   tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
   /** Sign-in and registration attempts (src/accounts): few, so a stolen cookie or an enumeration script gets nowhere fast. */
   accountsPerIp: { name: 'accounts-per-ip', quota: 10, windowSeconds: 60 },
+  /** OAuth client registrations (src/oauth): a budget of their own, so registering never spends the sign-in one. */
+  registrationPerIp: { name: 'registration-per-ip', quota: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */
