@@ -15,6 +15,7 @@ import { PARTNER_TABLES_STEP } from './partner-tables.js';
 import { BILLING_TABLES_STEP } from './billing-tables.js';
 import { FIGURES_TABLES_STEP } from './figures-tables.js';
 import { OAUTH_TABLES_STEP } from './oauth-tables.js';
+import { OAUTH_CLIENT_BOUNDS_STEP } from './oauth-client-bounds.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
@@ -88,6 +89,7 @@ CREATE TABLE recovery_links (
   { version: 4, ...OAUTH_TABLES_STEP },
   { version: 5, ...BILLING_TABLES_STEP },
   { version: 6, ...FIGURES_TABLES_STEP },
+  { version: 7, ...OAUTH_CLIENT_BOUNDS_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

@@ -436,6 +436,15 @@ export function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { bo
   return found.length > 0 ? invalidBody(found) : { body };
 }
 
+/** A 400 for query parameters the operation does not take as sent, listing each fault. */
+export function invalidQuery(invalidParams: readonly InvalidParam[]): Refusal {
+  return {
+    slug: 'invalid-parameters',
+    detail: `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`,
+    invalidParams,
+  };
+}
+
 /** A 400 for a body that is not what the operation takes, listing each fault. */
 export function invalidBody(invalidParams: readonly InvalidParam[]): Refusal {
   return { slug: 'invalid-parameters', detail: `Correct the body and send it again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`, invalidParams };
