@@ -17,9 +17,9 @@ import { findInvalid } from '../schemas/validate.js';
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
  * this is our decision (issue 27; test/community/guard-order.test.ts asserts it pair by pair):
  *
- *   rateLimit      429  first: every answer then carries the RateLimit headers. On a route with an
- *                       origin check the budget is only read here, and spent right after the origin
- *                       passed, so a request refused for its origin spends nothing (issue 38)
+ *   rateLimit      429  first: every answer then carries the RateLimit headers. On a route for the
+ *                       site's pages (`origin: 'site'`) the budget is only read here, and spent right
+ *                       after the origin passed, so a request refused for its origin spends nothing (issue 38)
  *   featureSwitch  503  an operation switched off refuses everyone alike
  *   origin         403
  *   session        401  a signed-in session where the operation needs one (`security: 'session'`), then
@@ -156,7 +156,7 @@ const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: 
 };
 
 const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validation' | 'existence'>, GuardKind> = {
-  // A route with an origin check spends its budget only once the origin passed: a refused cross-origin
+  // A route for the site's pages spends its budget only once the origin passed: a refused cross-origin
   // request (a no-cors POST of any web page) must not lock the visitor's address out. Until then the
   // budget is read (429 when it is spent), so the 403 carries the RateLimit headers as well.
   rateLimit: ({ rateLimit, guards }, { limits }) => {
@@ -177,7 +177,8 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
         retryAfterSeconds: result.resetSeconds,
       };
     };
-    if (guards?.origin === undefined) return { check: (request, context) => count(request, context, true) };
+    // only the site's own operations: MCP's listed origins (a hot path) count as they always did
+    if (guards?.origin !== 'site') return { check: (request, context) => count(request, context, true) };
     return { check: (request, context) => count(request, context, false), afterOrigin: (request, context) => count(request, context, true) };
   },
 
