@@ -25,7 +25,9 @@ export function start(page: 'signup' | 'signin' | 'recover'): void {
 function carryNextToSignUp(): void {
   const next = nextHref('');
   if (next === '') return;
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('main a[href^="/signup"]')) link.href = localHref(`/signup?next=${encodeURIComponent(next)}`);
+  // carried as this site's path: the sign-up page checks it again, as this page did
+  const { pathname, search, hash } = new URL(next);
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('main a[href^="/signup"]')) link.href = localHref(`/signup?next=${encodeURIComponent(`${pathname}${search}${hash}`)}`);
 }
 
 /** Runs one step of a form: its status line says what happens and what went wrong, field errors beside their fields. */
