@@ -56,6 +56,10 @@ export interface Config {
   deprecated: { operationId: string; deprecation: Date; sunset: Date }[];
   /** Sign-in and registration attempts per minute per IP (src/accounts); 0 lifts the limit. */
   accountRateLimitPerMinute: number;
+  /** OAuth client registrations (POST /oauth/register) per minute per IP, a budget of their own; 0 lifts it. */
+  registrationRateLimitPerMinute: number;
+  /** Most stored OAuth clients nobody has authorized yet; registering one more evicts the oldest. */
+  oauthPendingClientsMax: number;
   /** How long a signed-in session lasts (docs/SECURITY.md says why these defaults). */
   sessions: SessionLifetimes;
   /** Community contributions and moderation; never touched by an import. */
@@ -137,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
   const overlayDb = env.OVERLAY_DB || join(dirname(toiletsDb), 'overlay.db');
   const trustProxy = integer(env, 'TRUST_PROXY', 0, 0, 10);
+  const accountRateLimitPerMinute = integer(env, 'ACCOUNT_RATE_LIMIT_PER_MINUTE', 10, 0, 1e9);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -153,7 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
-    accountRateLimitPerMinute: integer(env, 'ACCOUNT_RATE_LIMIT_PER_MINUTE', 10, 0, 1e9),
+    accountRateLimitPerMinute,
+    registrationRateLimitPerMinute: integer(env, 'OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE', accountRateLimitPerMinute, 0, 1e9),
+    oauthPendingClientsMax: integer(env, 'OAUTH_PENDING_CLIENTS_MAX', 10_000, 1, 10_000_000),
     sessions: sessionLifetimes(env),
     overlayDb,
     accountsDb: accountsDb(env, overlayDb, toiletsDb),

@@ -11,6 +11,7 @@ import { AccountsStore } from './store.js';
 import { Sessions } from './sessions.js';
 import { PasskeyCeremonies } from './passkeys.js';
 import { DeletionHooks } from './deletion.js';
+import { ConnectedCredentialsRegistry } from './connected-credentials.js';
 import { AccountEventLog } from './event-log.js';
 import { registerAccountRoutes, type HumanCheckLedger } from './routes.js';
 
@@ -29,6 +30,8 @@ export class Accounts {
   readonly sessions: Sessions;
   /** Later issues register what deleting an account must also end (deletion.ts). */
   readonly deletion = new DeletionHooks();
+  /** What sign-out everywhere (with connections=all) and a recovery end besides sessions (connected-credentials.ts). */
+  readonly connected = new ConnectedCredentialsRegistry();
   /** What happened to the account's claims and listings, for account-events delivery (event-log.ts). */
   readonly events: AccountEventLog;
   private timer: NodeJS.Timeout | null = null;
@@ -44,9 +47,9 @@ export class Accounts {
   }
 
   serve(server: HttpServer, deps: AccountsServeDeps): void {
-    const { config, store, sessions, deletion, log, now } = this;
+    const { config, store, sessions, deletion, connected, log, now } = this;
     const ceremonies = new PasskeyCeremonies(store, config.baseUrl, log);
-    registerAccountRoutes(server, { config, ...deps, store, sessions, ceremonies, deletion, log, now });
+    registerAccountRoutes(server, { config, ...deps, store, sessions, ceremonies, deletion, connected, log, now });
   }
 
   start(): void {

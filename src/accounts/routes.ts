@@ -10,13 +10,15 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
+import { checkedBody, GuardChain, invalidQuery, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
 import { operationById } from '../schemas/operations.js';
+import { parseQuery } from '../schemas/query.js';
 import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
 import { sessionId, type Sessions } from './sessions.js';
 import type { PasskeyCeremonies, NewPasskey } from './passkeys.js';
 import { DeletionPostponed, type DeletionHooks } from './deletion.js';
+import type { ConnectedCredentialsRegistry } from './connected-credentials.js';
 
 /** Spends a verified human-check token once (the overlay keeps the used ones): false when it was used before. */
 export interface HumanCheckLedger {
@@ -31,6 +33,7 @@ export interface AccountRouteDeps {
   sessions: Sessions;
   ceremonies: PasskeyCeremonies;
   deletion: DeletionHooks;
+  connected: ConnectedCredentialsRegistry;
   humanCheck: HumanCheckVerifier;
   ledger: HumanCheckLedger;
   log: Logger;
@@ -42,7 +45,7 @@ const JSON_TYPE = ['Content-Type', 'application/json'];
 const USER_AGENT = ['user-agent'];
 
 export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps): void {
-  const { store, sessions, ceremonies, deletion, ledger, log } = deps;
+  const { store, sessions, ceremonies, deletion, connected, ledger, log } = deps;
   const guards = new GuardChain({ ...deps, sessions });
 
   const answer = (status: number, context: GuardContext<unknown>, body: unknown, cookie?: string): RouteResult => ({
@@ -60,14 +63,19 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     guards.operation<B>(server, spec, {
       headers,
       validate:
-        spec.requestBody === undefined
-          ? undefined
-          : (request, context) => {
-              const checked = checkedBody(request, spec);
-              if ('slug' in checked) return checked;
-              context.body = checked.body;
-              return { input: checked.body as B };
-            },
+        spec.query !== undefined
+          ? (request) => {
+              const parsed = parseQuery(spec.query!, request.query);
+              return parsed.ok ? { input: parsed.params as B } : invalidQuery(parsed.invalid);
+            }
+          : spec.requestBody === undefined
+            ? undefined
+            : (request, context) => {
+                const checked = checkedBody(request, spec);
+                if ('slug' in checked) return checked;
+                context.body = checked.body;
+                return { input: checked.body as B };
+              },
       handle: (request, context) => handle(context.input, context, request),
     });
   };
@@ -181,11 +189,14 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
     return answer(200, context, { ended: id, current }, current ? sessions.clearCookie() : undefined);
   });
 
-  operation<never>('signOutEverywhere', (_body, context) => {
+  operation<{ connections?: string }>('signOutEverywhere', (query, context) => {
     const session = context.session!;
-    const ended = store.deleteOtherSessions(session.account, session.tokenHash);
-    log.info('other sessions ended', { account: session.account, ended });
-    return answer(200, context, { ended });
+    const { ended, connections_ended } = store.transaction(() => ({
+      ended: store.deleteOtherSessions(session.account, session.tokenHash),
+      connections_ended: query.connections === 'all' ? connected.endAll(session.account, 'signed out everywhere') : 0,
+    }));
+    log.info('other sessions ended', { account: session.account, ended, connections_ended });
+    return answer(200, context, { ended, connections_ended });
   });
 
   operation<{ recovery_token: string; name?: string; credential: RegistrationResponseJSON }>('recoverAccount', async (body, context, request) => {
@@ -200,8 +211,9 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
       if (store.takeRecovery(tokenHash) === null) return null;
       const account = store.account(link.account_id)!;
       storePasskey(verified.value, account.id, body.name?.trim() ?? 'Recovered passkey', nowMs);
-      // whoever held the lost passkeys is signed out
+      // whoever held the lost passkeys is signed out, and every app connected with them ends
       store.deleteSessions(account.id);
+      connected.endAll(account.id, 'account recovered');
       return { account, cookie: sessions.start(account.id, account.moderator === 1, nowMs, request.headers['user-agent']) };
     });
     if (done === null) return refuse(recoveryGone, context);

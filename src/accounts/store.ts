@@ -15,6 +15,7 @@ import { PARTNER_TABLES_STEP } from './partner-tables.js';
 import { BILLING_TABLES_STEP } from './billing-tables.js';
 import { FIGURES_TABLES_STEP } from './figures-tables.js';
 import { OAUTH_TABLES_STEP } from './oauth-tables.js';
+import { OAUTH_CLIENT_BOUNDS_STEP } from './oauth-client-bounds.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
@@ -88,6 +89,7 @@ CREATE TABLE recovery_links (
   { version: 4, ...OAUTH_TABLES_STEP },
   { version: 5, ...BILLING_TABLES_STEP },
   { version: 6, ...FIGURES_TABLES_STEP },
+  { version: 7, ...OAUTH_CLIENT_BOUNDS_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';
@@ -147,7 +149,6 @@ export class AccountsStore {
     const db = this.db;
     this.sql = {
       account: db.prepare('SELECT * FROM accounts WHERE id = ?'),
-      accountsByEmail: db.prepare('SELECT * FROM accounts WHERE email = ? ORDER BY created_at'),
       accountByHandle: db.prepare('SELECT * FROM accounts WHERE user_handle = ?'),
       insertAccount: db.prepare('INSERT INTO accounts (id, user_handle, display_name, email, created_at) VALUES (?, ?, ?, ?, ?)'),
       deleteAccount: db.prepare('DELETE FROM accounts WHERE id = ?'),
@@ -190,10 +191,6 @@ export class AccountsStore {
 
   account(id: string): AccountRow | null {
     return (this.sql.account.get(id) as AccountRow | undefined) ?? null;
-  }
-
-  accountsByEmail(email: string): AccountRow[] {
-    return this.sql.accountsByEmail.all(email) as AccountRow[];
   }
 
   accountByHandle(userHandle: Buffer): AccountRow | null {

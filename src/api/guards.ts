@@ -17,7 +17,9 @@ import { findInvalid } from '../schemas/validate.js';
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
  * this is our decision (issue 27; test/community/guard-order.test.ts asserts it pair by pair):
  *
- *   rateLimit      429  first: every answer then carries the RateLimit headers
+ *   rateLimit      429  first: every answer then carries the RateLimit headers. On a route for the
+ *                       site's pages (`origin: 'site'`) the budget is only read here, and spent right
+ *                       after the origin passed, so a request refused for its origin spends nothing (issue 38)
  *   featureSwitch  503  an operation switched off refuses everyone alike
  *   origin         403
  *   session        401  a signed-in session where the operation needs one (`security: 'session'`), then
@@ -134,7 +136,10 @@ export type GuardNeeds = Pick<OperationSpec, 'rateLimit' | 'guards' | 'security'
  * One kind of guard: given what a route declares, its check (with the request headers the check reads),
  * or null when the route needs none. A new kind is one such function, listed in GUARD_ORDER and KINDS.
  */
-type GuardKind = (needs: GuardNeeds, deps: GuardDeps) => { check: Check<unknown>; headers?: readonly string[] } | null;
+type GuardKind = (needs: GuardNeeds, deps: GuardDeps) => { check: Check<unknown>; headers?: readonly string[]; afterOrigin?: Check<unknown> } | null;
+
+/** The first name of the pair limiter.headers() appends (the five RateLimit fields in one pair). */
+const RATE_LIMIT_HEADER = 'RateLimit-Limit';
 
 /** Retry-After while a feature is switched off: the operator decides when it comes back. */
 const SWITCHED_OFF_RETRY_SECONDS = 3600;
@@ -151,24 +156,30 @@ const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: 
 };
 
 const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validation' | 'existence'>, GuardKind> = {
-  rateLimit: ({ rateLimit }, { limits }) => {
+  // A route for the site's pages spends its budget only once the origin passed: a refused cross-origin
+  // request (a no-cors POST of any web page) must not lock the visitor's address out. Until then the
+  // budget is read (429 when it is spent), so the 403 carries the RateLimit headers as well.
+  rateLimit: ({ rateLimit, guards }, { limits }) => {
     if (rateLimit === null) return null;
     const limiter = limiterOf(limits, rateLimit);
     if (!limiter.enabled) return null;
-    return {
-      check: (request, context) => {
-        const result = limiter.take(request.ip, context.nowMs);
-        const rateHeaders = limiter.headers(result);
-        context.headers = context.headers.length === 0 ? rateHeaders : [...context.headers, ...rateHeaders];
-        if (result.allowed) return null;
-        countRefusal(limits, rateLimit);
-        return {
-          slug: 'rate-limited',
-          detail: `This address sent more than ${result.limit} requests in ${limiter.policy.windowSeconds} seconds. Wait ${result.resetSeconds} seconds, then send the request again.`,
-          retryAfterSeconds: result.resetSeconds,
-        };
-      },
+    const count = (request: HttpRequestInfo, context: GuardContext<unknown>, spend: boolean): Refusal | null => {
+      const result = spend ? limiter.take(request.ip, context.nowMs) : limiter.peek(request.ip, context.nowMs);
+      const rateHeaders = limiter.headers(result);
+      const read = context.headers.lastIndexOf(RATE_LIMIT_HEADER);
+      const kept = spend && read >= 0 ? context.headers.slice(0, read) : context.headers;
+      context.headers = kept.length === 0 ? rateHeaders : [...kept, ...rateHeaders];
+      if (result.allowed) return null;
+      countRefusal(limits, rateLimit);
+      return {
+        slug: 'rate-limited',
+        detail: `This address sent more than ${result.limit} requests in ${limiter.policy.windowSeconds} seconds. Wait ${result.resetSeconds} seconds, then send the request again.`,
+        retryAfterSeconds: result.resetSeconds,
+      };
     };
+    // only the site's own operations: MCP's listed origins (a hot path) count as they always did
+    if (guards?.origin !== 'site') return { check: (request, context) => count(request, context, true) };
+    return { check: (request, context) => count(request, context, false), afterOrigin: (request, context) => count(request, context, true) };
   },
 
   featureSwitch: ({ guards }, { config }) => {
@@ -310,6 +321,8 @@ export class GuardChain {
     const headers = new Set(route.headers === 'all' ? [] : route.headers);
     /** The checks that come before the body size: all a too-large body meets. */
     let beforeBody = 0;
+    /** The rate limit's spending, when it waits for the origin check. */
+    let afterOrigin: Check<I> | null = null;
     for (const step of GUARD_ORDER) {
       switch (step) {
         case 'bodySize':
@@ -331,9 +344,12 @@ export class GuardChain {
           break;
         default: {
           const guard = KINDS[step](route.needs, this.deps);
-          if (guard === null) break;
-          checks.push(guard.check);
-          for (const name of guard.headers ?? []) headers.add(name);
+          if (guard !== null) {
+            checks.push(guard.check);
+            for (const name of guard.headers ?? []) headers.add(name);
+            if (guard.afterOrigin !== undefined) afterOrigin = guard.afterOrigin;
+          }
+          if (step === 'origin' && afterOrigin !== null) checks.push(afterOrigin);
         }
       }
     }
@@ -419,6 +435,15 @@ export function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { bo
   if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
   const found = findInvalid(spec.requestBody!.schema, body);
   return found.length > 0 ? invalidBody(found) : { body };
+}
+
+/** A 400 for query parameters the operation does not take as sent, listing each fault. */
+export function invalidQuery(invalidParams: readonly InvalidParam[]): Refusal {
+  return {
+    slug: 'invalid-parameters',
+    detail: `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`,
+    invalidParams,
+  };
 }
 
 /** A 400 for a body that is not what the operation takes, listing each fault. */

@@ -56,7 +56,9 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
   const hooks = serviceHooks(problems, log, options.onStorageTrouble);
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
+  const onUnreadableForwardedFor = () =>
+    log.info(`a request behind TRUST_PROXY=${config.trustProxy} had no readable address in that X-Forwarded-For entry (missing or not an address); such requests are counted by the proxy's address. Check that the proxies append their peer (nginx: $proxy_add_x_forwarded_for) and that TRUST_PROXY counts them`);
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, onUnreadableForwardedFor, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
   registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };

@@ -4,7 +4,7 @@
 // schema), then the read, and answers with the spec's headers.
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
-import type { InvalidParam, Problems } from '../http/problem.js';
+import type { Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
 import { parseQuery } from '../schemas/query.js';
@@ -15,7 +15,7 @@ import { TOILET_ID } from '../schemas/resources.js';
 import { isCountryCode } from '../geo/where.js';
 import { PlaceLookupUnavailable, type Reads } from './reads.js';
 import type { Limits } from './limits.js';
-import { GuardChain, type Refusal } from './guards.js';
+import { GuardChain, invalidQuery } from './guards.js';
 import type { AreaCache } from './area-cache.js';
 import { deprecationHeaders } from './deprecation.js';
 import type { Config } from '../config.js';
@@ -47,20 +47,15 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const tagged = (operationId: string): true | undefined => operationById(operationId).conditional;
   const areaTagged = tagged('listToiletsInArea');
   const toiletTagged = tagged('getToilet');
-  const invalid = (invalidParams: readonly InvalidParam[]): Refusal => ({
-    slug: 'invalid-parameters',
-    detail: `Correct ${invalidParams.length === 1 ? 'this parameter' : `these ${invalidParams.length} parameters`} and send the request again: ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}.`,
-    invalidParams,
-  });
 
   guards.operation<FindParams>(server, operationById('findToiletsNear'), {
     cors: PUBLIC_CORS,
     validate: (request) => {
       const parsed = parseQuery('findToiletsNear', request.query);
-      if (!parsed.ok) return invalid(parsed.invalid);
+      if (!parsed.ok) return invalidQuery(parsed.invalid);
       const { country } = parsed.params;
       if (country !== undefined && !isCountryCode(country)) {
-        return invalid([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]);
+        return invalidQuery([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]);
       }
       return { input: parsed.params };
     },
@@ -87,7 +82,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     cors: PUBLIC_CORS,
     validate: (request) => {
       const parsed = parseQuery('listToiletsInArea', request.query);
-      return parsed.ok ? { input: parsed.params } : invalid(parsed.invalid);
+      return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
     },
     handle: (request, { input, nowMs, headers }) => {
       const hit = areaCache.get(request.query, nowMs);

@@ -5,6 +5,7 @@
 // Withdrawing the role ends the account's sessions, so a moderator session never outlives the role.
 import { randomBytes } from 'node:crypto';
 import { secretHash, type AccountRow, type AccountsStore } from '../accounts/store.js';
+import { UsageError } from '../cli/command.js';
 import { ModerationError, type Moderation } from './moderation.js';
 
 /** How long an operator's recovery link works (once). */
@@ -65,17 +66,16 @@ export class AccountModeration {
     });
   }
 
-  /** An account by id (acc_…) or by its e-mail address, when exactly one account has it. */
+  /**
+   * An account by its id (acc_…) only: nothing verifies the e-mail address a sign-up gives, so an address
+   * could name whichever account typed it first. The account page shows the id to its owner.
+   */
   private account(who: string): AccountRow {
-    if (/^acc_[0-9a-f]{24}$/.test(who)) {
-      const account = this.accounts.account(who);
-      if (account === null) throw new ModerationError(`no account has the id ${who}`);
-      return account;
-    }
-    if (!who.includes('@')) throw new ModerationError(`${who} is neither an account id (acc_ and 24 hex digits) nor an e-mail address`);
-    const found = this.accounts.accountsByEmail(who);
-    if (found.length === 0) throw new ModerationError(`no account has the e-mail address ${who}`);
-    if (found.length > 1) throw new ModerationError(`${found.length} accounts have this e-mail address (${found.map((a) => a.id).join(', ')}); name one by its id`);
-    return found[0];
+    if (!ACCOUNT_ID.test(who)) throw new UsageError(`${who} is not an account id (acc_ and 24 hex digits): ask the account's owner for the id their account page shows; e-mail addresses are not verified, so they name no account here`);
+    const account = this.accounts.account(who);
+    if (account === null) throw new ModerationError(`no account has the id ${who}`);
+    return account;
   }
 }
+
+const ACCOUNT_ID = /^acc_[0-9a-f]{24}$/;

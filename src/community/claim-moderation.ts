@@ -2,7 +2,8 @@
 // command line and the site's moderator queue: the pending claims with their context, approve (optionally
 // correcting the business name partner.name shows) or reject with a reason, and the operator's manual plan.
 // Each action is recorded in the moderation log like every other (Moderation.act), with ids only: the
-// contact details stay in the accounts database. The partner module does the work (src/partners).
+// contact details stay in the accounts database. The partner module does the work (src/partners). A site
+// moderator never decides a claim on a toilet their own account claims; the command acts for the install.
 import { PartnerClaims, type QueuedClaim } from '../partners/claims.js';
 import { PartnerPlans } from '../partners/plans.js';
 import { PartnerError } from '../partners/errors.js';
@@ -11,6 +12,9 @@ import type { PlanTier } from '../partners/store.js';
 import { actor, ModerationError, type Moderation } from './moderation.js';
 
 export const PLAN_CHOICES = ['basic', 'plus', 'none'] as const;
+
+/** A site moderator's decision on a toilet where their own account holds a claim: another moderator must decide. */
+export class OwnClaimRefused extends ModerationError {}
 
 export class ClaimModeration {
   private readonly claims: PartnerClaims;
@@ -33,7 +37,7 @@ export class ClaimModeration {
   approve(claimId: string, reason: string, name?: string, by?: string): string {
     return refusedAsModeration(() =>
       this.moderation.act('approve_claim', claimId, reason, actor(name === undefined ? {} : { name }, by), () => {
-        const done = this.claims.approve(claimId, reason, name);
+        const done = this.claims.approve(claimId, reason, name, by);
         const others = done.rejected_others.length > 0 ? `; rejected the other pending claims on it: ${done.rejected_others.join(', ')}` : '';
         return `approved ${claimId}: listing ${done.listing} on ${done.toilet} shows as "${done.name}" once a plan runs${others}`;
       }),
@@ -43,7 +47,7 @@ export class ClaimModeration {
   reject(claimId: string, reason: string, by?: string): string {
     return refusedAsModeration(() =>
       this.moderation.act('reject_claim', claimId, reason, actor({}, by), () => {
-        const done = this.claims.reject(claimId, reason);
+        const done = this.claims.reject(claimId, reason, by);
         return `rejected ${claimId} (listing ${done.listing} on ${done.toilet}); the business sees the reason`;
       }),
     );
@@ -67,7 +71,7 @@ function refusedAsModeration<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof PartnerError) throw new ModerationError(error.message);
+    if (error instanceof PartnerError) throw error.kind === 'own-claim' ? new OwnClaimRefused(error.message) : new ModerationError(error.message);
     throw error;
   }
 }

@@ -33,9 +33,10 @@ const COMMAND = {
   gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)
   log [--limit N]                                 the latest moderator actions
   moderators list                                 the accounts with the moderator role
-  moderators add <account> --reason TEXT          grant the role (<account>: acc_… id or e-mail)
+  moderators add <account> --reason TEXT          grant the role (<account>: the acc_… id only, from the account page)
   moderators remove <account> --reason TEXT       withdraw it; ends the account's sessions
   accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey
+<account>: the acc_… id only, which the account's owner reads on their account page (e-mail addresses are not verified)
 facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hours, name, operator, existence
 --json prints machine-readable output. Exit codes: 0 done, 1 refused (the message says why), 2 wrong arguments.`,
   options: { reason: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, name: { type: 'string' } },

@@ -13,7 +13,7 @@ import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionRe
 import { operationById } from '../schemas/operations.js';
 import type { InvalidParam } from '../schemas/resources.js';
 import { Moderation, ModerationError } from './moderation.js';
-import type { ClaimModeration } from './claim-moderation.js';
+import { OwnClaimRefused, type ClaimModeration } from './claim-moderation.js';
 
 /** How many of the latest actions the queue shows (`npm run moderate -- log` shows 20 too). */
 const LOG_ENTRIES = 20;
@@ -99,6 +99,7 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
             break;
         }
       } catch (error) {
+        if (error instanceof OwnClaimRefused) return guards.refuse({ slug: 'own-claim', detail: `Refused: ${error.message}.` }, context);
         if (!(error instanceof ModerationError)) throw error;
         return guards.refuse({ slug: 'moderation-refused', detail: `Refused: ${error.message}. Reload the queue and act again.` }, context);
       }

@@ -21,30 +21,47 @@ export function normalizeIp(text: string): string | null {
 
 /**
  * The client's address. With `trustedHops` = 0 it is the socket's peer. Behind N trusted proxies that
- * each append their peer to X-Forwarded-For, it is the Nth valid entry from the right of that header
- * (entries that are not addresses are skipped; fewer valid entries than N → the leftmost valid one;
- * none → the socket's peer). `forwardedFor` is the header's value ('' when absent).
+ * each append their peer to X-Forwarded-For, it is exactly the Nth entry from the right of that header:
+ * the one the outermost trusted proxy wrote. Entries left of it are the client's own words, so nothing is
+ * skipped to reach them; when the Nth entry is missing or is no address, it is the socket's peer.
+ * `forwardedFor` is the header's value ('' when absent).
  */
 export function clientIp(socketIp: string, forwardedFor: string, trustedHops: number): string {
   return forwardedClientIp(forwardedFor, trustedHops) ?? socketIp;
 }
 
-/** The X-Forwarded-For part of clientIp: the address the trusted proxies vouch for, or null. */
+/**
+ * The X-Forwarded-For part of clientIp: the address the outermost trusted proxy wrote, or null when that
+ * entry is missing or unreadable. A proxy may write its peer with the port (`203.0.113.9:51234`,
+ * `[2001:db8::1]:443`); the port is dropped.
+ */
 export function forwardedClientIp(forwardedFor: string, trustedHops: number): string | null {
-  let found = 0;
-  let chosen: string | null = null;
-  let end = trustedHops > 0 ? forwardedFor.length : 0;
-  while (end > 0) {
-    const start = forwardedFor.lastIndexOf(',', end - 1) + 1;
-    const ip = normalizeIp(forwardedFor.slice(start, end).trim());
-    if (ip !== null) {
-      chosen = ip;
-      if (++found === trustedHops) break;
-    }
-    end = start - 1;
+  if (trustedHops <= 0) return null;
+  let end = forwardedFor.length;
+  for (let hop = 1; hop < trustedHops; hop++) {
+    end = forwardedFor.lastIndexOf(',', end - 1);
+    if (end < 0) return null;
   }
-  return chosen;
+  return entryAddress(forwardedFor.slice(forwardedFor.lastIndexOf(',', end - 1) + 1, end).trim());
 }
+
+/** One X-Forwarded-For entry as an address: plain, `ipv4:port`, `[ipv6]` or `[ipv6]:port`; else null. */
+function entryAddress(entry: string): string | null {
+  if (entry.startsWith('[')) {
+    const close = entry.indexOf(']');
+    const rest = entry.slice(close + 1);
+    if (close < 0 || (rest !== '' && !PORT.test(rest))) return null;
+    const inner = entry.slice(1, close);
+    return inner.includes(':') ? normalizeIp(inner) : null;
+  }
+  const colon = entry.indexOf(':');
+  if (colon >= 0 && colon === entry.lastIndexOf(':') && entry.includes('.')) {
+    return PORT.test(entry.slice(colon)) ? normalizeIp(entry.slice(0, colon)) : null;
+  }
+  return normalizeIp(entry);
+}
+
+const PORT = /^:\d{1,5}$/;
 
 /** Scratch for ipv6Prefix64: the groups as read, before "::" is expanded. */
 const readGroups = new Uint16Array(8);

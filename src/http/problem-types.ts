@@ -122,6 +122,11 @@ export const PROBLEM_TYPES = {
     status: 409,
     description: 'The moderator action cannot be done as asked, for the reason the detail gives (decided already, no such toilet or lock, a value the fact does not take). Reload the queue and act again.',
   },
+  'own-claim': {
+    title: 'Another moderator must decide',
+    status: 409,
+    description: "The signed-in moderator's own account holds a pending or approved business claim on this toilet, so they may not decide any claim on it (neither approve their own nor reject a rival's). Another moderator decides it, or the operator with npm run moderate.",
+  },
   'claim-conflict': {
     title: 'Toilet already claimed',
     status: 409,

@@ -128,6 +128,46 @@ export class FixedWindowRateLimiter {
     return { allowed: true, limit, remaining: limit - used - 1, resetSeconds };
   }
 
+  /**
+   * What take() would answer for `ip` now, without counting anything: for a request refused before it may
+   * spend the budget (another origin), whose answer still carries the RateLimit headers.
+   */
+  peek(ip: string, nowMs: number): RateLimitResult {
+    if (!this.enabled) return UNLIMITED;
+    const window = Math.floor(nowMs / this.windowMs);
+    const resetSeconds = Math.ceil(((window + 1) * this.windowMs - nowMs) / 1000);
+    const [hashA, hashB] = ip.includes(':') && ipv6Prefix64(ip, prefix) ? prefixHashes(prefix) : hashes(ip);
+    const stamp = window | 0;
+    const words = this.words;
+    while (Atomics.compareExchange(words, LOCK, 0, 1) !== 0);
+    let used: number;
+    try {
+      used = words[WINDOW] === stamp ? this.counted(stamp, hashA, hashB) : 0;
+    } finally {
+      Atomics.store(words, LOCK, 0);
+    }
+    const limit = this.limit;
+    return { allowed: used < limit, limit, remaining: Math.max(0, limit - used), resetSeconds };
+  }
+
+  /** The count of a key in window `stamp` (the lock held), changing nothing. */
+  private counted(stamp: number, hashA: number, hashB: number): number {
+    const words = this.words;
+    for (let slot = hashA & this.slotMask; ; slot = (slot + 1) & this.slotMask) {
+      const at = HEADER_WORDS + slot * SLOT_WORDS;
+      if (words[at] !== stamp) return words[USED] >= this.maxKeys && words[SKETCH_WINDOW] === stamp ? this.sketchCount(hashA, hashB) : 0;
+      if (words[at + 1] === hashA && words[at + 2] === hashB) return words[at + 3];
+    }
+  }
+
+  /** A key's estimate in the sketch (its smallest counter), changing nothing. */
+  private sketchCount(hashA: number, hashB: number): number {
+    const width = this.sketchMask + 1;
+    let smallest = SKETCH_MAX;
+    for (let row = 0; row < SKETCH_ROWS; row++) smallest = Math.min(smallest, this.sketch[row * width + ((hashA + Math.imul(row, hashB | 1)) & this.sketchMask)]);
+    return smallest;
+  }
+
   /** Counts one request of a key in window `stamp` (the lock held); returns the count before it. */
   private count(stamp: number, hashA: number, hashB: number): number {
     const words = this.words;

@@ -104,6 +104,11 @@ export interface HttpServerOptions {
   readonly observer?: RequestObserver | null;
   /** Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY); 0 = use the socket's peer. */
   readonly trustedProxyHops?: number;
+  /**
+   * Told once, the first time a request behind trusted proxies lacks a readable address in the
+   * X-Forwarded-For entry TRUST_PROXY names (it is then counted by the socket's peer): for the log.
+   */
+  readonly onUnreadableForwardedFor?: () => void;
   /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
   readonly security?: SecurityOptions;
 }
@@ -187,6 +192,7 @@ export class HttpServer {
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
   private readonly trustedProxyHops: number;
+  private unreadableForwardedFor: (() => void) | null;
   private readonly security: SecurityOptions;
   /** The security headers of answers no route writes (404, 405, preflights, refused framing). */
   private readonly answerHeaders: HeaderList;
@@ -204,6 +210,7 @@ export class HttpServer {
     this.hooks = options.hooks;
     this.state = new ServerState(options.hooks, options.observer ?? null);
     this.trustedProxyHops = options.trustedProxyHops ?? 0;
+    this.unreadableForwardedFor = options.onUnreadableForwardedFor ?? null;
     this.security = options.security ?? { https: false };
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
@@ -473,7 +480,14 @@ export class HttpServer {
 
   /** The header must be read now, while uWS's request is valid; the socket address can wait. */
   private forwardedIp(req: HttpRequest): string | null {
-    return this.trustedProxyHops > 0 ? forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops) : null;
+    if (this.trustedProxyHops === 0) return null;
+    const ip = forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops);
+    if (ip === null && this.unreadableForwardedFor !== null) {
+      const tell = this.unreadableForwardedFor;
+      this.unreadableForwardedFor = null;
+      tell();
+    }
+    return ip;
   }
 }
 

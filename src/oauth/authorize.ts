@@ -4,19 +4,21 @@
 // is a page of ours (no open redirector); after, errors go back as redirect parameters with `state` and
 // `iss` (RFC 9207). The POST must come from our own page (Origin) and carry the single-use form token of
 // the consent it answers, bound to the session that saw it. Consent is asked on every authorization: every
-// client here registered itself, so nobody vouches for it.
+// client here registered itself, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
+// minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant.
 import type { GuardDeps, GuardNeeds } from '../api/guards.js';
-import { GuardChain } from '../api/guards.js';
+import { GuardChain, RECENT_PASSKEY_MS, type SignedIn } from '../api/guards.js';
 import type { HttpReply } from '../http/reply.js';
 import type { HttpServer } from '../http/server.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { AccountsStore } from '../accounts/store.js';
 import type { Logger } from '../log.js';
 import { formFields, NO_STORE } from './answers.js';
+import { redirectUriRegistered } from './clients.js';
 import { accountResource, OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
 import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, SCOPE } from './lifetimes.js';
-import { escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
+import { confirmBlock, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
 import type { AuthorizationRequest, ClientRow, OAuthStore } from './store.js';
 
 const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
@@ -55,6 +57,9 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if (context.session === null) {
         return renderOAuthPage({ title: `Sign in to connect ${client.name}`, main: signInBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings. Sign in to decide.`, `${request.path}?${request.query}`), signIn: true });
       }
+      if (!recentPasskey(context.session, context.nowMs)) {
+        return renderOAuthPage({ title: `Confirm it is you to connect ${client.name}`, main: confirmBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings for up to ${GRANT_ABSOLUTE_MS / 86_400_000} days. Connecting an app needs your passkey again (at most every ${RECENT_PASSKEY_MS / 60_000} minutes), so a copied session cookie cannot do it.`), signIn: true });
+      }
       const account = accounts.account(context.session.account)!;
       const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
       return consentPage(client, checked.request, account.display_name, token);
@@ -77,6 +82,9 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
         return errorPage(400, 'The form was not sent whole', 'Answer the consent page with its Approve or Deny button.');
       }
       if (context.session === null) return errorPage(401, 'You are signed out', 'Sign in again from the app that asked, and decide once more.');
+      if (decision === 'approve' && !recentPasskey(context.session, context.nowMs)) {
+        return errorPage(401, 'Confirm it is you first', `Approving needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Go back to the app and start the connection again: the page then asks for your passkey. Nothing was shared.`);
+      }
       const consent = grants.takeConsent(token, context.session.tokenHash, context.nowMs);
       if (consent === null) return errorPage(400, 'This consent form has ended', 'It was answered already, is older than 10 minutes, or was shown to another session. Start the connection again from the app.');
       if (decision === 'deny') {
@@ -129,7 +137,7 @@ function checkRequest(query: URLSearchParams, store: OAuthStore, issuer: string,
   const client = clientId === null ? null : store.client(clientId);
   if (client === null) return { page: errorPage(400, 'Unknown app', 'The app that sent you here is not registered with this service (client_id is missing or unknown). Nothing was shared.') };
   const redirectUri = query.get('redirect_uri');
-  if (redirectUri === null || !(JSON.parse(client.redirect_uris) as string[]).includes(redirectUri)) {
+  if (redirectUri === null || !redirectUriRegistered(JSON.parse(client.redirect_uris) as string[], redirectUri)) {
     return { page: errorPage(400, 'Unknown return address', `${client.name} asked to return you to an address it did not register (redirect_uri missing or not one of its registered URIs). Nothing was shared, and you are not sent there.`) };
   }
   const state = query.get('state');
@@ -143,6 +151,11 @@ function checkRequest(query: URLSearchParams, store: OAuthStore, issuer: string,
   if (scope.split(' ').some((s) => s !== SCOPE)) return fail('invalid_scope', `The only scope is ${SCOPE}.`);
   if (state !== null && state.length > MAX_STATE_CHARS) return fail('invalid_request', `state may be at most ${MAX_STATE_CHARS} characters.`);
   return { client, request: { client_id: client.id, redirect_uri: redirectUri, code_challenge: challenge, resource, scope: SCOPE, state } };
+}
+
+/** Approving a consent makes a 30-day credential: like every sensitive operation, it needs a passkey of the last 5 minutes. */
+function recentPasskey(session: SignedIn, nowMs: number): boolean {
+  return nowMs - session.verifiedAtMs <= RECENT_PASSKEY_MS;
 }
 
 function withParams(uri: string, params: Record<string, string | null>): string {

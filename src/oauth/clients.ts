@@ -1,14 +1,16 @@
 // Dynamic client registration (RFC 7591) for agents: public clients only (no secret: token endpoint
 // authentication `none`, PKCE instead), redirect URIs that are https or http on a loopback address
-// (RFC 8252), each matched exactly at authorization time. What a client says about itself (its name, its
-// home page) is shown on the consent page marked "not verified by us": nobody vouches for it.
+// (RFC 8252), each matched exactly at authorization time, except that a loopback one matches any port
+// (RFC 8252 section 7.3: a native app listens on a port the system gives it). What a client says about itself
+// (its name, its home page) is shown on the consent page marked "not verified by us": nobody vouches for it.
+// What one registration stores is bounded (issue 38): registration is open to anyone.
 import { randomBytes } from 'node:crypto';
 import { SCOPE } from './lifetimes.js';
 import type { ClientRow } from './store.js';
 
-/** At most this many redirect URIs per client, each at most this long. */
-export const MAX_REDIRECT_URIS = 10;
-const MAX_URI_CHARS = 2000;
+/** At most this many redirect URIs per client, each (and client_uri) at most this long. */
+export const MAX_REDIRECT_URIS = 5;
+export const MAX_URI_CHARS = 512;
 const MAX_NAME_CHARS = 100;
 /** Loopback hosts a native client may listen on with plain http (RFC 8252 section 7.3; localhost as MCP allows). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -118,5 +120,28 @@ export function checkRegistration(body: unknown, nowMs: number): ClientMetadata 
 }
 
 export function clientRow(metadata: ClientMetadata, nowMs: number): ClientRow {
-  return { id: metadata.client_id, name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(metadata), created_at: nowMs };
+  return { id: metadata.client_id, name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(metadata), created_at: nowMs, authorized_at: null };
+}
+
+/**
+ * Whether `requested` is one of the client's registered redirect URIs: the same text, or, for a registered
+ * http loopback URI, the same URI on another port (RFC 8252 section 7.3), written in its canonical form
+ * so that what the client is sent back to is exactly what it asked for.
+ */
+export function redirectUriRegistered(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  let url: URL;
+  try {
+    url = new URL(requested);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.href !== requested) return false;
+  url.port = '';
+  return registered.some((uri) => {
+    const candidate = new URL(uri);
+    if (candidate.protocol !== 'http:' || !LOOPBACK_HOSTS.has(candidate.hostname)) return false;
+    candidate.port = '';
+    return candidate.href === url.href;
+  });
 }

@@ -1,6 +1,6 @@
 // The endpoints clients call: /oauth/register (RFC 7591), /oauth/token (authorization_code with PKCE S256,
 // refresh_token) and /oauth/revoke (RFC 7009). Behind the guard chain for the per-IP budgets (registration
-// the sign-in attempts' 10 a minute, the others the API's); answers and errors in the RFCs' JSON, no-store.
+// its own, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE, never the sign-in attempts'; the others the API's); answers and errors in the RFCs' JSON, no-store.
 // Public clients only: a client proves itself with PKCE and its exact redirect URI, never a secret. CORS
 // is open: nothing here reads a cookie, and browser-based agents call these endpoints too.
 import { GuardChain, NOT_JSON, parseJson, type GuardDeps, type GuardNeeds } from '../api/guards.js';
@@ -12,12 +12,14 @@ import { formFields, jsonAnswer, oauthError, refusalAsOAuthError } from './answe
 import { checkRegistration, clientRow } from './clients.js';
 import { OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
+import { UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import type { OAuthStore } from './store.js';
 
 const CLIENT_CORS = new CorsPolicy({ allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAgeSeconds: 86400 });
-const REGISTRATION_MAX_BYTES = 16 * 1024;
+/** Five redirect URIs of 512 characters and the other fields fit well within it. */
+const REGISTRATION_MAX_BYTES = 8 * 1024;
 const FORM_MAX_BYTES = 8 * 1024;
-const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.accountsPerIp };
+const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.registrationPerIp };
 const CLIENT_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp };
 
 export interface EndpointDeps {
@@ -25,10 +27,12 @@ export interface EndpointDeps {
   store: OAuthStore;
   grants: Grants;
   log: Logger;
+  /** OAUTH_PENDING_CLIENTS_MAX: most stored clients nobody authorized yet (the oldest is evicted). */
+  pendingClientsMax: number;
 }
 
 export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps): void {
-  const { store, grants, log } = deps;
+  const { store, grants, log, pendingClientsMax } = deps;
   const chain = new GuardChain(deps.guards);
   const post = (pattern: string, needs: GuardNeeds, maxBytes: number, handle: (request: HttpRequestInfo, nowMs: number) => RouteResult) =>
     chain.route(server, {
@@ -48,7 +52,11 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     if (body === NOT_JSON) return oauthError(400, 'invalid_client_metadata', 'The body is not valid JSON; send the client metadata as a JSON object.');
     const checked = checkRegistration(body, nowMs);
     if ('error' in checked) return oauthError(400, checked.error, checked.error_description);
-    store.insertClient(clientRow(checked, nowMs));
+    // bounded, not refused: a cap on registrations would lock out every new agent
+    store.transaction(() => {
+      store.insertClient(clientRow(checked, nowMs));
+      store.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
+    });
     log.info('oauth client registered', { client: checked.client_id });
     return jsonAnswer(201, checked);
   });

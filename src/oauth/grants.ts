@@ -12,7 +12,7 @@ import type { AccessRow, AuthorizationRequest, ConsentRow, GrantRow, OAuthStore 
 
 /** A token endpoint error (RFC 6749 section 5.2). */
 export interface TokenError {
-  error: 'invalid_request' | 'invalid_grant' | 'invalid_client' | 'invalid_target' | 'unsupported_grant_type';
+  error: 'invalid_request' | 'invalid_grant' | 'invalid_client' | 'invalid_target' | 'unsupported_grant_type' | 'unauthorized_client';
   error_description: string;
 }
 
@@ -20,12 +20,13 @@ export interface IssuedTokens {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
-  refresh_token: string;
+  /** Only for a client registered for the refresh_token grant (RFC 6749 section 5.1: optional). */
+  refresh_token?: string;
   scope: string;
 }
 
 /** Why a grant ended, for the log and the subscriptions' terminated envelope. */
-export type GrantEnd = 'revoked by the client' | 'revoked by the account' | 'account deleted' | 'code reused' | 'refresh token reused';
+export type GrantEnd = 'revoked by the client' | 'revoked by the account' | 'account deleted' | 'account recovered' | 'code reused' | 'refresh token reused';
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -66,11 +67,14 @@ export class Grants {
     return consent;
   }
 
-  /** The code for an approved request. */
+  /** The code for an approved request; the client counts as authorized from now on. */
   issueCode(request: AuthorizationRequest, accountId: string, nowMs: number): string {
     const code = newSecret();
     const { client_id, redirect_uri, code_challenge, resource, scope } = request;
-    this.store.insertCode(secretHash(code), { client_id, redirect_uri, code_challenge, resource, scope, account_id: accountId, expires_at: nowMs + CODE_LIFETIME_MS });
+    this.store.transaction(() => {
+      this.store.insertCode(secretHash(code), { client_id, redirect_uri, code_challenge, resource, scope, account_id: accountId, expires_at: nowMs + CODE_LIFETIME_MS });
+      this.store.markAuthorized(client_id, nowMs);
+    });
     return code;
   }
 
@@ -106,6 +110,7 @@ export class Grants {
       const grant = token === null ? null : this.store.grant(token.grant_id);
       if (token === null || grant === null) return grantError('The refresh token is unknown or its grant has ended; authorize again.');
       if (grant.client_id !== params.clientId) return grantError('The refresh token was issued to another client_id.');
+      if (!this.refreshes(grant.client_id)) return { error: 'unauthorized_client', error_description: 'This client is not registered for the refresh_token grant; register it with grant_types including "refresh_token", or authorize again.' };
       if (token.rotated_at !== null) {
         this.end(grant.id, 'refresh token reused');
         return grantError('The refresh token was used before; the grant is revoked. Authorize again.');
@@ -140,10 +145,12 @@ export class Grants {
     });
   }
 
-  /** Ends every grant of the account (its deletion). */
-  revokeAll(accountId: string): void {
-    this.store.transaction(() => {
-      for (const grantId of this.store.grantIdsOf(accountId)) this.end(grantId, 'account deleted');
+  /** Ends every grant of the account (its deletion, sign-out everywhere with its connections, a recovery); how many ended. */
+  revokeAll(accountId: string, why: GrantEnd): number {
+    return this.store.transaction(() => {
+      let ended = 0;
+      for (const grantId of this.store.grantIdsOf(accountId)) if (this.end(grantId, why)) ended++;
+      return ended;
     });
   }
 
@@ -160,11 +167,20 @@ export class Grants {
     return this.store.deleteGrant(grantId);
   }
 
+  /** A new access token, and a refresh token when the client registered for the refresh_token grant. */
   private issue(grant: GrantRow, nowMs: number): IssuedTokens {
     const access = newSecret();
-    const refresh = newSecret();
     this.store.insertAccess(secretHash(access), grant.id, nowMs + ACCESS_TOKEN_LIFETIME_MS);
+    const tokens: IssuedTokens = { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_MS / 1000, scope: grant.scope };
+    if (!this.refreshes(grant.client_id)) return tokens;
+    const refresh = newSecret();
     this.store.insertRefresh(secretHash(refresh), grant.id, nowMs);
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_MS / 1000, refresh_token: refresh, scope: grant.scope };
+    return { ...tokens, refresh_token: refresh };
+  }
+
+  /** Whether the client registered for the refresh_token grant (RFC 7591 grant_types). */
+  private refreshes(clientId: string): boolean {
+    const client = this.store.client(clientId);
+    return client !== null && (JSON.parse(client.metadata) as { grant_types?: string[] }).grant_types?.includes('refresh_token') === true;
   }
 }

@@ -14,3 +14,5 @@ export const REFRESH_IDLE_MS = 7 * 86_400_000;
 export const CONSENT_LIFETIME_MS = 10 * 60_000;
 /** The last use of a grant is written at most this often (each write costs a disk sync). */
 export const TOUCH_EVERY_MS = 60_000;
+/** A registered client nobody approved within this long is deleted (registration is open to anyone). */
+export const UNAUTHORIZED_CLIENT_MS = 3_600_000;

@@ -1,6 +1,7 @@
 // Assembles the authorization server for app.ts: its rows in the accounts database, the grant state
 // machine, the discovery documents, the client endpoints, the authorization and connections pages, the
-// account deletion hook (every grant ends), and the hourly clean-up of what has ended.
+// account deletion hook (every grant ends), the connected credentials sign-out everywhere and recovery end
+// (every grant), and the hourly clean-up of what has ended.
 import type { Accounts } from '../accounts/accounts.js';
 import type { Limits } from '../api/limits.js';
 import type { Problems } from '../http/problem.js';
@@ -12,7 +13,7 @@ import { registerConnections } from './connections.js';
 import { registerDiscovery } from './discovery.js';
 import { registerClientEndpoints } from './endpoints.js';
 import { Grants } from './grants.js';
-import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS } from './lifetimes.js';
+import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import { registerPageAssets } from './page.js';
 import { OAuthStore } from './store.js';
 
@@ -36,7 +37,8 @@ export class OAuth {
   ) {
     this.store = new OAuthStore(accounts.store.db);
     this.grants = new Grants(this.store);
-    accounts.deletion.register({ name: 'oauth grants', erase: (accountId) => this.grants.revokeAll(accountId) });
+    accounts.deletion.register({ name: 'oauth grants', erase: (accountId) => void this.grants.revokeAll(accountId, 'account deleted') });
+    accounts.connected.register({ name: 'oauth grants', endAll: (accountId, why) => this.grants.revokeAll(accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account') });
   }
 
   serve(server: HttpServer, deps: OAuthServeDeps): void {
@@ -44,7 +46,7 @@ export class OAuth {
     const guards = { config, limits: deps.limits, problems: deps.problems, now, sessions: this.accounts.sessions };
     registerDiscovery(server, config.baseUrl);
     registerPageAssets(server);
-    registerClientEndpoints(server, { guards, store, grants, log });
+    registerClientEndpoints(server, { guards, store, grants, log, pendingClientsMax: config.oauthPendingClientsMax });
     registerAuthorization(server, { guards, baseUrl: config.baseUrl, store, accounts: this.accounts.store, grants, log });
     registerConnections(server, { guards, store, grants, log });
   }
@@ -54,11 +56,11 @@ export class OAuth {
     this.timer = setInterval(() => this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
   }
 
-  /** A refused write (full disk) is logged and tried again in an hour. */
-  private cleanUp(): void {
+  /** Deletes what has ended (hourly; tests call it on their clock). A refused write (full disk) is logged and tried again in an hour. */
+  cleanUp(): void {
     try {
       const nowMs = this.now();
-      this.store.transaction(() => this.store.purge(nowMs, { absoluteMs: GRANT_ABSOLUTE_MS, idleMs: REFRESH_IDLE_MS }));
+      this.store.transaction(() => this.store.purge(nowMs, { absoluteMs: GRANT_ABSOLUTE_MS, idleMs: REFRESH_IDLE_MS, unauthorizedClientMs: UNAUTHORIZED_CLIENT_MS }));
     } catch (error) {
       this.log.error('oauth clean-up failed; trying again in an hour', { error: String(error) });
     }

@@ -78,6 +78,13 @@ export function signInBlock(what: string, returnPath: string): string {
 <p class="hint">No account yet? <a href="/signup?next=${next}">Create one with a passkey</a>; you come back here afterwards.</p>`;
 }
 
+/** The block of a page whose person is signed in, but not with a passkey recently enough: the passkey again, then the page reloads. */
+export function confirmBlock(what: string): string {
+  return `<p>${escapeHtml(what)}</p>
+<p><button type="button" id="sign-in" class="primary">Confirm with a passkey</button></p>
+<p id="sign-in-status" role="status" aria-live="polite"></p>`;
+}
+
 const STYLE = `:root{color-scheme:light dark;--accent:#0b5cad;--line:#8884}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,sans-serif}

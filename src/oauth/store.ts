@@ -11,6 +11,8 @@ export interface ClientRow {
   /** JSON of the registered metadata, as answered by the registration. */
   metadata: string;
   created_at: number;
+  /** When a person first approved the client; null until then (it is deleted an hour after registering). */
+  authorized_at: number | null;
 }
 
 export interface GrantRow {
@@ -67,7 +69,12 @@ export class OAuthStore {
   constructor(readonly db: Database.Database) {
     this.sql = {
       client: db.prepare('SELECT * FROM oauth_clients WHERE id = ?'),
-      insertClient: db.prepare('INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at) VALUES (@id, @name, @redirect_uris, @metadata, @created_at)'),
+      insertClient: db.prepare('INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at, authorized_at) VALUES (@id, @name, @redirect_uris, @metadata, @created_at, @authorized_at)'),
+      markAuthorized: db.prepare('UPDATE oauth_clients SET authorized_at = ? WHERE id = ? AND authorized_at IS NULL'),
+      evictUnauthorized: db.prepare(
+        'DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients WHERE authorized_at IS NULL ORDER BY created_at, rowid LIMIT max(0, (SELECT count(*) FROM oauth_clients WHERE authorized_at IS NULL) - ?))',
+      ),
+      purgeUnauthorized: db.prepare('DELETE FROM oauth_clients WHERE authorized_at IS NULL AND created_at <= ?'),
       insertConsent: db.prepare(
         'INSERT INTO oauth_consents (token_hash, session_hash, client_id, redirect_uri, code_challenge, resource, scope, state, expires_at) VALUES (@token_hash, @session_hash, @client_id, @redirect_uri, @code_challenge, @resource, @scope, @state, @expires_at)',
       ),
@@ -95,7 +102,7 @@ export class OAuthStore {
       purgeConsents: db.prepare('DELETE FROM oauth_consents WHERE expires_at <= ?'),
       purgeAccess: db.prepare('DELETE FROM oauth_access_tokens WHERE expires_at <= ?'),
       purgeGrants: db.prepare('DELETE FROM oauth_grants WHERE created_at <= ? OR last_used_at <= ?'),
-      purgeClients: db.prepare('DELETE FROM oauth_clients WHERE created_at <= ? AND id NOT IN (SELECT client_id FROM oauth_grants)'),
+      purgeClients: db.prepare('DELETE FROM oauth_clients WHERE authorized_at IS NOT NULL AND created_at <= ? AND id NOT IN (SELECT client_id FROM oauth_grants)'),
     };
   }
 
@@ -109,6 +116,20 @@ export class OAuthStore {
 
   insertClient(row: ClientRow): void {
     this.sql.insertClient.run(row);
+  }
+
+  /** Records the client's first approval by a person (later ones change nothing). */
+  markAuthorized(clientId: string, atMs: number): void {
+    this.sql.markAuthorized.run(atMs, clientId);
+  }
+
+  /**
+   * Bounds the clients nobody authorized: deletes those registered at or before `registeredBeforeMs`, then
+   * the oldest of the rest until at most `max` remain.
+   */
+  boundUnauthorized(registeredBeforeMs: number, max: number): void {
+    this.sql.purgeUnauthorized.run(registeredBeforeMs);
+    this.sql.evictUnauthorized.run(max);
   }
 
   insertConsent(tokenHash: Buffer, row: ConsentRow): void {
@@ -185,14 +206,16 @@ export class OAuthStore {
 
   /**
    * Deletes what has ended: codes and consents past their end, expired access tokens, grants past their
-   * absolute or idle end, and clients registered longer ago than a grant's absolute end that hold no grant
-   * (registration is open to anyone: unused ones must not pile up).
+   * absolute or idle end, clients nobody authorized within `ends.unauthorizedClientMs` of registering, and
+   * authorized clients registered longer ago than a grant's absolute end that hold no grant (registration
+   * is open to anyone: unused ones must not pile up).
    */
-  purge(nowMs: number, grantEnds: { absoluteMs: number; idleMs: number }): void {
+  purge(nowMs: number, ends: { absoluteMs: number; idleMs: number; unauthorizedClientMs: number }): void {
     this.sql.purgeCodes.run(nowMs);
     this.sql.purgeConsents.run(nowMs);
     this.sql.purgeAccess.run(nowMs);
-    this.sql.purgeGrants.run(nowMs - grantEnds.absoluteMs, nowMs - grantEnds.idleMs);
-    this.sql.purgeClients.run(nowMs - grantEnds.absoluteMs);
+    this.sql.purgeGrants.run(nowMs - ends.absoluteMs, nowMs - ends.idleMs);
+    this.sql.purgeUnauthorized.run(nowMs - ends.unauthorizedClientMs);
+    this.sql.purgeClients.run(nowMs - ends.absoluteMs);
   }
 }

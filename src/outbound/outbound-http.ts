@@ -30,14 +30,17 @@ export interface OutboundOptions {
   timeoutMs?: number;
 }
 
-/** Ranges that are not globally routable (IANA special-purpose registries); IPv4-mapped IPv6 is checked as IPv4. */
+/**
+ * Ranges that are not globally routable (IANA special-purpose registries); IPv4-mapped IPv6 is checked as
+ * IPv4. 64:ff9b::/96 (NAT64, RFC 6052) is refused whole: through a NAT64 gateway 64:ff9b::7f00:1 is 127.0.0.1.
+ */
 const NOT_GLOBAL = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
 ] as const) NOT_GLOBAL.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 127], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 127], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) NOT_GLOBAL.addSubnet(net, prefix, 'ipv6');
 
 export function isGlobalAddress(address: string): boolean {

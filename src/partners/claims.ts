@@ -117,16 +117,17 @@ export class PartnerClaims {
 
   /**
    * Approves a pending claim, optionally correcting the business name (what partner.name shows), and
-   * rejects the other pending claims on the toilet. Refused when another claim on it was approved meanwhile.
+   * rejects the other pending claims on the toilet. Refused when another claim on it was approved meanwhile,
+   * and when `decidedBy` (a site moderator's account; undefined: the operator) holds a claim on the toilet.
    */
-  approve(claimId: string, reason: string, name?: string): ClaimDecision {
+  approve(claimId: string, reason: string, name?: string, decidedBy?: string): ClaimDecision {
     const { store, now } = this.context;
     const corrected = name?.trim();
     if (corrected !== undefined && (corrected.length < NAME_MIN || corrected.length > NAME_MAX)) {
       throw new PartnerError('invalid', `--name must have ${NAME_MIN} to ${NAME_MAX} characters (it is what partner.name shows)`);
     }
     const decision = store.transaction(() => {
-      const claim = this.pendingClaim(claimId);
+      const claim = this.pendingClaim(claimId, decidedBy);
       const listing = store.listingOfClaim(claimId);
       const others = store.openClaimsOn(this.context.toilets.snapshot.aliases(claim.toilet_id)).filter((o) => o.id !== claimId);
       const holder = others.find((o) => o.status === 'approved');
@@ -149,11 +150,11 @@ export class PartnerClaims {
     return decision;
   }
 
-  /** Rejects a pending claim with the moderator's reason (shown to the business); its listing stops. */
-  reject(claimId: string, reason: string): ClaimDecision {
+  /** Rejects a pending claim with the moderator's reason (shown to the business); its listing stops. Refused as approve is for `decidedBy`. */
+  reject(claimId: string, reason: string, decidedBy?: string): ClaimDecision {
     const { store, now } = this.context;
     return store.transaction(() => {
-      const claim = this.pendingClaim(claimId);
+      const claim = this.pendingClaim(claimId, decidedBy);
       const listing = store.listingOfClaim(claimId);
       const nowMs = now();
       store.decideClaim(claimId, 'pending', 'rejected', nowMs, reason);
@@ -185,10 +186,18 @@ export class PartnerClaims {
     this.context.changed(toilets);
   }
 
-  private pendingClaim(claimId: string): ClaimRow {
-    const claim = this.context.store.claim(claimId);
+  /**
+   * The pending claim a moderator decides. A site moderator (`decidedBy`) whose own account holds a pending
+   * or approved claim on the toilet may not decide any claim on it: approving their own, or rejecting a rival's.
+   */
+  private pendingClaim(claimId: string, decidedBy: string | undefined): ClaimRow {
+    const { store, toilets } = this.context;
+    const claim = store.claim(claimId);
     if (claim === null) throw new PartnerError('not-found', `no claim has the id ${claimId}; see \`list claims\``);
     if (claim.status !== 'pending') throw new PartnerError('claim-conflict', `${claimId} is ${claim.status}, not pending; see \`list claims\``);
+    if (decidedBy !== undefined && store.openClaimsOn(toilets.snapshot.aliases(claim.toilet_id)).some((c) => c.account_id === decidedBy)) {
+      throw new PartnerError('own-claim', `your account holds a claim on ${claim.toilet_id}, so another moderator must decide ${claimId} (or the operator, with npm run moderate)`);
+    }
     return claim;
   }
 

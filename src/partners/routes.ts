@@ -41,6 +41,8 @@ export function refusalOf(error: PartnerError): Refusal {
       return { slug: 'claim-not-approved', detail: error.message };
     case 'no-running-plan':
       return { slug: 'no-running-plan', detail: error.message };
+    case 'own-claim':
+      return { slug: 'own-claim', detail: error.message };
     case 'stripe-subscription':
       throw new Error(`a REST operation met a refusal of the operator's plan command: ${error.message}`);
   }

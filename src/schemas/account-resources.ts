@@ -148,7 +148,10 @@ const OTHER_SESSIONS = {
 const PasskeyAdded = closedObject('PasskeyAdded', 'The passkey is registered.', { passkey: ref('Passkey'), other_sessions: OTHER_SESSIONS });
 const PasskeyRemoved = closedObject('PasskeyRemoved', 'The passkey is removed; it can no longer sign in.', { removed: BASE64URL, other_sessions: OTHER_SESSIONS });
 const SignedOut = closedObject('SignedOut', 'The session is ended and its cookie removed.', { signed_out: { const: true } });
-const SessionsEnded = closedObject('SessionsEnded', 'Every other session of the account is ended.', { ended: { type: 'integer', minimum: 0, description: 'How many sessions ended.' } });
+const SessionsEnded = closedObject('SessionsEnded', 'Every other session of the account is ended, and with connections=all every connected app.', {
+  ended: { type: 'integer', minimum: 0, description: 'How many sessions ended.' },
+  connections_ended: { type: 'integer', minimum: 0, description: 'How many connected apps (OAuth grants) ended: 0 without connections=all.' },
+});
 const SESSION_ID = { type: 'string', pattern: '^ses_[A-Za-z0-9_-]{22}$', description: 'The session’s id: names it, cannot sign in.' } as const;
 const Session = closedObject('Session', 'One signed-in session of the account.', {
   id: SESSION_ID,

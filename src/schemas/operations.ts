@@ -28,6 +28,8 @@ export const RATE_LIMIT_POLICIES = {
   tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
   /** Sign-in and registration attempts (src/accounts): few, so a stolen cookie or an enumeration script gets nowhere fast. */
   accountsPerIp: { name: 'accounts-per-ip', quota: 10, windowSeconds: 60 },
+  /** OAuth client registrations (src/oauth): a budget of their own, so registering never spends the sign-in one. */
+  registrationPerIp: { name: 'registration-per-ip', quota: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */
@@ -272,14 +274,16 @@ const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     operationId: 'signOutEverywhere',
     method: 'delete',
     path: '/account/sessions',
-    summary: 'End every other session of the account',
-    description: 'This session stays. Needs a passkey sign-in from the last 5 minutes.',
+    summary: 'End every other session of the account, and with connections=all its connected apps',
+    description:
+      'This session stays. With `connections=all` every connected app of the account (OAuth grant of /mcp/account) ends too: its access and refresh tokens stop at once and its event subscriptions are sent `terminated`. The answer says how many of each ended. Needs a passkey sign-in from the last 5 minutes.',
+    query: 'signOutEverywhere',
     security: 'session',
     rateLimit: RATE_LIMIT_POLICIES.perIp,
     guards: SENSITIVE,
     cacheControl: PRIVATE,
-    success: { status: 200, description: 'The other sessions are ended.', schema: 'SessionsEnded' },
-    errors: { 401: NOT_RECENT, 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
+    success: { status: 200, description: 'The other sessions are ended (and the connected apps, with connections=all).', schema: 'SessionsEnded' },
+    errors: { 400: 'connections is something other than `all`; `invalid_params` says so.', 401: NOT_RECENT, 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: 'The accounts database cannot be written now; wait Retry-After seconds.' },
   },
   {
     operationId: 'recoverAccount',
@@ -382,7 +386,7 @@ const MODERATION_OPERATIONS: readonly OperationSpec[] = [
       400: `${ACCOUNT_INVALID_BODY} Also: a field the action needs is missing.`,
       401: NOT_RECENT,
       403: `${OTHER_ORIGIN} Or: ${NOT_MODERATOR}`,
-      409: 'The action is refused as the command line would refuse it (the submission, report or claim was decided already, another claim on the toilet is approved, no such toilet, no such lock, a value the fact does not take): the detail says why.',
+      409: 'The action is refused as the command line would refuse it (the submission, report or claim was decided already, another claim on the toilet is approved, no such toilet, no such lock, a value the fact does not take): the detail says why. Or (type own-claim) the moderator\'s own account holds a claim on the toilet, so another moderator must decide its claims.',
       429: RATE_LIMITED,
       503: 'The overlay database cannot be written now; wait Retry-After seconds.',
     },

@@ -57,9 +57,20 @@ export interface QueryParamSet {
   readonly together: readonly (readonly [string, string])[];
 }
 
+/** signOutEverywhere: whether the account's connected apps (OAuth grants) end too. */
+export const SIGN_OUT_PARAMS = {
+  connections: {
+    type: 'string',
+    pattern: '^all$',
+    title: 'all',
+    description: '`all`: also end every connected app of the account (OAuth grants: their access and refresh tokens stop at once). Leave it out to end the other sessions only.',
+  },
+} as const;
+
 export const QUERY_PARAMS = {
   findToiletsNear: { properties: FIND_PARAMS, required: [], together: [['lat', 'lon']] },
   listToiletsInArea: { properties: AREA_PARAMS, required: ['bbox'], together: [] },
+  signOutEverywhere: { properties: SIGN_OUT_PARAMS, required: [], together: [] },
 } as const satisfies Record<string, QueryParamSet>;
 
 export type QueryOperation = keyof typeof QUERY_PARAMS;
@@ -85,6 +96,7 @@ export type AreaParams = Flatten<Omit<QueryValues<typeof AREA_PARAMS>, 'bbox'> &
 export interface QueryParamsOf {
   findToiletsNear: FindParams;
   listToiletsInArea: AreaParams;
+  signOutEverywhere: QueryValues<typeof SIGN_OUT_PARAMS>;
 }
 
 /** A parameter set as one object schema with typed values: the input schema of an MCP tool. */

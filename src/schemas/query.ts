@@ -180,6 +180,7 @@ function compileParamSet(operation: QueryOperation): CompiledParamSet {
 const COMPILED: Record<QueryOperation, CompiledParamSet> = {
   findToiletsNear: compileParamSet('findToiletsNear'),
   listToiletsInArea: compileParamSet('listToiletsInArea'),
+  signOutEverywhere: compileParamSet('signOutEverywhere'),
 };
 
 /** application/x-www-form-urlencoded decoding of one name or value; null when the percent-encoding is broken. */

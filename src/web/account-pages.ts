@@ -62,7 +62,7 @@ ${status}
 <p class="hint">${t('signin.lost')}</p>${noscript}`,
     account: () => `<p id="account-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
 <div id="account" hidden>
-<section class="panel" aria-labelledby="acc-name"><h2 id="acc-name"></h2><p id="acc-meta"></p><p id="acc-moderator" hidden>${t('account.moderator')} <a href="${link('/moderation')}">${t('account.queue')}</a></p><p><a href="${link('/partner')}">${t('dash.account')}</a></p></section>
+<section class="panel" aria-labelledby="acc-name"><h2 id="acc-name"></h2><p id="acc-meta"></p><p><span id="acc-id"></span><br><span class="hint">${t('account.idHint')}</span></p><p id="acc-moderator" hidden>${t('account.moderator')} <a href="${link('/moderation')}">${t('account.queue')}</a></p><p><a href="${link('/partner')}">${t('dash.account')}</a></p></section>
 <div id="end-others" class="offer" role="status" hidden><p></p><button type="button" class="primary">${t('account.endOthersButton')}</button></div>
 <section class="panel" aria-labelledby="passkeys-h"><h2 id="passkeys-h">${t('account.passkeys')}</h2>
 <ul id="passkey-list" class="item-list"></ul>
@@ -73,7 +73,9 @@ ${status}
 </form></section>
 <section class="panel" aria-labelledby="sessions-h"><h2 id="sessions-h">${t('account.sessions')}</h2>
 <ul id="session-list" class="item-list"></ul>
-<form id="sessions" class="account-form" data-op="sessions"><button type="submit" id="sign-out-everywhere">${t('account.signOutEverywhere')}</button>${status}</form>
+<form id="sessions" class="account-form" data-op="sessions"><button type="submit" id="sign-out-everywhere">${t('account.signOutEverywhere')}</button>
+<p class="hint">${t('account.connectionsHint')} <a href="/oauth/connections">${t('account.connectionsLink')}</a></p>
+<button type="button" id="end-everything" class="danger-outline">${t('account.endAll')}</button>${status}</form>
 <form id="sign-out" class="account-form" data-op="sign-out"><button type="submit">${t('account.signOut')}</button>${status}</form>
 </section>
 <section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">${t('account.delete')}</h2>

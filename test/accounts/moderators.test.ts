@@ -19,7 +19,7 @@ describe('moderators and recovery links', () => {
     const ada = new Browser(suite.service);
     const account = await ada.signUp('Ada', 'ada@example.org');
     assert.equal(moderate(suite.data, ['moderators', 'add', account.id]).status, 2, 'a reason is required');
-    const added = moderate(suite.data, ['moderators', 'add', 'ada@example.org', '--reason', 'runs the Monaco queue']);
+    const added = moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'runs the Monaco queue']);
     assert.equal(added.status, 0, added.stderr);
     assert.equal((await ada.request('GET', '/account')).json.moderator, true);
     const list = moderate(suite.data, ['moderators', 'list', '--json']);
@@ -71,5 +71,20 @@ describe('moderators and recovery links', () => {
     const expired = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: new URL(late.json.url).hash.slice(1) } });
     assert.equal(expired.status, 400, 'expired after 15 minutes');
     clock.set(START);
+  });
+
+  test('the account commands take account ids only: an e-mail address nobody verified names nobody', async () => {
+    clock.set(START);
+    const squatter = new Browser(suite.service);
+    const first = await squatter.signUp('Not the operator', 'operator@example.org');
+    for (const args of [['moderators', 'add', 'operator@example.org'], ['moderators', 'remove', 'operator@example.org'], ['accounts', 'recovery-link', 'operator@example.org']]) {
+      const refused = moderate(suite.data, [...args, '--reason', 'meant the operator']);
+      assert.equal(refused.status, 2, `${args.join(' ')}: ${refused.stdout}`);
+      assert.match(refused.stderr, /acc_/, 'the message asks for the account id');
+      assert.match(refused.stderr, /account page/, 'and says where its owner finds it');
+    }
+    assert.equal((await squatter.request('GET', '/account')).json.moderator, false, 'the account that typed the address is no moderator');
+    assert.match(moderate(suite.data, ['--help']).stdout, /acc_… id only/);
+    assert.equal(moderate(suite.data, ['moderators', 'add', first.id, '--reason', 'by id']).status, 0);
   });
 });

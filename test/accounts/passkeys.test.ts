@@ -229,7 +229,7 @@ describe('accounts with passkeys', () => {
     assert.equal((await browser.signIn(second)).status, 200);
 
     const ended = await browser.request('DELETE', '/account/sessions');
-    assert.deepEqual(ended.json, { ended: 1 });
+    assert.deepEqual(ended.json, { ended: 1, connections_ended: 0 });
     assert.equal((await other.request('GET', '/account')).status, 401, 'the other session ended');
     assert.equal((await browser.request('GET', '/account')).status, 200, 'this one stays');
   });
@@ -276,6 +276,31 @@ describe('accounts with passkeys', () => {
       assert.equal(refused.status, 429);
       assert.ok(Number(refused.headers.get('retry-after')) > 0);
       assert.equal((await new Browser(limited, '198.51.100.98').request('POST', '/session/options')).status, 200, 'another address has its own budget');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('a request refused for its origin spends no attempt, and its 403 carries the RateLimit headers; client registration has its own budget', async () => {
+    const limited = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '3', OVERLAY_DB: `${data.dir}/origin-overlay.db`, ACCOUNTS_DB: `${data.dir}/origin-accounts.db` });
+    try {
+      clock.set(START);
+      const browser = new Browser(limited, '198.51.100.97');
+      for (let i = 0; i < 10; i++) {
+        // what a no-cors POST of another site's page sends
+        const refused = await browser.request('POST', '/session/options', { origin: 'https://evil.example' });
+        assert.equal(refused.status, 403, `attempt ${i + 1}`);
+        assert.equal(refused.headers.get('ratelimit-limit'), '3');
+        assert.equal(refused.headers.get('ratelimit-remaining'), '3', 'read, not spent');
+        assert.ok(Number(refused.headers.get('ratelimit-reset')) > 0);
+      }
+      const register = () => fetch(`${limited.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': browser.ip, Origin: 'https://evil.example' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'] }) });
+      const registrations: number[] = [];
+      for (let i = 0; i < 4; i++) registrations.push((await register()).status);
+      assert.deepEqual(registrations, [201, 201, 201, 429], 'registration counts its own budget');
+      const signIn = await browser.request('POST', '/session/options');
+      assert.equal(signIn.status, 200, 'the sign-in budget is untouched by refused origins and by registrations');
+      assert.equal(signIn.headers.get('ratelimit-remaining'), '2');
     } finally {
       await limited.close();
     }

@@ -89,6 +89,16 @@ describe('guard order', () => {
     }
   });
 
+  test('a request refused for its origin spends no budget: its 403 carries the RateLimit headers, read without spending', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < BUDGET + 2; i++) {
+      const refused = await porto.s.post(`/api/v1/toilets/${TOILET}/ratings`, JSON.stringify({ rating: 4, device_id: deviceId(ipCounter) }), { ip, origin: 'https://evil.example' });
+      assertAnswer(refused, 'origin', `cross-origin attempt ${i + 1}`);
+      assert.equal(refused.headers.get('ratelimit-remaining'), String(BUDGET), 'nothing spent');
+    }
+    assert.equal((await porto.s.get(`/api/v1/toilets/${TOILET}`, ip)).headers.get('ratelimit-remaining'), String(BUDGET - 1), 'the whole budget is left');
+  });
+
   test('every answer of the other rate-limited routes carries the RateLimit headers', async () => {
     const ip = freshIp();
     const answers: [string, Answer][] = [

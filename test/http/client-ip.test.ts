@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createConnection } from 'node:net';
 import { describe, test } from 'node:test';
-import { clientIp, formatIpBytes, ipv6Prefix64, normalizeIp } from '../../src/http/client-ip.js';
+import { clientIp, formatIpBytes, forwardedClientIp, ipv6Prefix64, normalizeIp } from '../../src/http/client-ip.js';
 import { startServer } from './harness.js';
 
 describe('formatIpBytes', () => {
@@ -42,18 +42,30 @@ describe('clientIp', () => {
     assert.equal(clientIp(socket, '203.0.113.9', 0), socket);
   });
 
-  test('behind N trusted proxies it is the Nth valid entry from the right', () => {
+  test('behind N trusted proxies it is exactly the Nth entry from the right', () => {
     const chain = '198.51.100.1, 203.0.113.9,192.0.2.7';
     assert.equal(clientIp(socket, chain, 1), '192.0.2.7');
     assert.equal(clientIp(socket, chain, 2), '203.0.113.9');
     assert.equal(clientIp(socket, chain, 3), '198.51.100.1');
+    assert.equal(clientIp(socket, '::FFFF:203.0.113.9', 1), '203.0.113.9');
   });
 
-  test('clamps to the leftmost valid entry, skips invalid ones, and falls back to the socket', () => {
-    assert.equal(clientIp(socket, '198.51.100.1, 203.0.113.9', 5), '198.51.100.1');
-    assert.equal(clientIp(socket, 'spoofed, 203.0.113.9, garbage', 1), '203.0.113.9');
-    assert.equal(clientIp(socket, 'spoofed, 203.0.113.9, garbage', 2), '203.0.113.9');
-    assert.equal(clientIp(socket, '::FFFF:203.0.113.9', 1), '203.0.113.9');
+  test('an entry the proxy wrote with a port is read without it', () => {
+    assert.equal(forwardedClientIp('6.6.6.6, 203.0.113.9:51234', 1), '203.0.113.9');
+    assert.equal(forwardedClientIp('6.6.6.6, [2001:db8::1]:443', 1), '2001:db8::1');
+    assert.equal(forwardedClientIp('[2001:db8::1]', 1), '2001:db8::1');
+  });
+
+  test('a client cannot choose its key: entries the proxy could not parse are not skipped over', () => {
+    // the client wrote "6.6.6.6"; the trusted proxy appended what it saw, which this parser cannot read
+    assert.equal(forwardedClientIp('6.6.6.6, unknown', 1), null);
+    assert.equal(forwardedClientIp('6.6.6.6, garbage', 1), null);
+    assert.equal(forwardedClientIp('6.6.6.6, 203.0.113.9:x', 1), null);
+    assert.equal(forwardedClientIp('spoofed, 203.0.113.9, garbage', 2), '203.0.113.9');
+  });
+
+  test('a missing or unreadable Nth entry means the socket peer', () => {
+    assert.equal(clientIp(socket, '198.51.100.1, 203.0.113.9', 5), socket, 'fewer entries than trusted proxies');
     assert.equal(clientIp(socket, 'garbage', 1), socket);
     assert.equal(clientIp(socket, '', 1), socket);
     assert.equal(clientIp(socket, ', ,', 2), socket);
@@ -120,6 +132,20 @@ describe('client address over real connections', () => {
       assert.equal(await chained.text(), '203.0.113.9');
       const direct = await fetch(`${t.origin}/ip`);
       assert.equal(await direct.text(), '127.0.0.1');
+    } finally {
+      await t.server.close();
+    }
+  });
+
+  test('an unreadable X-Forwarded-For entry falls back to the socket peer, told once (for the log)', async () => {
+    let told = 0;
+    const t = await startServer(ipRoute, { trustedProxyHops: 1, onUnreadableForwardedFor: () => told++ });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${t.origin}/ip`, { headers: { 'X-Forwarded-For': '6.6.6.6, unknown' } });
+        assert.equal(await response.text(), '127.0.0.1', 'not the address the client wrote');
+      }
+      assert.equal(told, 1);
     } finally {
       await t.server.close();
     }

@@ -18,13 +18,14 @@ export interface TestServer {
 
 export async function startServer(
   register: (server: HttpServer, problems: Problems) => void,
-  options: { trustedProxyHops?: number; host?: string } = {},
+  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void } = {},
 ): Promise<TestServer> {
   const problems = new Problems(BASE_URL, PROBLEM_TYPES);
   const errors: TestServer['errors'] = [];
   const server = new HttpServer({
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
+    onUnreadableForwardedFor: options.onUnreadableForwardedFor,
   });
   register(server, problems);
   const host = options.host ?? '127.0.0.1';

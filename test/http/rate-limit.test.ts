@@ -23,6 +23,19 @@ describe('FixedWindowRateLimiter', () => {
     assert.deepEqual(limiter.take('a', T0 + MINUTE), { allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
   });
 
+  test('peek reads what take would answer and counts nothing, in the table and in the sketch', () => {
+    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 2, windowSeconds: 60 }, { maxKeys: 1, sketchWidth: 1024 });
+    const T = 60_000 * 28_333_334; // the start of a window
+    assert.deepEqual(limiter.peek('192.0.2.1', T), { allowed: true, limit: 2, remaining: 2, resetSeconds: 60 });
+    limiter.take('192.0.2.1', T);
+    for (let i = 0; i < 5; i++) assert.equal(limiter.peek('192.0.2.1', T).remaining, 1, 'peeking spends nothing');
+    limiter.take('192.0.2.1', T);
+    assert.deepEqual(limiter.peek('192.0.2.1', T), { allowed: false, limit: 2, remaining: 0, resetSeconds: 60 });
+    limiter.take('192.0.2.2', T); // past maxKeys: counted in the sketch
+    assert.equal(limiter.peek('192.0.2.2', T).remaining, 1);
+    assert.equal(limiter.peek('192.0.2.1', T + 60_000).remaining, 2, 'a new window');
+  });
+
   test('reset counts whole seconds up to the window end', () => {
     const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 60, windowSeconds: 60 });
     assert.equal(limiter.take('k', T0 + 42_001).resetSeconds, 18);

@@ -38,9 +38,9 @@ export async function createAccountInPage(page: Page, base: string, displayName:
   if (status !== 201) throw new Error(`the account was not created (${status})`);
 }
 
-/** On an authorization page: signs in with the passkey if asked, then presses the decision's button. */
+/** On an authorization page: signs in (or confirms it is the person) with the passkey if asked, then presses the decision's button. */
 export async function decide(page: Page, decision: 'Approve' | 'Deny'): Promise<void> {
-  const signIn = page.getByRole('button', { name: 'Sign in with a passkey' });
+  const signIn = page.getByRole('button', { name: /^(Sign in|Confirm) with a passkey$/ });
   const choice = page.getByRole('button', { name: decision });
   await signIn.or(choice).first().waitFor();
   if (await signIn.isVisible()) {

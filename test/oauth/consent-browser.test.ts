@@ -23,7 +23,8 @@ describe('the consent page in Chromium', { skip: browserPath === null ? 'chromiu
   const screenshots = process.env.OAUTH_SCREENSHOTS; // a folder: write the pages there to look at
 
   before(async () => {
-    site = await startSite('monaco', () => Date.now());
+    // the sign-in budget lifted: the tests sign up and in more often than a person does in a minute
+    site = await startSite('monaco', () => Date.now(), { env: { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' } });
     browser = await launchBrowser(browserPath!);
   });
   after(async () => {
@@ -91,6 +92,38 @@ describe('the consent page in Chromium', { skip: browserPath === null ? 'chromiu
       } finally {
         await context.close();
         callback.close();
+      }
+    });
+  }
+
+  for (const [label, viewport] of [['phone', PHONE], ['desktop', { width: 1366, height: 850 }]] as const) {
+    test(`a session whose passkey is older than 5 minutes confirms it on the page before the consent (${label})`, async () => {
+      const context = await browser.newContext({ viewport, locale: 'en-GB' });
+      try {
+        await context.addInitScript(CSP_WATCH);
+        const page = await context.newPage();
+        page.setDefaultTimeout(20_000);
+        await virtualAuthenticator(context, page);
+        await createAccountInPage(page, site.base, `Stale ${label}`, await serviceClient(site.base).token());
+        // the session's last passkey sign-in, ten minutes ago (the site runs on the real clock)
+        site.app.accounts.store.db.prepare('UPDATE sessions SET verified_at = ?').run(Date.now() - 10 * 60_000);
+        const redirectUri = 'http://127.0.0.1:9/callback';
+        const registered = await fetch(`${site.base}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'Stale Agent' }) });
+        const client = (await registered.json()) as { client_id: string };
+        const authorize = new URL(`${site.base}/oauth/authorize`);
+        for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'), code_challenge_method: 'S256', resource: `${site.base}/mcp/account` })) {
+          authorize.searchParams.set(k, v);
+        }
+        await page.goto(authorize.href);
+        await page.getByRole('heading', { name: 'Confirm it is you to connect Stale Agent' }).waitFor();
+        assert.equal(await page.getByRole('button', { name: 'Approve' }).count(), 0, 'no consent before the passkey');
+        assert.deepEqual(await axeFindings(page), []);
+        assert.deepEqual(await cspViolations(page), []);
+        if (screenshots) await page.screenshot({ path: `${screenshots}/oauth-confirm-${label}.png`, fullPage: true });
+        await page.getByRole('button', { name: 'Confirm with a passkey' }).click();
+        await page.getByRole('button', { name: 'Approve' }).waitFor();
+      } finally {
+        await context.close();
       }
     });
   }

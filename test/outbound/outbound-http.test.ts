@@ -32,7 +32,7 @@ describe('outbound HTTP', () => {
   });
 
   test('public and non-public addresses', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fc00::1', 'fd12::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', '2001:db8::1']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fc00::1', 'fd12::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', '2001:db8::1', '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::8.8.8.8']) {
       assert.equal(isGlobalAddress(address), false, address);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) assert.equal(isGlobalAddress(address), true, address);

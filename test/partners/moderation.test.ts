@@ -120,4 +120,25 @@ describe('claim review and plans through the moderation command', () => {
     const late = plans.applyStripePlan(shop.listing, { tier: 'basic', subscriptionId: 'sub_456', status: 'active' });
     assert.deepEqual(late, { applied: false, state: { tier: 'plus', source: 'manual', running: true } }, 'the manual plan stays');
   });
+
+  test('a site moderator may not decide a claim on a toilet where their own account holds a claim (409); another moderator and the command may', async () => {
+    const own = await claimAs(service, toilets[3], 'Moderator Cafe', '198.51.100.74');
+    const other = await claimAs(service, toilets[3], 'Other Cafe', '198.51.100.75');
+    const peer = await claimAs(service, toilets[4], 'Peer Moderator', '198.51.100.76');
+    for (const listed of [own, peer]) {
+      const id = (await listed.browser.request('GET', '/account')).json.id;
+      assert.equal(moderate(data, ['moderators', 'add', id, '--reason', 'runs the queue']).status, 0);
+    }
+    const act = (listed: Listed, action: 'approve' | 'reject', claim: string) => listed.browser.request('POST', '/moderation/actions', { body: { action, target: claim, reason: 'checked' } });
+    for (const [action, claim] of [['approve', own.claim], ['reject', other.claim], ['approve', other.claim]] as const) {
+      const refused = await act(own, action, claim);
+      assert.equal(refused.status, 409, `${action} ${claim}: ${JSON.stringify(refused.json)}`);
+      assert.match(refused.json.type, /\/problems\/own-claim$/);
+      assert.match(refused.json.detail, /another moderator/);
+    }
+    assert.equal((await own.browser.request('GET', '/partner/listings')).json.listings[0].claim.status, 'pending', 'nothing was decided');
+    const decided = await act(peer, 'reject', own.claim);
+    assert.equal(decided.status, 200, JSON.stringify(decided.json));
+    assert.equal(moderate(data, ['approve', other.claim, '--reason', 'the operator decides for the install']).status, 0);
+  });
 });

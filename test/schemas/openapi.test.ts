@@ -118,6 +118,13 @@ describe('buildOpenApi', () => {
     assert.equal(document.components.securitySchemes?.session.name, '__Host-session');
   });
 
+  it('documents connections=all of signOutEverywhere and connections_ended in its answer', () => {
+    const operation = operationById(document, 'signOutEverywhere') as any;
+    assert.deepEqual(operation.parameters.map((p: any) => [p.name, p.in, p.required, p.schema.pattern]), [['connections', 'query', false, '^all$']]);
+    assert.match(operation.parameters[0].description, /connected app/);
+    assert.deepEqual(document.components.schemas!.SessionsEnded.required, ['ended', 'connections_ended']);
+  });
+
   it('names the session scheme on the partner operations', () => {
     for (const operationId of [...PARTNERS, 'listMyPartnerListings']) assert.deepEqual(operationById(document, operationId).security, [{ session: [] }], operationId);
   });

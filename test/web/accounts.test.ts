@@ -14,6 +14,8 @@ import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn,
 import { serviceClient } from '../community/support.js';
 import { AccountModeration } from '../../src/community/account-moderation.js';
 import { Moderation } from '../../src/community/moderation.js';
+import { checkRegistration, clientRow } from '../../src/oauth/clients.js';
+import { createHash } from 'node:crypto';
 
 
 const START = Date.parse('2024-06-05T08:00:00Z');
@@ -221,4 +223,59 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     await p.page.getByText('This page is for moderators.', { exact: false }).waitFor();
     await p.context.close();
   });
+
+  test('after sign-in, ?next= is followed only to this site: tabs, newlines, backslashes and encoded forms stay here', async () => {
+    nowMs = START;
+    const p = await person(DESKTOP);
+    await p.context.addInitScript('PublicKeyCredential.isConditionalMediationAvailable = async () => false;');
+    const left: string[] = [];
+    await p.context.route(/^https?:\/\/(?!localhost[:/])/, (route) => {
+      left.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>another site</title>' });
+    });
+    await signUp(p, 'Margaret');
+    const signInWith = async (next: string) => {
+      await p.context.clearCookies();
+      await p.page.goto(`${site.base}/signin?next=${next}`);
+      await p.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await p.page.waitForURL((url) => url.pathname !== '/signin' || url.origin !== site.base);
+      return new URL(p.page.url());
+    };
+    for (const next of ['/%09/evil.example/x', '/%0A/evil.example/x', '/%0D%0A/evil.example/x', '/%5Cevil.example/x', '/%09%5Cevil.example/x', '//evil.example/x', '%2F%2Fevil.example/x', 'https://evil.example/x', 'javascript:alert(1)', '/%2509/../%09/evil.example']) {
+      const landed = await signInWith(next);
+      assert.equal(landed.origin, site.base, `${next}: stays on this site (${landed.href})`);
+    }
+    assert.deepEqual(left, [], 'no request left for another site');
+    const own = await signInWith(encodeURIComponent(`/toilets/${TOILET}?from=signin`));
+    assert.equal(`${own.pathname}${own.search}`, `/toilets/${TOILET}?from=signin`, 'a path of this site is followed');
+    await p.context.close();
+  });
+
+  for (const [layout, viewport] of [['phone', PHONE], ['desktop', { width: 1366, height: 850 }]] as const) {
+    test(`${layout}: the account page shows the account id and disconnects every app, saying what it ended`, async () => {
+      nowMs = START;
+      const p = await person(viewport);
+      await signUp(p, `Katherine ${layout}`);
+      const account = await (await p.page.request.get(`${site.base}/api/v1/account`)).json();
+      await p.page.locator('#acc-id', { hasText: account.id }).waitFor();
+      // an app connected to the account: a registered client, an approved consent, its tokens
+      const oauth = site.app.oauth;
+      const registered = checkRegistration({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Assistant' }, nowMs);
+      assert.ok(!('error' in registered));
+      oauth.store.insertClient(clientRow(registered, nowMs));
+      const verifier = 'v'.repeat(43);
+      const code = oauth.grants.issueCode({ client_id: registered.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: createHash('sha256').update(verifier).digest('base64url'), resource: `${site.base}/mcp/account`, scope: 'account:events', state: null }, account.id, nowMs);
+      const tokens = oauth.grants.redeemCode({ code, clientId: registered.client_id, redirectUri: 'http://127.0.0.1:9/cb', verifier, resource: null }, nowMs);
+      assert.ok('access_token' in tokens);
+      await p.page.reload();
+      await p.page.locator('#session-list li').first().waitFor();
+      await inspect(p.page, 'account-connections');
+      await p.page.getByRole('button', { name: 'Sign out everywhere else and disconnect every app' }).click();
+      await p.page.locator('#sessions').getByText('Other sessions ended: 0. Apps disconnected: 1.').waitFor();
+      assert.equal(oauth.grants.verifyAccess(tokens.access_token, nowMs), null, 'the app is disconnected');
+      assert.equal((await p.page.request.get(`${site.base}/api/v1/account`)).status(), 200, 'this session stays');
+      await inspect(p.page, 'account-connections-ended');
+      await p.context.close();
+    });
+  }
 });

@@ -102,8 +102,18 @@ function confirmIdentity(): Promise<boolean> {
   });
 }
 
-/** A local path to go to after signing in (`?next=`), never another site. */
-export function nextPath(fallback: string): string {
+/**
+ * Where to go after signing in (`?next=`): the URL it names resolved against this page, followed only when
+ * its origin is ours, else `fallback`. A pattern over the text cannot decide this: the URL parser drops
+ * tabs and newlines and reads backslashes as slashes (`/\t/evil.example` is `//evil.example`).
+ */
+export function nextHref(fallback: string): string {
   const next = new URLSearchParams(location.search).get('next');
-  return next !== null && /^\/(?![/\\])/.test(next) ? next : fallback;
+  if (next === null) return fallback;
+  try {
+    const url = new URL(next, location.origin);
+    return url.origin === location.origin ? url.href : fallback;
+  } catch {
+    return fallback;
+  }
 }

@@ -1,5 +1,6 @@
-// The account page: the account, its passkeys (add; remove, never the last), its sessions (end one, sign
-// out everywhere else, sign out) and its deletion. Sensitive operations go through the re-authentication
+// The account page: the account (with its id, which the operator's commands take), its passkeys (add;
+// remove, never the last), its sessions (end one, sign out everywhere else, also disconnecting every
+// connected app, sign out) and its deletion. Sensitive operations go through the re-authentication
 // dialog (account-api.ts); after a passkey is added or removed the page offers to end the other sessions.
 // A deletion refused because partner subscriptions can still charge (409 account-not-deletable, whose
 // detail names the listings) shows those listings and offers to cancel them with the account.
@@ -50,6 +51,7 @@ function toSignIn(): void {
 function showAccount(account: Account): void {
   document.getElementById('acc-name')!.textContent = account.display_name;
   document.getElementById('acc-meta')!.textContent = [t('account.since', { date: dateTime(account.created_at) }), account.email ? t('account.email', { email: account.email }) : t('account.noEmail')].join(' ');
+  document.getElementById('acc-id')!.textContent = t('account.id', { id: account.id });
   document.getElementById('acc-moderator')!.hidden = !account.moderator;
 }
 
@@ -154,17 +156,21 @@ function wireForms(): void {
     })();
   });
 
-  const endOthers = async (form: HTMLFormElement) => {
-    const answer = await withReauthentication(() => call<{ ended: number }>('DELETE', '/account/sessions'));
-    if (report(form, answer, t('account.othersEnded', { count: answer.body?.ended ?? 0 }))) document.getElementById('end-others')!.hidden = true;
+  /** Ends the other sessions, and with `connections` every connected app (OAuth grant) too; says how many of each. */
+  const endOthers = async (form: HTMLFormElement, connections: boolean) => {
+    const answer = await withReauthentication(() => call<{ ended: number; connections_ended: number }>('DELETE', connections ? '/account/sessions?connections=all' : '/account/sessions'));
+    const ended = answer.body?.ended ?? 0;
+    const said = connections ? t('account.allEnded', { sessions: ended, connections: answer.body?.connections_ended ?? 0 }) : t('account.othersEnded', { count: ended });
+    if (report(form, answer, said)) document.getElementById('end-others')!.hidden = true;
     await showSessions();
   };
   const sessions = document.getElementById('sessions') as HTMLFormElement;
   sessions.addEventListener('submit', (event) => {
     event.preventDefault();
-    void endOthers(sessions);
+    void endOthers(sessions, false);
   });
-  document.querySelector('#end-others button')!.addEventListener('click', () => void endOthers(sessions));
+  document.getElementById('end-everything')!.addEventListener('click', () => void endOthers(sessions, true));
+  document.querySelector('#end-others button')!.addEventListener('click', () => void endOthers(sessions, false));
 
   const signOut = document.getElementById('sign-out') as HTMLFormElement;
   signOut.addEventListener('submit', (event) => {

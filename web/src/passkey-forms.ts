@@ -4,7 +4,7 @@
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { addHumanCheck, clearErrors, showFieldErrors, type Problem } from './contribute.js';
-import { call, failureText, nextPath, passkeySignIn, type Account, type Answer } from './account-api.js';
+import { call, failureText, nextHref, passkeySignIn, type Account, type Answer } from './account-api.js';
 
 export function start(page: 'signup' | 'signin' | 'recover'): void {
   const form = document.querySelector<HTMLFormElement>('form.account-form')!;
@@ -23,9 +23,11 @@ export function start(page: 'signup' | 'signin' | 'recover'): void {
 
 /** A person sent here to sign in from a page (?next=) who has no account yet comes back there after signing up. */
 function carryNextToSignUp(): void {
-  const next = nextPath('');
+  const next = nextHref('');
   if (next === '') return;
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('main a[href^="/signup"]')) link.href = localHref(`/signup?next=${encodeURIComponent(next)}`);
+  // carried as this site's path: the sign-up page checks it again, as this page did
+  const { pathname, search, hash } = new URL(next);
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('main a[href^="/signup"]')) link.href = localHref(`/signup?next=${encodeURIComponent(`${pathname}${search}${hash}`)}`);
 }
 
 /** Runs one step of a form: its status line says what happens and what went wrong, field errors beside their fields. */
@@ -69,7 +71,7 @@ function signUp(form: HTMLFormElement): void {
       (form.querySelector('altcha-widget') as (HTMLElement & { reset?: () => void }) | null)?.reset?.();
       if (created.status !== 201) return created;
       rememberSignedIn(true);
-      location.assign(localHref(nextPath('/account')));
+      location.assign(localHref(nextHref('/account')));
       return null;
     });
   });
@@ -78,7 +80,7 @@ function signUp(form: HTMLFormElement): void {
 function signIn(form: HTMLFormElement): void {
   const done = (answer: Answer<Account>): Answer | null => {
     if (answer.status !== 200) return answer;
-    location.assign(localHref(nextPath('/account')));
+    location.assign(localHref(nextHref('/account')));
     return null;
   };
   // the browser offers passkeys in the field's autofill; a choice there signs in without the button
