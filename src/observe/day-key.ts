@@ -27,14 +27,17 @@ export class DayKeys {
     if (Atomics.load(this.words, 1) === 0 && Atomics.load(this.words, 0) === 0) this.words[0] = -1; // no day yet
   }
 
-  /** The pseudonym of `address` today: 32 hex digits. */
-  pseudonym(address: string): string {
-    return createHmac('sha256', this.today()).update(address).digest('hex').slice(0, 32);
+  /**
+   * The pseudonym of `address` on the UTC day of `atMs`: 32 hex digits. A time of a day whose key is
+   * already replaced (a line formatted just after midnight) gets the current key: yesterday's is gone.
+   */
+  pseudonym(address: string, atMs = this.now()): string {
+    return createHmac('sha256', this.keyOf(Math.floor(atMs / DAY_MS))).update(address).digest('hex').slice(0, 32);
   }
 
-  private today(): Buffer {
-    const day = Math.floor(this.now() / DAY_MS);
+  private keyOf(asked: number): Buffer {
     for (;;) {
+      const day = Math.max(asked, Atomics.load(this.words, 0)); // days only go forward
       const sequence = Atomics.load(this.words, 1);
       if ((sequence & 1) === 0 && Atomics.load(this.words, 0) === day) {
         if (sequence === this.copied) return this.copy;

@@ -49,8 +49,8 @@ class MainThreadPlaces implements PlaceLookup {
 const replica = new SnapshotReplica();
 const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
-// access lines go to the main thread in batches (access-log.ts), not one message per request
-const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
+// access-log records go into this thread's ring, which the main thread reads (access-log.ts): no message per request or batch
+const observer = createObserver({ config, shared: setup.observing, now: Date.now });
 const { server } = createReadSide({
   config,
   holder: replica,
@@ -78,7 +78,6 @@ function fail(error: unknown): void {
   if (failing) return;
   failing = true;
   void server.close({ timeoutMs: 2000 }).finally(() => {
-    observer?.accessLog?.flush();
     replica.close();
     port.close();
   });
@@ -115,7 +114,6 @@ port.on('message', (message: ToReadThread) => {
     case 'close':
       heartbeats.stop(setup.thread);
       void server.close().then(() => {
-        observer?.accessLog?.flush();
         replica.close();
         send({ kind: 'closed' });
         port.close();
