@@ -217,6 +217,7 @@ class Matcher {
       const start = marks[earlier];
       const distance = at - start;
       if (distance > WINDOW) break;
+      if (distance === 0) continue; // an empty piece before this one, at the same place
       let length = 0;
       for (let k = 0; m + k < markCount; k++) {
         const source = sources[m + k];
