@@ -83,6 +83,8 @@ export class AccessLogWriter {
   private lines = '';
   private thread = 0;
   private readonly format = (r: AccessRecord) => this.line(r);
+  private lastMs = Number.NaN;
+  private lastTime = '';
 
   constructor(private readonly options: AccessLogWriterOptions) {
     this.timer = setInterval(() => this.flush(), WRITE_MS).unref();
@@ -125,7 +127,16 @@ export class AccessLogWriter {
     const keys = this.options.clientKeys;
     const pseudonym = r.client !== null && keys !== null ? `,"client":"${keys.pseudonym(r.client, r.timeMs)}"` : '';
     // Every value is a number, a route's operation name or the method token, so the line is a template
-    // rather than an object to serialise; the two names are still quoted by JSON.stringify.
-    this.lines += `{"time":"${new Date(r.timeMs).toISOString()}","level":"${level}","message":"request","operation":${JSON.stringify(r.operation)},"method":${JSON.stringify(r.method)},"status":${r.status},"duration_ms":${Math.round(r.durationMs * 1000) / 1000},"bytes":${r.bytes},"thread":${this.thread}${pseudonym}}\n`;
+    // rather than an object to serialise; the two names come quoted by JSON.stringify (once per name).
+    this.lines += `{"time":"${this.timeText(r.timeMs)}","level":"${level}","message":"request","operation":${r.operation},"method":${r.method},"status":${r.status},"duration_ms":${Math.round(r.durationMs * 1000) / 1000},"bytes":${r.bytes},"thread":${this.thread}${pseudonym}}\n`;
+  }
+
+  /** The time as ISO text, made once per millisecond (records written together share it). */
+  private timeText(ms: number): string {
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastTime = new Date(ms).toISOString();
+    }
+    return this.lastTime;
   }
 }

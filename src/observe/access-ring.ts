@@ -34,6 +34,7 @@ export interface AccessRecord {
   durationMs: number;
   bytes: number;
   status: number;
+  /** The operation and method names as JSON strings (quoted once per name). */
   operation: string;
   method: string;
   /** The client address, or null when none was recorded. */
@@ -47,9 +48,12 @@ export class AccessRing {
   private readonly u32: Uint32Array;
   private readonly u16: Uint16Array;
   private readonly u8: Uint8Array;
-  /** The names this side knows, by slot, and (writer) slots by name. */
+  /** The names this side knows, by slot, also as JSON strings; and (writer) slots by name. */
   private readonly known: string[] = [];
+  private readonly quoted: string[] = [];
   private readonly slots = new Map<string, number>();
+  /** Bytes of the names area this side has read. */
+  private namesRead = -1;
   private readonly record: AccessRecord = { timeMs: 0, durationMs: 0, bytes: 0, status: 0, operation: '', method: '', client: null };
 
   /** A new ring, or the ring of a thread this one replaces (its names and counts go on). */
@@ -121,8 +125,8 @@ export class AccessRing {
       r.durationMs = this.f64[(at >> 3) + 1];
       r.bytes = this.u32[(at >> 2) + 4];
       r.status = this.u16[(at >> 1) + 10];
-      r.operation = this.known[this.u16[(at >> 1) + 11]];
-      r.method = this.known[this.u8[at + 24]];
+      r.operation = this.quoted[this.u16[(at >> 1) + 11]];
+      r.method = this.quoted[this.u8[at + 24]];
       const chars = this.u8[at + 25];
       r.client = chars === 0 ? null : String.fromCharCode(...this.u8.subarray(at + 26, at + 26 + chars));
       visit(r);
@@ -131,8 +135,12 @@ export class AccessRing {
   }
 
   private readNames(): void {
-    const text = new TextDecoder().decode(this.names.slice(0, Atomics.load(this.header, NAMES_LENGTH)));
+    const length = Atomics.load(this.header, NAMES_LENGTH);
+    if (length === this.namesRead) return;
+    const text = new TextDecoder().decode(this.names.slice(0, length));
     const names = text === '' ? [] : text.slice(0, -1).split('\n');
     for (let slot = this.known.length; slot < names.length; slot++) this.known.push(names[slot]);
+    for (let slot = this.quoted.length; slot < this.known.length; slot++) this.quoted.push(JSON.stringify(this.known[slot]));
+    this.namesRead = length;
   }
 }
