@@ -226,6 +226,9 @@ class Matcher {
       }
       if (length === 0 && view.getInt32(start, true) !== word) continue;
       if (length <= best && (at + best >= limit || plain[start + best] !== plain[at + best])) continue;
+      // a match to beat (floor > 3: one held back): the four bytes before its end must agree too, or the
+      // compare below would run the length of that match for nothing (quadratic over its piece starts)
+      if (length < floor && floor >= 8 && view.getInt32(start + floor - 4, true) !== view.getInt32(at + floor - 4, true)) continue;
       // eight bytes at a time as doubles: a NaN (never ASCII) only ends this loop early, the byte loop goes on
       while (at + length + 8 <= limit && view.getFloat64(start + length, true) === view.getFloat64(at + length, true)) length += 8;
       while (at + length < limit && plain[start + length] === plain[at + length]) length++;
