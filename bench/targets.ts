@@ -25,6 +25,12 @@ export const TARGETS = {
   placeIndexBuildMsPer100k: 1000,
   /** Throughput that metrics, or the access log, may cost on nearest over HTTP (median of alternating on/off rounds). */
   observabilityCostMax: 0.05,
+  /** Throughput that both together (the defaults) may cost on nearest over HTTP (issue 42; same rounds). */
+  defaultsHttpCostMax: 0.08,
+  /** CPU per nearest request that the defaults may cost in-process (issue 42; median of alternating pairs, bench/observing-cpu.ts). */
+  observingCpuCostMax: 0.05,
+  /** gzip req/s ÷ plain req/s per read over HTTP (issue 42; median of alternating rounds, bench/compression.ts). */
+  gzipRatioMin: 0.8,
   /** Latency that partner listings on 10% of the toilets may add to nearest and area (median of alternating pairs, bench/partners.ts). */
   partnerCostMax: 0.08,
   /** What storing toilet details may cost nearest and area: after / before on the same toilets (median of alternating pairs, bench/details.ts). */

@@ -94,7 +94,8 @@ export function createApp(options: AppOptions): App {
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
   const accessLines = options.accessLines ?? (() => {});
   const observing = new ObservingBlocks(config);
-  const observer = createObserver({ config, thread: 0, shared: observing.forThread(0), sink: accessLines, now });
+  const observer = createObserver({ config, shared: observing.forThread(0), now });
+  const accessLogWriter = observing.accessLogWriter(accessLines, now);
   const mcpCalls = new McpCallCounts();
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
@@ -117,6 +118,7 @@ export function createApp(options: AppOptions): App {
   if (config.metrics) {
     const current = metrics = new ServiceMetrics({
       blocks: () => observing.metricsBlocks(),
+      accessLogDropped: () => accessLogWriter?.dropped() ?? 0,
       refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
       mcpCalls,
       data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
@@ -145,7 +147,7 @@ export function createApp(options: AppOptions): App {
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
-      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), accessLines, failure: hooks.serverError })
+      ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), failure: hooks.serverError })
       : null;
 
   return {
@@ -182,7 +184,7 @@ export function createApp(options: AppOptions): App {
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
-      observer?.accessLog?.flush(); // after the read threads sent their last lines
+      accessLogWriter?.close(); // after the read threads wrote their last records
       await Promise.all([mcp.close(), accountMcp.close(), accountEvents.close()]);
       community.close();
       partners.close();

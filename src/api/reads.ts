@@ -6,6 +6,7 @@ import { Trait, type ToiletTable } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
 import { fragment, JsonBytes } from '../rules/json-bytes.js';
+import { GzipBytes } from '../rules/gzip-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
@@ -81,6 +82,7 @@ export class Reads {
   /** The tails of empty answers about a position outside the data's coverage. */
   private readonly outsideTails: OutsideCoverageTails;
   private readonly out = new JsonBytes();
+  private readonly gzip = new GzipBytes();
   private readonly rows = new Int32Array(MAX_RESULTS + 1);
   private readonly haverSins = new Float64Array(MAX_RESULTS + 1);
   /** The counter numbers of the partner listings the last area answer showed, the first `countedInArea`. */
@@ -108,6 +110,19 @@ export class Reads {
     this.renderer = new ToiletRenderer(baseUrl);
     this.tail = fragment(`,"attribution":${attributionJson(baseUrl)},"display_note":${DISPLAY_NOTE}}`);
     this.outsideTails = new OutsideCoverageTails(attributionJson(baseUrl));
+  }
+
+  /**
+   * Whether the answers from now on can be gzipped (gzipOfAnswer): their pieces are marked as they are
+   * written, which a plain answer need not pay for. Set before each read by a caller that cares.
+   */
+  preparesGzip(on: boolean): void {
+    this.out.setMarking(on);
+  }
+
+  /** The gzip form of the answer returned last (made while preparesGzip was on); valid until the next one. */
+  gzipOfAnswer(): Buffer {
+    return this.gzip.answer(this.out);
   }
 
   /**

@@ -7,6 +7,7 @@ import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import type { Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
+import { chooseCoding, MIN_COMPRESS_BYTES } from '../http/encoding.js';
 import { parseQuery } from '../schemas/query.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
 import { operationById, API_PREFIX } from '../schemas/operations.js';
@@ -31,6 +32,12 @@ export interface RestDeps {
 
 export const PUBLIC_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUBLIC_READ_EXPOSED_HEADERS, maxAgeSeconds: 86400 });
 const TOILET_ID_PATTERN = new RegExp(TOILET_ID.pattern);
+const GZIP: readonly ['gzip'] = ['gzip'];
+
+/** Whether the answer to `request` goes out in gzip (as representation.ts would choose). */
+function wantsGzip(request: HttpRequestInfo): boolean {
+  return request.acceptEncoding !== undefined && request.acceptEncoding !== '' && chooseCoding(request.acceptEncoding, GZIP) === 'gzip';
+}
 
 export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const { config, reads, problems, areaCache } = deps;
@@ -47,6 +54,11 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const tagged = (operationId: string): true | undefined => operationById(operationId).conditional;
   const areaTagged = tagged('listToiletsInArea');
   const toiletTagged = tagged('getToilet');
+  /**
+   * The encodings of the answer the reads returned last, when its client wants gzip and it is large enough:
+   * made from its marked pieces (reads.preparesGzip), so no compressor runs.
+   */
+  const gzipped = (gzip: boolean, body: Buffer): HttpReply['encodings'] => (gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: reads.gzipOfAnswer() } : undefined);
 
   guards.operation<FindParams>(server, operationById('findToiletsNear'), {
     cors: PUBLIC_CORS,
@@ -59,8 +71,8 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       }
       return { input: parsed.params };
     },
-    handle: (_request, context) => {
-      const ok = (body: Buffer): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...context.headers], body });
+    handle: (request, context) => {
+      const ok = (body: Buffer, encodings?: HttpReply['encodings']): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...context.headers], body, encodings });
       const unavailable = (error: unknown): HttpReply => {
         if (!(error instanceof PlaceLookupUnavailable)) throw error;
         return guards.refuse({
@@ -70,8 +82,11 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
         }, context);
       };
       try {
+        const gzip = wantsGzip(request);
+        reads.preparesGzip(gzip);
         const body = reads.findNear(context.input, context.nowMs);
-        return body instanceof Promise ? body.then(ok, unavailable) : ok(body);
+        // a promised answer (a remote place lookup) is coded by the write path
+        return body instanceof Promise ? body.then((answer) => ok(answer), unavailable) : ok(body, gzipped(gzip, body));
       } catch (error) {
         return unavailable(error);
       }
@@ -85,16 +100,21 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
     },
     handle: (request, { input, nowMs, headers }) => {
+      const gzip = wantsGzip(request);
       const hit = areaCache.get(request.query, nowMs);
       let body: Buffer;
+      let encodings: HttpReply['encodings'];
       if (hit === null) {
+        reads.preparesGzip(gzip);
         body = reads.inArea(input, nowMs); // counts the partner listings it shows
-        if (areaCache.ttlMs > 0) areaCache.set(request.query, body, reads.countedByLastArea(), nowMs);
+        encodings = gzipped(gzip, body);
+        if (areaCache.ttlMs > 0) areaCache.set(request.query, body, reads.countedByLastArea(), nowMs, encodings?.gzip ?? null);
       } else {
         body = hit.json;
+        encodings = gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: areaCache.gzipOf(hit) } : undefined;
         reads.countShown(hit.counted);
       }
-      return { status: 200, headers: [...areaHeaders, ...headers], body, etag: areaTagged };
+      return { status: 200, headers: [...areaHeaders, ...headers], body, etag: areaTagged, encodings };
     },
   });
 
@@ -103,11 +123,13 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     handle: (request, context) => {
       // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
       const id = request.params.id;
+      const gzip = wantsGzip(request);
+      reads.preparesGzip(gzip);
       const body = TOILET_ID_PATTERN.test(id) ? reads.toilet(id, context.nowMs) : null;
       if (body === null) {
         return guards.refuse({ slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Ids look like n123456 (OpenStreetMap node), w123 (way) or r12 (relation); find them with findToiletsNear or listToiletsInArea.` }, context);
       }
-      return { status: 200, headers: [...toiletHeaders, ...context.headers], body, etag: toiletTagged };
+      return { status: 200, headers: [...toiletHeaders, ...context.headers], body, etag: toiletTagged, encodings: gzipped(gzip, body) };
     },
   });
 

@@ -1,7 +1,8 @@
 // Content codings (RFC 9110 §8.4.1, §12.5.3): which coding an answer goes out in, from the client's
 // Accept-Encoding and the codings the server has for it, and compressing a body per request.
 //
-// Per request the server compresses with gzip at level 1 only. Measured on the service's own answers
+// The REST reads' answers come with their gzip form made from their pieces (src/rules/gzip-bytes.ts, without
+// a compressor); other answers that need compressing per request use gzip at level 1 only. Measured on the service's own answers
 // (docs/PERFORMANCE.md, "Compression"): level 1 makes a 5 KB nearest answer 23 % of its size in ~16 µs
 // of CPU; level 6 saves 4 % more bytes for a third more CPU; brotli at quality 1 costs as much for a larger
 // answer, and at quality 4–5 is 8–15 % smaller for 2.5 times the CPU. Brotli pays where a body is compressed

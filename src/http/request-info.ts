@@ -22,4 +22,9 @@ export interface HttpRequestInfo {
   readonly body: Buffer | null;
   /** Aborted when the client goes away before the answer is written. */
   readonly signal: AbortSignal;
+  /**
+   * The Accept-Encoding header ('' when absent), for a route that prepares its compressed answer itself
+   * (HttpReply.encodings); absent on requests another thread passed on, which the write path codes itself.
+   */
+  readonly acceptEncoding?: string;
 }

@@ -1,9 +1,10 @@
 // The access log's client pseudonym: an HMAC-SHA-256 of the client address (the one the rate limit counts)
 // under a random key made for the current UTC day, kept in memory only and replaced at the next day, so a
 // day's lines can be linked to one another but, once the key is gone, to no address (docs/PRIVACY.md).
-// Every server thread uses the same key (shared memory), so one client has one pseudonym per day whichever
-// thread served it. Whichever thread first logs on a new day replaces the key, under a sequence lock: a
-// reader copies the key and retries if a writer was at work meanwhile.
+// The key lives in shared memory, so one client has one pseudonym per day whichever thread served it (the
+// main thread's access-log writer makes the lines of every thread, by each request's time). Whoever first
+// asks for a new day replaces the key, under a sequence lock: a reader copies the key and retries if a
+// writer was at work meanwhile. Days only go forward: a line of a day whose key is gone gets today's.
 import { createHmac, randomFillSync } from 'node:crypto';
 
 const DAY_MS = 86_400_000;
@@ -27,14 +28,17 @@ export class DayKeys {
     if (Atomics.load(this.words, 1) === 0 && Atomics.load(this.words, 0) === 0) this.words[0] = -1; // no day yet
   }
 
-  /** The pseudonym of `address` today: 32 hex digits. */
-  pseudonym(address: string): string {
-    return createHmac('sha256', this.today()).update(address).digest('hex').slice(0, 32);
+  /**
+   * The pseudonym of `address` on the UTC day of `atMs`: 32 hex digits. A time of a day whose key is
+   * already replaced (a line formatted just after midnight) gets the current key: yesterday's is gone.
+   */
+  pseudonym(address: string, atMs = this.now()): string {
+    return createHmac('sha256', this.keyOf(Math.floor(atMs / DAY_MS))).update(address).digest('hex').slice(0, 32);
   }
 
-  private today(): Buffer {
-    const day = Math.floor(this.now() / DAY_MS);
+  private keyOf(asked: number): Buffer {
     for (;;) {
+      const day = Math.max(asked, Atomics.load(this.words, 0)); // days only go forward
       const sequence = Atomics.load(this.words, 1);
       if ((sequence & 1) === 0 && Atomics.load(this.words, 0) === day) {
         if (sequence === this.copied) return this.copy;

@@ -12,6 +12,8 @@ const PREFIX = 'toilet_finder_';
 export interface MetricSources {
   /** Every thread's request metrics block. */
   blocks(): SharedArrayBuffer[];
+  /** Access-log lines dropped because a thread's ring was full (access-ring.ts), all threads together. */
+  accessLogDropped(): number;
   /** Rate-limit refusals per policy, counted by every thread. */
   refusals: { policies: readonly string[]; counts: BigInt64Array };
   /** MCP tool calls, counted by every thread. */
@@ -56,6 +58,15 @@ export class ServiceMetrics {
         const since = Date.parse(dataAsOf ?? importedAt ?? '');
         if (Number.isNaN(since)) this.reset();
         else this.set(Math.max(0, (sources.now() - since) / 1000));
+      },
+    });
+    new Counter({
+      name: `${PREFIX}access_log_dropped_total`,
+      help: 'Access-log lines dropped because a thread wrote faster than the log writer read (its ring was full); never a request held up.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.accessLogDropped());
       },
     });
     const { policies, counts } = sources.refusals;

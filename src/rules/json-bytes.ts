@@ -25,10 +25,49 @@ export class JsonBytes {
   private source: Uint8Array | null = null;
   private sourceView = viewOf(this.out);
   length = 0;
+  /**
+   * While marking (for gzip-bytes.ts, which looks for repeats only where pieces begin): where each piece
+   * written by bytes(), range() or ascii() began, the first `markCount`. Not marking costs the plain answer
+   * one test per piece.
+   */
+  private marks = new Int32Array(0);
+  /** By mark: the fragment bytes() wrote there (a constant the gzip writer may have packed), else null. */
+  private readonly sources: (Uint8Array | null)[] = [];
+  private marking = false;
+  markCount = 0;
 
   /** Starts a new answer. */
   reset(): void {
     this.length = 0;
+    this.markCount = 0;
+  }
+
+  /** Whether the pieces of the answers from now on are marked (see `marks`). */
+  setMarking(on: boolean): void {
+    if (on && this.marks.length === 0) this.marks = new Int32Array(1024);
+    this.marking = on;
+    this.markCount = 0;
+  }
+
+  /** The answer's piece starts while marking (the first markCount), else null; valid until the next write. */
+  pieceStarts(): Int32Array | null {
+    return this.marking ? this.marks : null;
+  }
+
+  /** By piece start: the fragment written there, or null for a slice or text written fresh. */
+  pieceSources(): readonly (Uint8Array | null)[] {
+    return this.sources;
+  }
+
+  private mark(source: Uint8Array | null): void {
+    let marks = this.marks;
+    if (this.markCount === marks.length) {
+      const grown = new Int32Array(marks.length * 2);
+      grown.set(marks);
+      this.marks = marks = grown;
+    }
+    this.sources[this.markCount] = source;
+    marks[this.markCount++] = this.length;
   }
 
   /**
@@ -36,6 +75,7 @@ export class JsonBytes {
    * a byte loop ~1 ns a byte: the few fragments of up to 8 bytes (commas, brackets, quotes) are looped.
    */
   bytes(bytes: Uint8Array): void {
+    if (this.marking) this.mark(bytes);
     const length = bytes.length;
     this.reserve(length);
     if (length <= 8) {
@@ -56,6 +96,7 @@ export class JsonBytes {
    * NaN needs the top byte 0x7f or 0xff and the next at least 0xf0), and `source` is ASCII like answers.
    */
   range(source: Uint8Array, start: number, end: number): void {
+    if (this.marking) this.mark(null);
     this.reserve(end - start);
     if (source !== this.source) {
       this.source = source;
@@ -78,6 +119,7 @@ export class JsonBytes {
 
   /** An ASCII string (JSON text made with asciiJson, or digits). */
   ascii(text: string): void {
+    if (this.marking) this.mark(null);
     this.reserve(text.length);
     const out = this.out;
     let at = this.length;

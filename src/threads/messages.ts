@@ -48,9 +48,7 @@ export type FromReadThread =
   | { kind: 'counted'; counts: ThreadCounts }
   | { kind: 'closed' }
   /** A log line, written by the main thread's logger. */
-  | { kind: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> }
-  /** A batch of access-log lines (each a JSON object and a newline), written as they are. */
-  | { kind: 'access-log'; lines: string };
+  | { kind: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> };
 
 /** Requests a thread received since it started, and how many of them it passed to the main thread. */
 export interface ThreadCounts {

@@ -52,8 +52,8 @@ class MainThreadPlaces implements PlaceLookup {
 const replica = new SnapshotReplica();
 const heartbeats = new Heartbeats(setup.heartbeats);
 const places = setup.places ? new MainThreadPlaces() : null;
-// access lines go to the main thread in batches (access-log.ts), not one message per request
-const observer = createObserver({ config, thread: setup.thread, shared: setup.observing, sink: (lines) => send({ kind: 'access-log', lines }), now: Date.now });
+// access-log records go into this thread's ring, which the main thread reads (access-log.ts): no message per request or batch
+const observer = createObserver({ config, shared: setup.observing, now: Date.now });
 const { server, reads, limits, problems } = createReadSide({
   config,
   holder: replica,
@@ -84,7 +84,6 @@ function fail(error: unknown): void {
   failing = true;
   void server.close({ timeoutMs: 2000 }).finally(async () => {
     await mcp.close().catch(() => {});
-    observer?.accessLog?.flush();
     replica.close();
     port.close();
   });
@@ -122,7 +121,6 @@ port.on('message', (message: ToReadThread) => {
       heartbeats.stop(setup.thread);
       void server.close().then(async () => {
         await mcp.close();
-        observer?.accessLog?.flush();
         replica.close();
         send({ kind: 'closed' });
         port.close();

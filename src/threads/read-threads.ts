@@ -38,10 +38,8 @@ export interface ReadThreadsDeps {
   /** MCP tool calls, which every read thread counts into. */
   mcpCalls: McpCallCounts;
   log: Logger;
-  /** A thread number's metrics block (the same for its replacement) and the access log's keys. */
+  /** A thread number's metrics block and access-log ring (the same for its replacement). */
   observing(thread: number): SharedObserving;
-  /** Writes a read thread's batch of access-log lines. */
-  accessLines(lines: string): void;
   /** The answer to a passed-on request whose answer failed after its handler returned (the serverError hook). */
   failure(error: unknown, request: HttpRequestInfo): HttpReply;
 }
@@ -208,9 +206,6 @@ export class ReadThreads implements CatalogFollower {
         return;
       case 'log':
         this.deps.log[message.level](message.message, { thread: thread.number, ...message.fields });
-        return;
-      case 'access-log':
-        this.deps.accessLines(message.lines);
         return;
       case 'closed':
       case 'counted':

@@ -5,7 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { jsonLogger } from '../../src/log.js';
-import { AccessLog } from '../../src/observe/access-log.js';
+import { AccessLog, AccessLogWriter } from '../../src/observe/access-log.js';
+import { AccessRing, RING_RECORDS } from '../../src/observe/access-ring.js';
 import { modernRequest } from '../mcp/support.js';
 import { HERE, liechtenstein, observing } from './support.js';
 import { fresh } from '../support/server.js';
@@ -110,13 +111,35 @@ test('refusals get a warn line even when sampling drops every other line; LOG_LE
 test('sampling keeps the configured share of lines', () => {
   const draws = [0.05, 0.3, 0.2, 0.9, 0.24999, 0.25];
   let batches = '';
-  const log = new AccessLog({ thread: 2, level: 'info', sample: 0.25, clientKeys: null, sink: (lines) => (batches += lines), now: () => 0, random: () => draws.shift()! });
+  const rings = [undefined, undefined, new AccessRing()];
+  const log = new AccessLog({ level: 'info', sample: 0.25, client: false, ring: new AccessRing(rings[2]!.shared), now: () => 0, random: () => draws.shift()! });
+  const writer = new AccessLogWriter({ rings: () => rings, clientKeys: null, warnOn: true, sink: (lines) => (batches += lines), now: () => 0 });
   const kept = [200, 200, 200, 200, 200, 200].filter((status) => log.takes(status));
   assert.equal(kept.length, 3, 'draws below 0.25 are kept');
   assert.equal(log.takes(503), true, 'a refusal is never sampled away');
-  log.write('getToilet', 'GET', 503, 1.5, 10, null);
-  log.flush();
+  log.write(log.slot('getToilet'), log.slot('GET'), 503, 1.5, 10, '198.51.100.7');
+  writer.close();
   assert.deepEqual(JSON.parse(batches), { time: '1970-01-01T00:00:00.000Z', level: 'warn', message: 'request', operation: 'getToilet', method: 'GET', status: 503, duration_ms: 1.5, bytes: 10, thread: 2 });
+});
+
+test('a full ring drops the records it has no room for, counts them, says so in a warn line, and takes records again once read', () => {
+  let batches = '';
+  const ring = new AccessRing();
+  const log = new AccessLog({ level: 'info', sample: 1, client: false, ring, now: () => 0 });
+  const writer = new AccessLogWriter({ rings: () => [ring], clientKeys: null, warnOn: true, sink: (lines) => (batches += lines), now: () => 0 });
+  const [operation, method] = [log.slot('findToiletsNear'), log.slot('GET')];
+  for (let i = 0; i < RING_RECORDS + 5; i++) log.write(operation, method, 200, 0.25, i, null);
+  assert.equal(writer.dropped(), 5, 'the records past the ring are dropped, never waited for');
+  writer.flush();
+  const lines = batches.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(lines.length, RING_RECORDS + 1);
+  assert.deepEqual(lines.slice(0, RING_RECORDS).map((line) => line.bytes), Array.from({ length: RING_RECORDS }, (_, i) => i), 'the records kept, in order');
+  assert.deepEqual(lines[RING_RECORDS], { time: '1970-01-01T00:00:00.000Z', level: 'warn', message: 'access log lines dropped: the ring of this thread was full', dropped: 5, dropped_total: 5, thread: 0 });
+  batches = '';
+  log.write(operation, method, 200, 0.25, 7, null);
+  writer.close();
+  assert.deepEqual(batches.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { bytes: number }).bytes), [7], 'room again once read; the drop is said once');
+  assert.equal(writer.dropped(), 5);
 });
 
 test('LOG_LEVEL drops the lines below it; errors still go to stderr and the rest to stdout', () => {

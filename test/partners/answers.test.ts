@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { Clock, importedData, readSourceToilets, type Data, type Service } from '../community/support.js';
 import { Browser, startAccountsService } from '../accounts/support.js';
 import { CLIENT_KINDS } from '../mcp/support.js';
+import { assertGzipAgrees } from '../support/gzip.js';
 
 const NOW = Date.parse('2024-06-11T10:00:00Z'); // a Tuesday, 11:00 in Porto
 const CENTRES = [
@@ -133,6 +134,12 @@ describe('the partner object in every answer', () => {
     } finally {
       await session.close();
     }
+  });
+
+  test('gzip answers with partner objects and overlays decode to the plain answers byte for byte', async () => {
+    const port = Number(new URL(service.url).port);
+    for (const path of queries()) await assertGzipAgrees(port, path);
+    for (const id of listed) await assertGzipAgrees(port, `/api/v1/toilets/${id}`);
   });
 
   test('when the plans end, every answer is as it was without listings', async () => {

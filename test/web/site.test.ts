@@ -73,6 +73,25 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     });
   }
 
+  test('the page gets its answers in gzip, and Chromium decodes them to the plain answers byte for byte', async () => {
+    const page = await open(DESKTOP);
+    await page.goto(site.base + '/');
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/toilets/nearest?'));
+    await page.getByRole('button', { name: 'Near me' }).click();
+    const response = await answered;
+    assert.equal((await response.allHeaders())['content-encoding'], 'gzip');
+    const plain = (path: string) => fetch(site.base + path, { headers: { 'Accept-Encoding': 'identity' } }).then((r) => r.text());
+    const path = new URL(response.url()).pathname + new URL(response.url()).search;
+    assert.equal((await response.body()).toString('latin1'), await plain(path));
+    const id = JSON.parse(await plain(path)).results[0].id as string;
+    for (const other of ['/api/v1/toilets?bbox=-8.63,41.13,-8.59,41.16&limit=50', `/api/v1/toilets/${id}`, '/api/v1/toilets/nearest?lat=41.1466&lon=-8.611&limit=20&open_now=true']) {
+      const coded = page.waitForResponse((r) => r.url().endsWith(other));
+      const text = await page.evaluate(async (url) => (await fetch(url)).text(), other);
+      assert.equal((await (await coded).allHeaders())['content-encoding'], 'gzip', other);
+      assert.equal(text, await plain(other), other);
+    }
+  });
+
   test('a place search, each filter changing both the list and the map', async () => {
     const page = await open(DESKTOP);
     await page.goto(site.base + '/');
