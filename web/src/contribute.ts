@@ -5,6 +5,7 @@
 // A signed-in browser sends no challenge_token (the account passed a human check); should the server say
 // the session ended, the form gets its human check and the person sends again, nothing typed lost.
 import { asset, lang, loadCss, rememberSignedIn, signedIn, t } from './common.js';
+import { fieldProblemText, problemText } from '../../src/web/text/problem.js';
 
 const DEVICE_KEY = 'device-id';
 
@@ -108,16 +109,16 @@ export function clearErrors(form: HTMLFormElement): void {
 }
 
 /**
- * Shows each invalid parameter next to its field (as `say` words it: the server's name and reason by
- * default); returns the ones no field of the form matched.
+ * Shows each invalid parameter next to its field (as `say` words it: by default the site's own words for
+ * the field, never the server's English reason); returns the ones no field of the form matched.
  */
-export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => `${param.name} ${param.reason}`): string[] {
+export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => fieldProblemText(lang, param.name)): string[] {
   const unmatched: string[] = [];
   for (const [index, param] of (problem.invalid_params ?? []).entries()) {
     const field = param.name.split('.').pop()!.replace(/\[\d+\]$/, '');
     const input = form.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`);
     if (input === null) {
-      unmatched.push(`${param.name} ${param.reason}`);
+      unmatched.push(say(param));
       continue;
     }
     const error = document.createElement('p');
@@ -180,8 +181,8 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
     await addHumanCheck(form);
     status.textContent = t('improve.sessionEnded');
   } else {
-    const unmatched = showFieldErrors(form, answer);
-    status.textContent = t('improve.failed', { detail: [answer.detail ?? answer.title ?? String(response.status), ...unmatched].join(' ') });
+    showFieldErrors(form, answer);
+    status.textContent = t('improve.failed', { detail: problemText(lang, answer, response.status) });
   }
   return { ok: false, body: answer };
 }

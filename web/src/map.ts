@@ -8,7 +8,9 @@ import { asset, getJson, loadCss, localHref, t } from './common.js';
 import { siteStyle } from './style.js';
 import { escapeHtml } from '../../src/web/text/html.js';
 
-export class MapUnavailable extends Error {}
+export class MapUnavailable extends Error {
+  override name = 'MapUnavailable';
+}
 
 export interface View {
   west: number;
@@ -62,7 +64,7 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   try {
     map = new MapLibre({ container, style, center: [start.lon, start.lat], zoom: start.zoom, maxZoom: 19, fadeDuration: reduceMotion ? 0 : 300, attributionControl: { compact: true } });
   } catch (error) {
-    throw new MapUnavailable(error instanceof Error && /WebGL/i.test(error.message) ? t('find.noWebgl') : String(error));
+    throw new MapUnavailable(error instanceof Error && /WebGL/i.test(error.message) ? t('find.noWebgl') : t('find.mapFailed'));
   }
   map.addControl(new NavigationControl({ showCompass: false }));
   (window as unknown as { toiletMap: MapLibre }).toiletMap = map;
