@@ -45,7 +45,7 @@ export const de: Translation = {
   'find.offlineData': 'Offline: Daten vom {date}; sie können veraltet sein.',
   'find.error': 'Die Suche ist fehlgeschlagen: {detail}',
 
-  'item.distance': '{distance} · {minutes} Min. zu Fuß Richtung {direction}',
+  'item.distance': '{distance} · {minutes} zu Fuß Richtung {direction}',
   'item.openNow': 'Jetzt geöffnet',
   'item.openUntil': 'Geöffnet, schließt um {time}',
   'item.closed': 'Jetzt geschlossen',

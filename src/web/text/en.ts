@@ -48,7 +48,7 @@ export const en = {
   'find.offlineData': 'Offline: showing data saved on {date}; it may be out of date.',
   'find.error': 'The search failed: {detail}',
 
-  'item.distance': '{distance} · {minutes} min walk {direction}',
+  'item.distance': '{distance} · {minutes} on foot, heading {direction}',
   'item.openNow': 'Open now',
   'item.openUntil': 'Open now, closes {time}',
   'item.closed': 'Closed now',
@@ -414,7 +414,7 @@ export const en = {
   'lic.noExtract': 'none imported yet',
   'lic.unknown': 'unknown',
   'lic.never': 'never',
-  'lic.count': { plural: 'count', one: 'It holds {count} toilet.', other: 'It holds {count} toilets.' },
+  'lic.count': 'Toilets: {count}.',
   'lic.coverage': 'Coverage: {name} (longitude {west} to {east}, latitude {south} to {north}). Outside it this service has no toilet data.',
   'lic.noCoverage': 'Coverage: none recorded.',
   'lic.demo': 'This is the demo data shipped with the service; its operator has not imported a region of their own yet.',

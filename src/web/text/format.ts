@@ -43,9 +43,9 @@ export function distance(lang: Language, meters: number): string {
   return cached(`km:${lang}`, () => new Intl.NumberFormat(LOCALES[lang], { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 })).format(meters / 1000);
 }
 
-/** "5 min", "5 Min.". */
+/** "5 minutes", "1 minute", "5 Minuten" (the unit's plural by Intl). */
 export function walkingTime(lang: Language, minutes: number): string {
-  return cached(`min:${lang}`, () => new Intl.NumberFormat(LOCALES[lang], { style: 'unit', unit: 'minute', unitDisplay: 'short' })).format(minutes);
+  return cached(`min:${lang}`, () => new Intl.NumberFormat(LOCALES[lang], { style: 'unit', unit: 'minute', unitDisplay: 'long' })).format(minutes);
 }
 
 /** "€0.50", "0,50 €"; an unknown currency code as "0.50 XYZ"; no currency: the number alone. */

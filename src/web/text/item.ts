@@ -94,7 +94,7 @@ export function openLabel(lang: Language, item: Pick<ToiletItem, 'open_now' | 'c
 
 const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 
-/** "350 m · 5 min walk north-east" (the numbers and units by Intl). */
+/** "350 m · 5 minutes on foot, heading north-east" (the numbers and units by Intl). */
 export function distanceLabel(lang: Language, item: Pick<NearestItem, 'distance_m' | 'walk_min' | 'bearing'>): string {
   const direction = text(lang, `dir.${COMPASS[Math.round(item.bearing / 45) % 8]}` as TextKey);
   return text(lang, 'item.distance', { distance: distance(lang, item.distance_m), minutes: walkingTime(lang, item.walk_min), direction });

@@ -60,8 +60,8 @@ export const nl: Translation = {
   'item.changingTable': 'Babyverschoontafel',
   'item.partner': 'Partner: {name}',
   'item.unnamed': 'Openbaar toilet',
-  'dir.N': 'noord', 'dir.NE': 'noordoost', 'dir.E': 'oost', 'dir.SE': 'zuidoost',
-  'dir.S': 'zuid', 'dir.SW': 'zuidwest', 'dir.W': 'west', 'dir.NW': 'noordwest',
+  'dir.N': 'noorden', 'dir.NE': 'noordoosten', 'dir.E': 'oosten', 'dir.SE': 'zuidoosten',
+  'dir.S': 'zuiden', 'dir.SW': 'zuidwesten', 'dir.W': 'westen', 'dir.NW': 'noordwesten',
 
   'toilet.notFound': 'Toilet niet gevonden',
   'toilet.notFoundText': 'Geen toilet heeft deze id, of het is verwijderd.',

@@ -48,7 +48,7 @@ export const pt: Translation = {
   'find.offlineData': 'Sem ligação: dados guardados a {date}; podem estar desatualizados.',
   'find.error': 'A pesquisa falhou: {detail}',
 
-  'item.distance': '{distance} · {minutes} a pé para {direction}',
+  'item.distance': '{distance} · {minutes} a pé, em direção a {direction}',
   'item.openNow': 'Aberta agora',
   'item.openUntil': 'Aberta agora, fecha às {time}',
   'item.closed': 'Fechada agora',
