@@ -6,6 +6,7 @@
 // the session ended, the form gets its human check and the person sends again, nothing typed lost.
 import { asset, lang, loadCss, rememberSignedIn, signedIn, t } from './common.js';
 import { fieldProblemText, problemText } from '../../src/web/text/problem.js';
+import type { Language } from '../../src/web/text/catalogue.js';
 
 const DEVICE_KEY = 'device-id';
 
@@ -19,13 +20,24 @@ export function deviceId(): string {
   return id;
 }
 
+/** The human check's own texts per language: the name it registers them under, and the module (English is built in). */
+const ALTCHA_TEXTS: Record<Language, [string, () => Promise<unknown>] | null> = {
+  en: null,
+  de: ['de', () => import('altcha/i18n/de')],
+  fr: ['fr-fr', () => import('altcha/i18n/fr-fr')],
+  it: ['it', () => import('altcha/i18n/it')],
+  es: ['es-es', () => import('altcha/i18n/es-es')],
+  pt: ['pt-pt', () => import('altcha/i18n/pt-pt')],
+  nl: ['nl', () => import('altcha/i18n/nl')],
+};
+
 let altchaLoaded: Promise<void> | null = null;
 
 function loadAltcha(): Promise<void> {
   altchaLoaded ??= (async () => {
     loadCss(asset('altchaCss'));
     await import('altcha/external');
-    if (lang === 'de') await import('altcha/i18n/de');
+    await ALTCHA_TEXTS[lang]?.[1]();
     const registry = (globalThis as unknown as { $altcha: { algorithms: Map<string, () => Worker> } }).$altcha.algorithms;
     for (const algorithm of ['SHA-256', 'SHA-384', 'SHA-512']) registry.set(algorithm, () => new Worker(asset('altchaSha')));
     for (const algorithm of ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512']) registry.set(algorithm, () => new Worker(asset('altchaPbkdf2')));
@@ -55,7 +67,7 @@ export async function addHumanCheck(form: HTMLFormElement): Promise<void> {
   const widget = document.createElement('altcha-widget');
   widget.setAttribute('challenge', '/api/v1/challenge');
   widget.setAttribute('name', 'challenge_token');
-  widget.setAttribute('language', lang);
+  widget.setAttribute('language', ALTCHA_TEXTS[lang]?.[0] ?? 'en');
   // the widget cannot fetch a challenge when contributions are off (503) or the budget is spent (429): say so
   widget.addEventListener('statechange', (event) => {
     if ((event as CustomEvent<{ state?: string }>).detail?.state === 'error') void explainChallengeFailure(form);
