@@ -48,8 +48,8 @@ const FORMATS: Record<Language, [string, string, string, string, string]> = {
   nl: ['1 december 2026', '1,3 km · 16 minuten lopen richting oosten', 'Nu open, sluit om 18:00 (plaatselijke tijd).', 'Maandag: 08:00–12:00, 14:00–24:00', 'Netheid 4 van 5 sterren (1 beoordeling). Netheid 4 van 5 sterren (1.234 beoordelingen).'],
 };
 
-/** Intl and French typography put no-break spaces ("1 234", "Propreté :"); the expectations above write plain ones. */
-const plainSpaces = (value: string) => value.replace(/[\u00a0\u202f]/g, ' ');
+/** Intl and French typography put no-break spaces ("1 234", "Propreté :"), the week table word joiners; the expectations above write neither. */
+const plainSpaces = (value: string) => value.replace(/[\u00a0\u202f]/g, ' ').replace(/\u2060/g, '');
 
 test('dates, distances, walking times, opening hours, week days and plurals come from Intl in each language', () => {
   for (const lang of LANGUAGES) {

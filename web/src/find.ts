@@ -96,7 +96,7 @@ async function runFind(query: Query): Promise<void> {
   if (found.status === 'needs_location') say(t('find.needsLocation'));
   else if (found.status === 'place_not_found') say(t('find.placeNotFound', { place: 'place' in query ? query.place : '' }));
   else if (found.results.length === 0) say(t('find.none'));
-  else say(t('find.nearestTo', { label: found.origin?.label ?? '' }));
+  else say(found.origin?.source === 'coordinates' ? t('find.nearestYou') : t('find.nearestTo', { label: found.origin?.label ?? '' }));
   markStale(answer.headers);
   if (found.origin) {
     const shown = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });

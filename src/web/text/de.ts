@@ -25,6 +25,7 @@ export const de: Translation = {
   'filter.no_purchase_needed': 'Ohne Kaufzwang',
   'find.results': 'Ergebnisse',
   'find.nearestTo': 'Am nächsten zu {label}.',
+  'find.nearestYou': 'Am nächsten an deinem Standort.',
   'find.inView': 'Toiletten im Kartenausschnitt',
   'find.loading': 'Suche läuft…',
   'find.none': 'Hier gibt es keine Toilette mit diesen Filtern.',

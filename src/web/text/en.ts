@@ -28,6 +28,7 @@ export const en = {
   'filter.no_purchase_needed': 'No purchase needed',
   'find.results': 'Results',
   'find.nearestTo': 'Nearest to {label}.',
+  'find.nearestYou': 'Nearest to your position.',
   'find.inView': 'Toilets in the map view',
   'find.loading': 'Searching…',
   'find.none': 'No toilet found here with these filters.',

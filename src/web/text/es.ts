@@ -27,6 +27,7 @@ export const es: Translation = {
   'filter.no_purchase_needed': 'Sin necesidad de consumir',
   'find.results': 'Resultados',
   'find.nearestTo': 'Los más cercanos a {label}.',
+  'find.nearestYou': 'Los más cercanos a su ubicación.',
   'find.inView': 'Baños en la zona del mapa',
   'find.loading': 'Buscando…',
   'find.none': 'No se ha encontrado ningún baño aquí con estos filtros.',

@@ -73,8 +73,11 @@ export function weekdayName(lang: Language, day: number): string {
   return name.charAt(0).toLocaleUpperCase(LOCALES[lang]) + name.slice(1);
 }
 
-/** Opening spans ["08:00–12:00", "14:00–18:00"] as the language lists them: "08:00–12:00 et 14:00–18:00". */
+/**
+ * Opening spans ["08:00–12:00", "14:00–18:00"] as the language lists them: "08:00–12:00 et 14:00–18:00"
+ * (word joiners beside each dash, so a narrow table breaks a line between spans, never inside one).
+ */
 export function spanList(lang: Language, spans: string[]): string {
-  const written = spans.map((span) => span.split('–').map((time) => clockTime(lang, time)).join('–'));
+  const written = spans.map((span) => span.split('–').map((time) => clockTime(lang, time)).join('\u2060–\u2060'));
   return cached(`list:${lang}`, () => new Intl.ListFormat(LOCALES[lang], { type: 'unit', style: 'short' })).format(written);
 }

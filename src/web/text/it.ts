@@ -26,6 +26,7 @@ export const it: Translation = {
   'filter.no_purchase_needed': 'Senza obbligo di acquisto',
   'find.results': 'Risultati',
   'find.nearestTo': 'I più vicini a {label}.',
+  'find.nearestYou': 'I più vicini alla Sua posizione.',
   'find.inView': 'Bagni nell’area della mappa',
   'find.loading': 'Ricerca in corso…',
   'find.none': 'Nessun bagno trovato qui con questi filtri.',

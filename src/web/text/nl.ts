@@ -26,6 +26,7 @@ export const nl: Translation = {
   'filter.no_purchase_needed': 'Zonder aankoopverplichting',
   'find.results': 'Resultaten',
   'find.nearestTo': 'Het dichtst bij {label}.',
+  'find.nearestYou': 'Het dichtst bij uw locatie.',
   'find.inView': 'Toiletten in het kaartbeeld',
   'find.loading': 'Bezig met zoeken…',
   'find.none': 'Hier is met deze filters geen toilet gevonden.',

@@ -28,6 +28,7 @@ export const pt: Translation = {
   'filter.no_purchase_needed': 'Sem obrigação de consumo',
   'find.results': 'Resultados',
   'find.nearestTo': 'As mais próximas de {label}.',
+  'find.nearestYou': 'As mais próximas da sua localização.',
   'find.inView': 'Casas de banho na área do mapa',
   'find.loading': 'A pesquisar…',
   'find.none': 'Não foi encontrada nenhuma casa de banho aqui com estes filtros.',
