@@ -4,12 +4,10 @@
 // so a page never downloads the other six. Numbers in a text are formatted by Intl for the language, and
 // a message that counts something has one form per plural category of the language (Intl.PluralRules).
 import type { en } from './en.js';
+import type { Message } from './message.js';
 
+export type { Message, Plural } from './message.js';
 export type TextKey = keyof typeof en;
-
-/** A message that depends on a count: `plural` names the variable, then one text per plural category. */
-export type Plural = { readonly plural: string; readonly other: string } & { readonly [category in Intl.LDMLPluralRule]?: string };
-export type Message = string | Plural;
 /** English: every key. */
 export type Catalogue = Record<TextKey, Message>;
 /** Another language: the same keys (test/web/catalogues.test.ts checks that none is missing or extra). */

@@ -1,4 +1,4 @@
-import type { Message } from './catalogue.js';
+import type { Message } from './message.js';
 
 // The English catalogue of every text the site shows, on the server-rendered pages and in the front end
 // (web/ bundles each catalogue as its own chunk). Every other language has exactly these keys, the same
