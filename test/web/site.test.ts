@@ -327,7 +327,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     await page.getByText('Toilets in the map view').waitFor();
     const online = await listIds(page);
     await page.getByRole('button', { name: 'Save this area for offline use' }).click();
-    await page.getByText(/^Saved for offline use on .* \(\d+(\.\d)? (KB|MB)\)\.$/).waitFor();
+    await page.getByText(/^Saved for offline use on .* \(\d+(\.\d)? (kB|MB)\)\.$/).waitFor();
 
     await page.context().setOffline(true);
     await page.goto(site.base + '/');

@@ -6,7 +6,7 @@ import { resultItemHtml } from '../../src/web/text/html.js';
 import { problemText } from '../../src/web/text/problem.js';
 import type { AreaResult, FindResult, ToiletItem } from '../../src/web/text/item.js';
 import { areaUrl, FILTERS, filterQuery, inView, matchesFilters, tooWide, type Filter } from './area.js';
-import { getJson, lang, localHref, startPage, t } from './common.js';
+import { getJson, lang, locale, localHref, startPage, t } from './common.js';
 import type { ToiletMap, View } from './map.js';
 import { formatBytes, saveArea, savedArea, savedAreaAnswer } from './offline.js';
 
@@ -50,7 +50,7 @@ function showList(items: readonly ToiletItem[]): void {
 }
 
 function dateText(iso: string): string {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /** Loads the map once, where it is possible; null (and a message beside the list) where not. */
@@ -193,7 +193,7 @@ saveButton.addEventListener('click', () => {
   saveButton.disabled = true;
   saveStatus.textContent = t('offline.saving');
   saveArea(view, map.maxZoom())
-    .then((saved) => (saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, lang) })))
+    .then((saved) => (saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, locale) })))
     .catch((error: unknown) => (saveStatus.textContent = String(error)))
     .finally(() => (saveButton.disabled = false));
 });
@@ -205,7 +205,7 @@ function start(): void {
   const lat = Number(params.get('lat'));
   const lon = Number(params.get('lon'));
   const saved = savedArea();
-  if (saved) saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, lang) });
+  if (saved) saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, locale) });
   if (place && place.trim().length >= 2) void runFind({ place: place.trim() });
   else if (params.has('lat') && Number.isFinite(lat) && Number.isFinite(lon)) void runFind({ lat, lon });
   else {

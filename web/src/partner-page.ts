@@ -5,7 +5,7 @@
 // (partner-figures.ts). Everything comes from
 // listMyPartnerListings and goes through updatePartnerProfile and the billing operations: the page does
 // nothing the API could not.
-import { fieldText, lang, localHref, rememberSignedIn, t } from './common.js';
+import { fieldText, lang, locale, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { dateTime, el } from './dom.js';
@@ -113,7 +113,7 @@ function claimText({ claim }: Listing): string {
 
 /** "03:14" at the toilet's local time. */
 function localTime(epochMs: number, timeZone: string | null): string {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(epochMs));
 }
 
 /** What a refused profile change means, in words. */

@@ -263,6 +263,7 @@ export const de: Translation = {
   'recover.name': 'Name des neuen Passkeys (freiwillig)',
   'recover.submit': 'Neuen Passkey anlegen',
   'recover.noToken': 'Diese Seite braucht den ganzen Link vom Betreiber (mit dem Teil nach #).',
+  'recover.gone': 'Dieser Wiederherstellungslink ist unbekannt, schon benutzt oder abgelaufen (er gilt 15 Minuten). Bitte den Betreiber dieser Website um einen neuen.',
 
   'mod.heading': 'Moderationsliste',
   'mod.notModerator': 'Diese Seite ist für Moderator:innen. Der Betreiber der Seite vergibt die Rolle.',

@@ -266,6 +266,7 @@ export const en = {
   'recover.name': 'Name of the new passkey (optional)',
   'recover.submit': 'Register a new passkey',
   'recover.noToken': 'This page needs the whole link the operator gave you (with the part after #).',
+  'recover.gone': 'This recovery link is unknown, used already or expired (it lasts 15 minutes). Ask the operator of this site for a new one.',
 
   'mod.heading': 'Moderator queue',
   'mod.notModerator': 'This page is for moderators. The site’s operator grants the role.',

@@ -265,6 +265,7 @@ export const es: Translation = {
   'recover.name': 'Nombre de la nueva llave de acceso (opcional)',
   'recover.submit': 'Registrar una nueva llave de acceso',
   'recover.noToken': 'Esta página necesita el enlace completo que le dio el responsable (con la parte que sigue a #).',
+  'recover.gone': 'Este enlace de recuperación es desconocido, ya se usó o ha caducado (vale 15 minutos). Pida uno nuevo al responsable de este sitio.',
 
   'mod.heading': 'Cola de moderación',
   'mod.notModerator': 'Esta página es para moderadores. El responsable del sitio concede ese papel.',

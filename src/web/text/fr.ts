@@ -264,6 +264,7 @@ export const fr: Translation = {
   'recover.name': 'Nom de la nouvelle clé d’accès (facultatif)',
   'recover.submit': 'Enregistrer une nouvelle clé d’accès',
   'recover.noToken': 'Cette page a besoin du lien complet donné par l’exploitant (avec la partie après #).',
+  'recover.gone': 'Ce lien de récupération est inconnu, déjà utilisé ou expiré (il est valable 15 minutes). Demandez-en un nouveau à l’exploitant de ce site.',
 
   'mod.heading': 'File de modération',
   'mod.notModerator': 'Cette page est réservée aux modérateurs. L’exploitant du site attribue ce rôle.',

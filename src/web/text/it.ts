@@ -264,6 +264,7 @@ export const it: Translation = {
   'recover.name': 'Nome della nuova passkey (facoltativo)',
   'recover.submit': 'Registra una nuova passkey',
   'recover.noToken': 'Questa pagina ha bisogno del link completo ricevuto dal gestore (con la parte dopo #).',
+  'recover.gone': 'Questo link di recupero è sconosciuto, già usato o scaduto (vale 15 minuti). Ne chieda uno nuovo al gestore di questo sito.',
 
   'mod.heading': 'Coda di moderazione',
   'mod.notModerator': 'Questa pagina è riservata ai moderatori. Il ruolo viene assegnato dal gestore del sito.',

@@ -264,6 +264,7 @@ export const nl: Translation = {
   'recover.name': 'Naam van de nieuwe toegangssleutel (optioneel)',
   'recover.submit': 'Nieuwe toegangssleutel registreren',
   'recover.noToken': 'Deze pagina heeft de volledige link nodig die de beheerder u gaf (met het deel na #).',
+  'recover.gone': 'Deze herstellink is onbekend, al gebruikt of verlopen (hij is 15 minuten geldig). Vraag de beheerder van deze website om een nieuwe.',
 
   'mod.heading': 'Moderatiewachtrij',
   'mod.notModerator': 'Deze pagina is voor moderators. De beheerder van de website kent die rol toe.',

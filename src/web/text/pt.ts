@@ -266,6 +266,7 @@ export const pt: Translation = {
   'recover.name': 'Nome da nova chave de acesso (opcional)',
   'recover.submit': 'Registar uma nova chave de acesso',
   'recover.noToken': 'Esta página precisa da ligação completa que o responsável lhe deu (com a parte depois de #).',
+  'recover.gone': 'Esta ligação de recuperação é desconhecida, já foi usada ou expirou (é válida durante 15 minutos). Peça uma nova ao responsável por este site.',
 
   'mod.heading': 'Fila de moderação',
   'mod.notModerator': 'Esta página destina-se a moderadores. O responsável pelo site atribui essa função.',
