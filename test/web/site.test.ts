@@ -171,7 +171,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
 
     await page.reload();
     await page.getByText(/Confirmed once in the last 12 months/).waitFor();
-    await page.getByText('Cleanliness 4 of 5 stars (1 ratings).').waitFor();
+    await page.getByText('Cleanliness 4 of 5 stars (1 rating).').waitFor();
     await page.getByText(/^Name: decided by \d of \d votes/).waitFor();
     await page.getByText(/^Disputed:/).waitFor();
 
@@ -195,7 +195,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
       await page.getByText('It is here', { exact: true }).click();
       // the widget's challenge is refused already: the form says so before anything is sent
       await page.locator('form[data-op=confirm] altcha-widget input[type=checkbox]').click({ force: true });
-      await page.getByText(/^Contributions are not possible right now\. Try again (in \d+ seconds|later)\.$/).waitFor();
+      await page.getByText(/^Contributions are not possible right now\. Try again (in [\d,]+ seconds?|later)\.$/).waitFor();
     } finally {
       await off.close();
     }
