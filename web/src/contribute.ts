@@ -185,7 +185,8 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
     status.textContent = thanks(answer);
     return { ok: true, body: answer };
   }
-  const refusal = refusalText(response);
+  // the daily limit lasts until the next UTC day: said as "tomorrow", not in seconds
+  const refusal = answer.type?.endsWith('/problems/daily-limit') ? problemText(lang, answer, response.status) : refusalText(response);
   if (refusal !== null) status.textContent = refusal;
   else if (!solved && response.status === 403 && answer.type?.endsWith('/problems/human-check-failed')) {
     // the session ended (signed out elsewhere, expired): the human check it spared is needed again
