@@ -544,6 +544,7 @@ export const en = {
   'problem.account-not-deletable': 'Something your account holds must be ended first.',
   'problem.moderator-required': 'This is for moderators only.',
   'problem.moderation-refused': 'This action is no longer possible (perhaps it was decided already). Reload the queue.',
+  'problem.own-claim': 'Your own account holds a claim on this toilet, so another moderator must decide its claims.',
   'problem.claim-conflict': 'This toilet is claimed already, by you or by another business.',
   'problem.claim-not-approved': 'The claim is not approved (yet), so this is not possible.',
   'problem.no-running-plan': 'This listing has no running plan, so this is not possible. Choose a plan first.',
