@@ -1,10 +1,12 @@
 // The site in each of its languages in Chromium: every page rendered in French, Italian, Spanish,
 // Portuguese, Dutch and German (chosen by the browser's Accept-Language) leaves no English on the page,
 // in its text or its labels (placeholders, aria-label, alt, title), apart from proper names (marked
-// translate="no") and the OpenStreetMap credit; the human check and the map's controls speak it too. The
-// service worker keeps pages per language: offline, a page never comes back in another language than the
-// one in use. SCREENSHOTS=<dir> writes the finder and a toilet page in French and Portuguese (phone) and
-// a toilet page on the desktop.
+// translate="no"), the OpenStreetMap credit and the mappers' own words quoted in a toilet's details;
+// among the pages are toilets with details and the key systems' pages (RADAR, Eurokey). The human check
+// and the map's controls speak it too. The service worker keeps pages per language: offline, a page
+// never comes back in another language than the one in use. SCREENSHOTS=<dir> writes the finder and a
+// toilet page in French and Portuguese (phone), a toilet page on the desktop, a toilet's details in
+// French and the Eurokey page in Dutch (phone).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +15,7 @@ import { chromiumPath, CSP_WATCH, cspViolations, launchBrowser, startSite, type 
 import { CATALOGUES } from '../../src/web/text/catalogues.js';
 import { LOCALES, type Language, type Message } from '../../src/web/text/catalogue.js';
 import { en } from '../../src/web/text/en.js';
+import { importDetailsExtract } from '../support/details-extract.js';
 
 declare const document: any;
 declare const window: any;
@@ -42,8 +45,11 @@ function englishPhrases(lang: Language): string[] {
 /** Everything a person reads or hears on the page, except what is marked translate="no" and the map's credits. */
 function pageWords(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const skip = (el: any) => el.closest('[translate="no"], .maplibregl-ctrl-attrib-inner, script, style, noscript') !== null;
-    const texts: string[] = [document.title, document.querySelector('meta[name=description]')?.getAttribute('content') ?? ''];
+    const skip = (el: any) => el.closest('[translate="no"], .maplibregl-ctrl-attrib-inner, .mapper-words, script, style, noscript') !== null;
+    // a proper name marked on the page is one in its title and description too
+    const names: string[] = [...document.querySelectorAll('[translate="no"]')].map((el: any) => el.textContent).filter((name: string) => name.trim() !== '');
+    const unnamed = (value: string) => names.reduce((rest, name) => rest.split(name).join(' '), value);
+    const texts: string[] = [unnamed(document.title), unnamed(document.querySelector('meta[name=description]')?.getAttribute('content') ?? '')];
     const walker = document.createTreeWalker(document.body, 4 /* NodeFilter.SHOW_TEXT */);
     while (walker.nextNode()) if (!skip(walker.currentNode.parentElement)) texts.push(walker.currentNode.textContent);
     for (const el of document.querySelectorAll('*')) {
@@ -58,11 +64,14 @@ const browserPath = chromiumPath();
 
 describe('the site in seven languages', { skip: browserPath === null ? 'chromium is not installed (apt-get install -y chromium)' : false, timeout: 900_000 }, () => {
   let site: Site;
+  /** The extract whose toilets carry details (RADAR, Eurokey, another key), beside the key systems' pages. */
+  let detailsSite: Site;
   let browser: Browser;
   let toilet: string;
 
   before(async () => {
     site = await startSite('porto', () => NOW);
+    detailsSite = await startSite('monaco', () => NOW, { importInto: (db, dir) => importDetailsExtract(dir, db).then(() => undefined) });
     browser = await launchBrowser(browserPath!);
     const found = (await (await fetch(`${site.base}/api/v1/toilets/nearest?lat=41.1466&lon=-8.611&limit=20`)).json()) as { results: { id: string; opening_hours: string | null }[] };
     toilet = `/t/${(found.results.find((r) => r.opening_hours !== null) ?? found.results[0]).id}`;
@@ -70,6 +79,7 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
   after(async () => {
     await browser?.close();
     await site?.close();
+    await detailsSite?.close();
   });
 
   async function open(lang: Language, viewport = PHONE): Promise<Page> {
@@ -91,10 +101,12 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
     test(`every page in ${lang} (from Accept-Language ${LOCALES[lang]}) leaves no English`, async () => {
       const page = await open(lang);
       const paths = ['/', '/?place=Trindade', toilet, '/t/n0', '/propose', '/licenses', '/offline', '/signup', '/signin', '/account/recover', '/moderation', '/partner', '/account'];
-      for (const path of paths) {
-        await page.goto(site.base + path);
+      const detailPaths = ['/t/n1001', '/t/n1002', '/t/n1004', '/keys/radar', '/keys/eurokey', '/keys/nope'];
+      for (const [base, path] of [...paths.map((p) => [site.base, p]), ...detailPaths.map((p) => [detailsSite.base, p])]) {
+        await page.goto(base + path);
         await page.waitForLoadState('networkidle');
         assert.equal(await page.getAttribute('html', 'lang'), LOCALES[lang], path);
+        if (path.startsWith('/t/n100')) await page.locator('#h-details').waitFor();
         if (path === toilet) {
           // the human check in the page's language
           await page.locator('details.improve summary').first().click();
@@ -118,10 +130,12 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
     await page.goto(site.base + toilet + '?lang=en');
     const left = await englishOn(page, 'fr');
     assert.ok(left.includes('Accessibility and facilities') && left.includes('the'), left.join(' | '));
+    await page.goto(detailsSite.base + '/keys/eurokey?lang=en');
+    assert.ok((await englishOn(page, 'nl')).includes('Where to get one'), 'the key pages are checked too');
     await page.context().close();
   });
 
-  test('screenshots: the finder and a toilet page in French and Portuguese on a phone, a toilet page on the desktop', { skip: process.env.SCREENSHOTS ? false : 'set SCREENSHOTS=<dir> to write them' }, async () => {
+  test('screenshots: the finder and a toilet page in French and Portuguese on a phone, a toilet page on the desktop, details and a key page', { skip: process.env.SCREENSHOTS ? false : 'set SCREENSHOTS=<dir> to write them' }, async () => {
     for (const [lang, viewport, paths] of [['fr', PHONE, ['/', toilet]], ['pt', PHONE, ['/', toilet]], ['fr', DESKTOP, [toilet]], ['pt', DESKTOP, ['/']]] as const) {
       const page = await open(lang, viewport);
       for (const path of paths) {
@@ -135,6 +149,13 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
         const name = `${lang}-${viewport.width}-${path === '/' ? 'finder' : 'toilet'}.png`;
         await page.screenshot({ path: join(process.env.SCREENSHOTS!, name), fullPage: path !== '/' });
       }
+      await page.context().close();
+    }
+    for (const [lang, path, name] of [['fr', '/t/n1001', 'fr-390-details.png'], ['nl', '/keys/eurokey', 'nl-390-eurokey.png']] as const) {
+      const page = await open(lang, PHONE);
+      await page.goto(detailsSite.base + path);
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: join(process.env.SCREENSHOTS!, name), fullPage: true });
       await page.context().close();
     }
   });
