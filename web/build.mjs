@@ -1,7 +1,7 @@
 // Builds the site's front end into dist/web (run by `npm run build`): esbuild bundles one ES module per
 // page type (find, toilet, propose, account) with shared chunks split off and MapLibre only in the map chunk, all
 // under content-hashed names in dist/web/assets; copies MapLibre's worker and CSS and ALTCHA's CSS and
-// workers under hashed names too; draws the app icons (icons.mjs); builds the service worker at dist/web/sw.js with the shell's file list;
+// workers under hashed names too; notes each language's catalogue chunk; draws the app icons (icons.mjs); builds the service worker at dist/web/sw.js with the shell's file list;
 // writes .gz and .br beside every file, and manifest.json mapping logical names to public paths, which the
 // server (src/web/assets.ts) reads at start.
 import { build } from 'esbuild';
@@ -34,12 +34,20 @@ const result = await build({
   logLevel: 'warning',
 });
 
-const manifest = { shell: [] };
+const manifest = { shell: [], languages: {} };
 for (const [file, meta] of Object.entries(result.metafile.outputs)) {
   const name = basename(file);
   const entry = /^web\/src\/(find|toilet|propose|account|site)\.(ts|css)$/.exec(meta.entryPoint ?? '');
   if (entry && !name.endsWith('.map')) manifest[`${entry[1]}.${extname(name).slice(1)}`] = `/assets/${name}`;
 }
+
+// Each language's catalogue is a chunk of its own (web/src/texts.ts imports it dynamically): the page's
+// head preloads the one of its language, and the service worker keeps that one, not all seven.
+for (const [file, meta] of Object.entries(result.metafile.outputs)) {
+  const catalogue = Object.keys(meta.inputs).map((input) => /^src\/web\/text\/([a-z]{2})\.ts$/.exec(input)?.[1]).find(Boolean);
+  if (catalogue && !file.endsWith('.map')) manifest.languages[catalogue] = `/assets/${basename(file)}`;
+}
+const languageChunks = new Set(Object.values(manifest.languages));
 
 /** Copies a file under a content-hashed name and records it. */
 function copyHashed(logical, source, ext) {
@@ -57,7 +65,7 @@ copyHashed('altcha-sha.js', join(modules, 'altcha/dist/workers/sha.js'), '.js');
 copyHashed('altcha-pbkdf2.js', join(modules, 'altcha/dist/workers/pbkdf2.js'), '.js');
 
 // The shell the service worker precaches: the pages' code and styles (not the map library, not ALTCHA,
-// which are cached when first used).
+// which are cached when first used, nor the catalogues, of which it keeps the one in use).
 const mapChunks = new Set(
   Object.entries(result.metafile.outputs)
     .filter(([, meta]) => Object.keys(meta.inputs).some((input) => input.includes('node_modules/maplibre-gl') || input.includes('node_modules/altcha')))
@@ -66,7 +74,7 @@ const mapChunks = new Set(
 manifest.shell = readdirSync(assetsDir)
   .filter((name) => /\.(js|css)$/.test(name) && !name.startsWith('maplibre') && !name.startsWith('altcha'))
   .map((name) => `/assets/${name}`)
-  .filter((path) => !mapChunks.has(path))
+  .filter((path) => !mapChunks.has(path) && !languageChunks.has(path))
   .sort();
 
 await build({
@@ -77,7 +85,7 @@ await build({
   target: 'es2022',
   minify: true,
   outfile: join(out, 'sw.js'),
-  define: { SHELL: JSON.stringify(['/', '/propose', '/app-config.json', ...manifest.shell]), SHELL_VERSION: JSON.stringify(createHash('sha256').update(manifest.shell.join()).digest('hex').slice(0, 10)) },
+  define: { SHELL: JSON.stringify(['/app-config.json', ...manifest.shell]), LANGUAGE_CHUNKS: JSON.stringify(manifest.languages), SHELL_VERSION: JSON.stringify(createHash('sha256').update(manifest.shell.join()).digest('hex').slice(0, 10)) },
   logLevel: 'warning',
 });
 

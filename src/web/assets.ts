@@ -12,6 +12,7 @@ import type { HttpReply } from '../http/reply.js';
 import type { Problems } from '../http/problem.js';
 import { bodyEtag } from '../http/etag.js';
 import { APP_ICONS } from './offline-policy.js';
+import type { Language } from './text/catalogue.js';
 
 /** Where the build writes the front end: dist/web, beside dist/src. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -28,6 +29,8 @@ export interface AssetManifest {
   'altcha.css': string;
   'altcha-sha.js': string;
   'altcha-pbkdf2.js': string;
+  /** Each language's catalogue chunk, which a page preloads beside its script. */
+  languages: Record<Language, string>;
   /** Every hashed file, for the service worker's precache of the shell. */
   shell: string[];
 }

@@ -13,13 +13,22 @@ const OFFICIAL_SITES: Record<NamedKeySystem, string> = {
   eurokey: 'https://www.cbf-da.de/',
 };
 
+/** Names the texts keep in their own language in every catalogue, marked so that no translator changes them. */
+const PROPER_NAMES = ['Royal Association for Disability and Rehabilitation', 'National Key Scheme', 'Disability Rights UK', 'CBF Darmstadt', 'Der Locus', 'Pro Infirmis'];
+const PROPER_NAME = new RegExp(PROPER_NAMES.join('|'), 'g');
+
+/** Escaped text with its proper names marked translate="no". */
+function withNames(escaped: string): string {
+  return escaped.replace(PROPER_NAME, (name) => `<span translate="no">${name}</span>`);
+}
+
 function isNamedKeySystem(value: string): value is NamedKeySystem {
   return (NAMED_KEY_SYSTEMS as readonly string[]).includes(value);
 }
 
 /** The page of key system `system`, or a 404 page listing the systems there are pages for. */
 export function keyPage(context: PageContext, system: string): PageContent & { status?: number } {
-  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
+  const t = (key: TextKey, vars?: Record<string, string | number>) => withNames(escapeHtml(text(context.lang, key, vars)));
   const link = (s: NamedKeySystem) => `<li><a href="${escapeHtml(localPath(context, `/keys/${s}`))}">${t(`keys.${s}.name`)}</a></li>`;
   if (!isNamedKeySystem(system)) {
     return {

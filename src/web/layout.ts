@@ -1,9 +1,9 @@
 // The frame of every server-rendered page: head (our one stylesheet, the app manifest, the page's module
 // script, never inline code), header with navigation (its account link says "Sign in"; the page script
 // turns it into "Account" in a signed-in browser, so the HTML stays the same for everyone and cacheable)
-// and the language switch (a signed-in browser also gets the partner dashboard's link), the demo-data notice slot, and the footer with the OpenStreetMap attribution.
+// and the language switch (each language named in itself; a signed-in browser also gets the partner dashboard's link), the demo-data notice slot, and the footer with the OpenStreetMap attribution.
 // Pages pass their main content as HTML.
-import { LANGUAGE_NAMES, LANGUAGES, text, type Language, type TextKey } from './text/catalogue.js';
+import { LANGUAGE_NAMES, LANGUAGES, LOCALES, text, type Language, type TextKey } from './text/catalogue.js';
 import type { AssetManifest } from './assets.js';
 import { escapeHtml } from './text/html.js';
 
@@ -50,14 +50,15 @@ export function renderPage(context: PageContext, content: PageContent): string {
     'data-altcha-pbkdf2': assets['altcha-pbkdf2.js'],
     ...content.bodyData,
   };
+  const inLanguage = (lang: Language) => `${context.path}${context.path.includes('?') ? '&' : '?'}lang=${lang}`;
+  // each language's name in itself; choosing one sets the cookie that keeps it (pages.ts)
   const switcher = LANGUAGES.map((lang) => {
-    const href = `${context.path}${context.path.includes('?') ? '&' : '?'}lang=${lang}`;
-    return lang === context.lang
-      ? `<a href="${escapeHtml(href)}" aria-current="true" lang="${lang}">${LANGUAGE_NAMES[lang]}</a>`
-      : `<a href="${escapeHtml(href)}" lang="${lang}" hreflang="${lang}">${LANGUAGE_NAMES[lang]}</a>`;
-  }).join(' ');
+    const current = lang === context.lang ? ' aria-current="true"' : ` hreflang="${LOCALES[lang]}"`;
+    return `<li><a href="${escapeHtml(inLanguage(lang))}" lang="${LOCALES[lang]}"${current}>${LANGUAGE_NAMES[lang]}</a></li>`;
+  }).join('');
+  const alternates = LANGUAGES.map((lang) => `<link rel="alternate" hreflang="${LOCALES[lang]}" href="${escapeHtml(inLanguage(lang))}">`).join('\n');
   return `<!doctype html>
-<html lang="${context.lang}">
+<html lang="${LOCALES[context.lang]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,7 +69,8 @@ ${content.description ? `<meta name="description" content="${escapeHtml(content.
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <link rel="apple-touch-icon" href="/icon-192.png">
 <link rel="stylesheet" href="${assets['site.css']}">
-${content.script ? `<script type="module" src="${assets[content.script]}"></script>` : ''}
+${alternates}
+${content.script ? `<link rel="modulepreload" href="${assets.languages[context.lang]}">\n<script type="module" src="${assets[content.script]}"></script>` : ''}
 </head>
 <body ${Object.entries(data).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}>
 <a class="skip" href="#main">${t('skip.main')}</a>
@@ -81,13 +83,13 @@ ${content.skipTo ? `<a class="skip" href="${escapeHtml(content.skipTo.href)}">${
 <a id="account-link" href="${escapeHtml(localPath(context, '/signin'))}" data-signed-in-href="${escapeHtml(localPath(context, '/account'))}" data-signed-in-text="${t('nav.account')}">${t('nav.signIn')}</a>
 <a id="partner-link" href="${escapeHtml(localPath(context, '/partner'))}" hidden>${t('nav.partner')}</a>
 </nav>
-<nav class="lang" aria-label="${t('nav.language')}">${switcher}</nav>
+<nav class="lang" aria-label="${t('nav.language')}"><details><summary><span class="visually-hidden">${t('nav.language')}: </span>${LANGUAGE_NAMES[context.lang]}</summary><ul>${switcher}</ul></details></nav>
 </header>
 <p id="demo-notice" class="notice" hidden></p>
 <main id="main">
 ${content.main}
 </main>
-<footer class="foot"><button type="button" id="install" hidden>${t('offline.install')}</button> <a href="https://www.openstreetmap.org/copyright">${t('footer.attribution')}</a> · <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('footer.sources')}</a></footer>
+<footer class="foot"><button type="button" id="install" hidden>${t('offline.install')}</button> <a href="https://www.openstreetmap.org/copyright" translate="no">${t('footer.attribution')}</a> · <a href="${escapeHtml(localPath(context, '/licenses'))}">${t('footer.sources')}</a></footer>
 </body>
 </html>
 `;

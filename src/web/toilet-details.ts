@@ -61,7 +61,7 @@ function wheelchairLines(lang: Language, d: ToiletDetails): Lines {
   if (w.door_width_cm !== undefined) lines.push(t('details.door', { width: w.door_width_cm }));
   if (w.step_free !== undefined) lines.push(t(`details.stepFree.${w.step_free}`));
   if (w.grab_rails !== undefined) lines.push(t(`details.grabRails.${w.grab_rails}`));
-  if (w.description !== undefined) lines.push(t('details.wheelchairText', { text: w.description }));
+  if (w.description !== undefined) lines.push(quoting(lang, 'details.wheelchairText', w.description));
   return lines;
 }
 
@@ -83,8 +83,14 @@ function whereLines(lang: Language, d: ToiletDetails): Lines {
   const lines: Lines = [];
   if (d.level !== undefined) lines.push(d.level === '0' ? t('details.level.ground') : t('details.level', { level: d.level }));
   if (d.indoor !== undefined) lines.push(t(`details.indoor.${d.indoor}`));
-  if (d.description !== undefined) lines.push(t('details.description', { text: d.description }));
+  if (d.description !== undefined) lines.push(quoting(lang, 'details.description', d.description));
   return lines;
+}
+
+/** The sentence of `key` around a mapper's own words, which keep their language: marked as theirs, not the page's. */
+function quoting(lang: Language, key: 'details.wheelchairText' | 'details.description', words: string): string {
+  const [before, after] = text(lang, key).split('{text}');
+  return `${escapeHtml(before)}<span class="mapper-words">${escapeHtml(words)}</span>${escapeHtml(after ?? '')}`;
 }
 
 /** "a, b and c" in the page's language. */

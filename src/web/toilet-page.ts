@@ -4,7 +4,8 @@
 // claims the toilet from here: the page shows the claim form in a signed-in browser and a link to sign in
 // and come back otherwise (the HTML is the same for everyone; the script picks).
 import { text, type Language, type TextKey } from './text/catalogue.js';
-import { displayName, feeAmount, localClock, type Attribution, type ToiletItem } from './text/item.js';
+import { displayName, feeAmount, type Attribution, type ToiletItem } from './text/item.js';
+import { closingTime, decimal, longDate, monthYear, spanList, weekdayName } from './text/format.js';
 import { escapeHtml } from './text/html.js';
 import { weekTable } from './week-table.js';
 import { partnerLabelLines } from './text/partner.js';
@@ -26,15 +27,15 @@ export function renderToiletMain(
 ): string {
   const { lang } = context;
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
-  const date = (iso: string) => escapeHtml(new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)));
-  const month = (ym: string) => escapeHtml(new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ym}-01T00:00:00Z`)));
+  const date = (iso: string) => longDate(lang, iso);
+  const month = (ym: string) => monthYear(lang, ym);
 
   const who = [accessSentence(lang, toilet), toilet.access_rule === 'key' ? text(lang, 'rule.key') : ''].filter(Boolean).map(escapeHtml).join(' ');
   const amount = feeAmount(lang, toilet.fee);
   const fee = toilet.fee.required === false ? t('fee.free') : toilet.fee.required === null ? t('fee.unknown') : amount ? t('fee.amount', { amount }) : t('fee.paid');
 
   const trust = [
-    toilet.cleanliness ? t('clean.stars', { average: toilet.cleanliness.average.toLocaleString(lang, { maximumFractionDigits: 1 }), count: toilet.cleanliness.count }) : t('clean.none'),
+    toilet.cleanliness ? t('clean.stars', { average: decimal(lang, toilet.cleanliness.average), count: toilet.cleanliness.count }) : t('clean.none'),
     toilet.confirmations > 0 && toilet.last_confirmed_at ? t('confirm.count', { count: toilet.confirmations, date: date(toilet.last_confirmed_at) }) : t('confirm.none'),
     t(`state.${toilet.verification_state}`),
     t(`confidence.${toilet.confidence}`),
@@ -54,7 +55,7 @@ export function renderToiletMain(
 
   const directions = Object.values(toilet.directions);
   return `<article class="toilet" data-toilet-id="${escapeHtml(toilet.id)}">
-<h1>${escapeHtml(displayName(lang, toilet))}</h1>
+<h1${toilet.name === null ? '' : ' translate="no"'}>${escapeHtml(displayName(lang, toilet))}</h1>
 ${toilet.partner ? partnerHtml(lang, toilet.partner) : ''}
 <section aria-labelledby="h-who"><h2 id="h-who">${t('toilet.who')}</h2><p>${who}</p>
 <h3>${t('toilet.fee')}</h3><p>${fee}</p>${toilet.operator ? `<p>${t('toilet.operator', { operator: toilet.operator })}</p>` : ''}</section>
@@ -71,7 +72,7 @@ ${detailsHtml(context, details, detailsPending)}
 <li><a href="${escapeHtml(toilet.geo)}">${t('toilet.geo')}</a></li></ul></section>
 ${improveHtml(lang, toilet)}
 ${claimHtml(context, toilet.id)}
-<p class="attribution"><small><a href="${escapeHtml(attribution.url)}">${escapeHtml(attribution.text)}</a> · <a href="${escapeHtml(attribution.license_notice_url)}">${t('footer.sources')}</a></small></p>
+<p class="attribution"><small><a href="${escapeHtml(attribution.url)}" translate="no">${escapeHtml(attribution.text)}</a> · <a href="${escapeHtml(attribution.license_notice_url)}">${t('footer.sources')}</a></small></p>
 </article>`;
 }
 
@@ -111,11 +112,11 @@ function hoursHtml(lang: Language, toilet: ToiletItem): string {
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
   if (toilet.opening_hours === null) return `<p>${t('hours.unknown')}</p>`;
   const now =
-    toilet.open_now === 'unknown' ? '' : toilet.open_now ? (toilet.closes_at ? t('hours.openUntil', { time: localClock(toilet.closes_at) }) : t('hours.openAlways')) : t('hours.closed');
+    toilet.open_now === 'unknown' ? '' : toilet.open_now ? (toilet.closes_at ? t('hours.openUntil', { time: closingTime(lang, toilet.closes_at) }) : t('hours.openAlways')) : t('hours.closed');
   const week = weekTable(toilet.opening_hours);
   const table = week
     ? `<table class="week"><caption class="visually-hidden">${t('toilet.hours')}</caption><tbody>${week
-        .map((spans, day) => `<tr><th scope="row">${t(`day.${day}` as TextKey)}</th><td>${spans === 'closed' ? t('hours.closedDay') : escapeHtml(spans.join(', '))}</td></tr>`)
+        .map((spans, day) => `<tr><th scope="row">${escapeHtml(weekdayName(lang, day))}</th><td>${spans === 'closed' ? t('hours.closedDay') : escapeHtml(spanList(lang, spans))}</td></tr>`)
         .join('')}</tbody></table>`
     : '';
   return `${now ? `<p class="now now-${toilet.open_now ? 'open' : 'closed'}"><strong>${now}</strong></p>` : ''}${table}<p class="raw">${t('hours.raw', { hours: toilet.opening_hours })}</p>`;

@@ -90,7 +90,7 @@ describe('documents and pages', () => {
     assert.ok(page.text.includes('OpenStreetMap contributors'));
     assert.ok(page.text.includes('Open Database License'));
     assert.ok(page.text.includes('porto-2020-07-20.osm.pbf'), 'names the extract');
-    assert.ok(page.text.includes('2020-07-20'), 'says how old the data is');
+    assert.ok(page.text.includes('20 July 2020'), 'says how old the data is');
     assert.ok(page.text.includes(`Toilets: ${toilets.length}.`));
   });
 

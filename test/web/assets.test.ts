@@ -11,15 +11,12 @@ import { startSite, type Site } from './browser.js';
 import { WEB_DIST_DIR } from '../../src/web/assets.js';
 import { contentSecurityPolicy } from '../../src/web/csp.js';
 import { mayStore, offlineKind } from '../../src/web/offline-policy.js';
-import { chooseLanguage } from '../../src/web/text/catalogue.js';
-import { en } from '../../src/web/text/en.js';
-import { de } from '../../src/web/text/de.js';
 import { weekTable } from '../../src/web/week-table.js';
 
 const STRICT = "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** The strict policy with the external style's origin added where the map needs it. */
 const strictWith = (styleOrigin: string) => STRICT.replace("data: blob:;", `data: blob: ${styleOrigin};`).replace("connect-src 'self';", `connect-src 'self' ${styleOrigin};`);
-const manifest = JSON.parse(readFileSync(join(WEB_DIST_DIR, 'manifest.json'), 'utf8')) as Record<string, string> & { shell: string[] };
+const manifest = JSON.parse(readFileSync(join(WEB_DIST_DIR, 'manifest.json'), 'utf8')) as Record<string, string> & { shell: string[]; languages: Record<string, string> };
 
 describe('pages and assets', () => {
   let site: Site;
@@ -33,13 +30,36 @@ describe('pages and assets', () => {
     await site?.close();
   });
 
-  test('every page and asset carries the strict CSP, and no page sets a cookie', async () => {
+  test('every page and asset carries the strict CSP, and no page sets a cookie unless the language switch asked', async () => {
     const id = (await json('/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=1')).results[0].id;
-    for (const path of ['/', '/?place=Monte-Carlo', `/t/${id}`, '/t/n0', '/propose', '/licenses', manifest['find.js'], manifest['site.css'], '/sw.js', '/manifest.webmanifest']) {
+    for (const path of ['/', '/?place=Monte-Carlo', `/t/${id}`, '/t/n0', '/propose', '/licenses', '/offline', manifest['find.js'], manifest['site.css'], '/sw.js', '/manifest.webmanifest']) {
       const answer = await fetch(origin + path);
       assert.equal(answer.headers.get('content-security-policy'), strictWith(new URL((await json('/app-config.json')).map_style_url).origin), path);
       assert.equal(answer.headers.get('set-cookie'), null, path);
     }
+  });
+
+  test('a page is in the language of ?lang= (which sets the cookie), else of the cookie, else of Accept-Language; it says so and varies by both', async () => {
+    const page = async (path: string, headers: Record<string, string> = {}) => {
+      const answer = await fetch(origin + path, { headers });
+      const html = await answer.text();
+      return { lang: /<html lang="([^"]+)">/.exec(html)?.[1], content: answer.headers.get('content-language'), vary: answer.headers.get('vary'), cookie: answer.headers.get('set-cookie'), html };
+    };
+    const switched = await page('/t/n0?lang=fr', { 'Accept-Language': 'de' });
+    assert.deepEqual([switched.lang, switched.content], ['fr', 'fr']);
+    assert.match(switched.vary ?? '', /^Accept-Language, Cookie(,|$)/);
+    assert.equal(switched.cookie, 'lang=fr; Path=/; Max-Age=31536000; SameSite=Lax');
+    assert.match(switched.html, /<h1>Toilettes introuvables<\/h1>/);
+    const remembered = await page('/propose', { 'Accept-Language': 'de', Cookie: 'session=x; lang=pt' });
+    assert.deepEqual([remembered.lang, remembered.content, remembered.cookie], ['pt-PT', 'pt-PT', null]);
+    const browser = await page('/licenses', { 'Accept-Language': 'sv, nl-BE;q=0.9, en;q=0.5' });
+    assert.deepEqual([browser.lang, browser.cookie], ['nl', null]);
+    assert.match(browser.html, /<h1>Gegevensbronnen en licenties<\/h1>/);
+    // a page with a script preloads its own language's texts only
+    const preloads = [...remembered.html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+    assert.deepEqual(preloads, [manifest.languages.pt]);
+    const offline = await page('/offline', { 'Accept-Language': 'it' });
+    assert.match(offline.html, /<h1>È offline<\/h1>/);
   });
 
   test('the landing page answers a place search itself, for browsers without JavaScript', async () => {
@@ -117,11 +137,18 @@ function firstLoad(entry: string): string[] {
   return [...files];
 }
 
-test('budgets: a page without a map loads at most 60 KB gzipped of our code and styles; only map pages load MapLibre', () => {
+test('budgets: a page without a map loads at most 60 KB gzipped of our code, styles and its one language; only map pages load MapLibre', () => {
+  const gzipped = (path: string) => gzipSync(readFileSync(join(WEB_DIST_DIR, path.replace('/assets/', 'assets/'))), { level: 9 }).length;
+  const languages = Object.entries(manifest.languages);
+  assert.equal(languages.length, 7);
   for (const entry of ['find.js', 'toilet.js', 'propose.js']) {
     const files = firstLoad(entry);
-    const gzipped = files.reduce((sum, path) => sum + gzipSync(readFileSync(join(WEB_DIST_DIR, path.replace('/assets/', 'assets/'))), { level: 9 }).length, 0);
-    assert.ok(gzipped <= 60 * 1024, `${entry} first load is ${gzipped} bytes gzipped: ${files.join(', ')}`);
+    // the catalogues are not in the static imports: each page preloads the one of its language
+    for (const path of Object.values(manifest.languages)) assert.ok(!files.includes(path), `${entry} imports a catalogue statically`);
+    for (const [lang, path] of languages) {
+      const total = [...files, path].reduce((sum, file) => sum + gzipped(file), 0);
+      assert.ok(total <= 60 * 1024, `${entry} first load in ${lang} is ${total} bytes gzipped: ${files.join(', ')}, ${path}`);
+    }
     for (const path of files) {
       const code = readFileSync(join(WEB_DIST_DIR, path.replace('/assets/', 'assets/')), 'utf8');
       assert.ok(!code.includes('WebGL2 is required'), `${path} (first load of ${entry}) holds MapLibre`);
@@ -146,15 +173,6 @@ test("the service worker keeps only the public reads, tiles, hashed assets and p
   assert.equal(mayStore('page', 'include', 200, 'private, max-age=0', false), false, 'private');
   assert.equal(mayStore('page', 'include', 200, 'no-store', false), false, 'no-store');
   assert.equal(mayStore('read', 'omit', 404, null, false), false);
-});
-
-test('the language: ?lang= first, then Accept-Language by weight, then English; both catalogues have every text', () => {
-  assert.equal(chooseLanguage('de', 'en'), 'de');
-  assert.equal(chooseLanguage('xx', 'fr-CH, de;q=0.8, en;q=0.5'), 'de');
-  assert.equal(chooseLanguage(null, 'en;q=0.2, de-AT;q=0.9'), 'de');
-  assert.equal(chooseLanguage(null, 'fr, pt'), 'en');
-  assert.equal(chooseLanguage(null, ''), 'en');
-  assert.deepEqual(Object.keys(de).sort(), Object.keys(en).sort());
 });
 
 test('the week table reads the common opening_hours shapes and gives up on richer ones', () => {

@@ -23,8 +23,8 @@ const page = async (path: string) => {
   const response = await fetch(`${site.base}${path}`);
   return { status: response.status, html: await response.text() };
 };
-/** The text of the page's "More details" section, tags dropped. */
-const detailsText = (html: string) => (/<section aria-labelledby="h-details"[^]*?<\/section>/.exec(html)?.[0] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+/** The text of the page's "More details" section, tags dropped (inline ones, such as the mapper's words, without a space). */
+const detailsText = (html: string) => (/<section aria-labelledby="h-details"[^]*?<\/section>/.exec(html)?.[0] ?? '').replace(/<\/?span[^>]*>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 test('the toilet page says every detail in plain English and German', async () => {
   const en = detailsText((await page(`/t/${RADAR_CHANGING_PLACES.id}?lang=en`)).html);
@@ -42,6 +42,14 @@ test('the toilet page says every detail in plain English and German', async () =
   for (const line of ['Weitere Angaben', 'Öffnet mit einem RADAR-Schlüssel.', 'Der Wickeltisch ist in der rollstuhlgerechten Toilette und in einem eigenen Raum.', 'Stufenloser Zugang.', 'Im Erdgeschoss.']) {
     assert.ok(de.includes(line), `${line} in: ${de}`);
   }
+  const fr = detailsText((await page(`/t/${RADAR_CHANGING_PLACES.id}?lang=fr`)).html);
+  for (const line of ['Plus de détails', 'S’ouvrent avec une clé RADAR. Clé RADAR : ce que c’est et où se la procurer', 'La table à langer se trouve dans les toilettes accessibles en fauteuil roulant et dans une pièce qui lui est réservée.', 'Toilettes : assises et urinoirs.', 'le contributeur de la carte a écrit : « Hoist and peninsular toilet; ask staff at the gateline if the door is locked. »']) {
+    assert.ok(fr.includes(line), `${line} in: ${fr}`);
+  }
+  const nl = detailsText((await page('/t/n1004?lang=nl')).html);
+  for (const line of ['Meer details', 'Gaat open met een centrale sleutel', 'Toiletten: zittoilet en hurktoilet.', 'Op verdieping -1 (0 is de begane grond, -1 die eronder).', 'Buiten.']) {
+    assert.ok(nl.includes(line), `${line} in: ${nl}`);
+  }
   const berlin = detailsText((await page('/t/n1002?lang=en')).html);
   for (const line of ['Opens with a Eurokey (Euroschlüssel).', 'The changing table is in the women’s toilet.', 'Changing tables: 2.', 'The changing table is free to use.', 'The water is not for drinking.']) {
     assert.ok(berlin.includes(line), `${line} in: ${berlin}`);
@@ -54,11 +62,17 @@ test('each key system has a page saying what it is and where to get a key; an un
     ['/keys/radar?lang=en', ['RADAR key', 'National Key Scheme', 'Where to get one', 'Disability Rights UK', 'disabilityrightsuk.org']],
     ['/keys/eurokey?lang=en', ['Eurokey', 'CBF Darmstadt', 'Where to get one', 'cbf-da.de']],
     ['/keys/eurokey?lang=de', ['Euroschlüssel', 'Wo man ihn bekommt', 'Schwerbehindertenausweis']],
+    ['/keys/eurokey?lang=nl', ['Eurokey', 'Waar u er een krijgt', 'CBF Darmstadt', '1986', 'aG, B, H of BL', 'Pro Infirmis', 'cbf-da.de']],
+    ['/keys/radar?lang=fr', ['Clé RADAR', 'National Key Scheme', '1981', 'Disability Rights UK', 'disabilityrightsuk.org']],
   ] as const) {
     const { status, html } = await page(path);
     assert.equal(status, 200, path);
     for (const word of words) assert.ok(html.includes(word), `${word} on ${path}`);
   }
+  const chosen = await fetch(`${site.base}/keys/radar`, { headers: { 'accept-language': 'pt-PT,pt;q=0.9' } });
+  assert.equal(chosen.headers.get('content-language'), 'pt-PT');
+  assert.match(chosen.headers.get('vary') ?? '', /Accept-Language/);
+  assert.ok((await chosen.text()).includes('Chave RADAR'), 'the key page in the browser\'s language');
   const unknown = await page('/keys/nks');
   assert.equal(unknown.status, 404);
   assert.ok(unknown.html.includes('href="/keys/radar"') && unknown.html.includes('href="/keys/eurokey"'));

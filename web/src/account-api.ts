@@ -3,7 +3,8 @@
 // operations ask for: when one answers 401 reauthentication-required, the page's dialog asks for a
 // passkey, signs in again (a fresh session) and sends the request once more.
 import { startAuthentication, WebAuthnError, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { rememberSignedIn, t } from './common.js';
+import { lang, rememberSignedIn, t } from './common.js';
+import { problemText } from '../../src/web/text/problem.js';
 import type { Problem } from './contribute.js';
 
 export interface Answer<T = unknown> {
@@ -40,11 +41,11 @@ export function failureText(failure: Answer | unknown): string {
   if (failure instanceof WebAuthnError || failure instanceof DOMException) {
     const name = failure instanceof WebAuthnError ? (failure.cause as DOMException | undefined)?.name ?? failure.name : failure.name;
     if (failure instanceof WebAuthnError && failure.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return t('passkey.exists');
-    return name === 'NotAllowedError' || name === 'AbortError' || name === 'ERROR_CEREMONY_ABORTED' ? t('passkey.cancelled') : t('passkey.failed', { detail: failure.message });
+    return name === 'NotAllowedError' || name === 'AbortError' || name === 'ERROR_CEREMONY_ABORTED' ? t('passkey.cancelled') : t('passkey.error');
   }
   if (failure instanceof TypeError) return t('improve.offline');
   const problem = (failure as Answer<Problem | null>).body;
-  return t('passkey.failed', { detail: problem?.detail ?? problem?.title ?? String((failure as Answer).status) });
+  return t('passkey.failed', { detail: problemText(lang, problem, (failure as Answer).status) });
 }
 
 /** Signs in with a passkey: from the browser's autofill (conditional mediation) or its prompt. */

@@ -3,9 +3,13 @@
 // worker's registration, and whether this browser is signed in. The session cookie is HttpOnly, so the
 // page keeps a hint of its own (set at sign-in, removed at sign-out, deletion or when the server says the
 // session ended): it names no one and holds no secret; the server decides every request by the cookie.
-import { isLanguage, text, type Language, type TextKey } from '../../src/web/text/catalogue.js';
+import { languageOf, LOCALES, text, type Language, type TextKey } from '../../src/web/text/catalogue.js';
+import { loadTexts } from './texts.js';
 
-export const lang: Language = isLanguage(document.documentElement.lang) ? document.documentElement.lang : 'en';
+export const lang: Language = languageOf(document.documentElement.lang);
+/** The locale Intl formats with on this page. */
+export const locale = LOCALES[lang];
+await loadTexts(lang);
 
 export function t(key: TextKey, vars?: Record<string, string | number>): string {
   return text(lang, key, vars);
@@ -54,7 +58,7 @@ async function showDemoNotice(): Promise<void> {
   try {
     const { status, body } = await getJson<Status>('/status');
     if (status !== 200 || body?.demo !== true) return;
-    const date = body.data_as_of ? new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long' }).format(new Date(body.data_as_of)) : '?';
+    const date = body.data_as_of ? new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long' }).format(new Date(body.data_as_of)) : '?';
     notice.textContent = t('demo.notice', { region: body.region ?? '?', date });
     notice.hidden = false;
   } catch {

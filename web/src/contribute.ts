@@ -5,6 +5,8 @@
 // A signed-in browser sends no challenge_token (the account passed a human check); should the server say
 // the session ended, the form gets its human check and the person sends again, nothing typed lost.
 import { asset, lang, loadCss, rememberSignedIn, signedIn, t } from './common.js';
+import { fieldProblemText, problemText } from '../../src/web/text/problem.js';
+import type { Language } from '../../src/web/text/catalogue.js';
 
 const DEVICE_KEY = 'device-id';
 
@@ -18,13 +20,24 @@ export function deviceId(): string {
   return id;
 }
 
+/** The human check's own texts per language: the name it registers them under, and the module (English is built in). */
+const ALTCHA_TEXTS: Record<Language, [string, () => Promise<unknown>] | null> = {
+  en: null,
+  de: ['de', () => import('altcha/i18n/de')],
+  fr: ['fr-fr', () => import('altcha/i18n/fr-fr')],
+  it: ['it', () => import('altcha/i18n/it')],
+  es: ['es-es', () => import('altcha/i18n/es-es')],
+  pt: ['pt-pt', () => import('altcha/i18n/pt-pt')],
+  nl: ['nl', () => import('altcha/i18n/nl')],
+};
+
 let altchaLoaded: Promise<void> | null = null;
 
 function loadAltcha(): Promise<void> {
   altchaLoaded ??= (async () => {
     loadCss(asset('altchaCss'));
     await import('altcha/external');
-    if (lang === 'de') await import('altcha/i18n/de');
+    await ALTCHA_TEXTS[lang]?.[1]();
     const registry = (globalThis as unknown as { $altcha: { algorithms: Map<string, () => Worker> } }).$altcha.algorithms;
     for (const algorithm of ['SHA-256', 'SHA-384', 'SHA-512']) registry.set(algorithm, () => new Worker(asset('altchaSha')));
     for (const algorithm of ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512']) registry.set(algorithm, () => new Worker(asset('altchaPbkdf2')));
@@ -54,7 +67,7 @@ export async function addHumanCheck(form: HTMLFormElement): Promise<void> {
   const widget = document.createElement('altcha-widget');
   widget.setAttribute('challenge', '/api/v1/challenge');
   widget.setAttribute('name', 'challenge_token');
-  widget.setAttribute('language', lang);
+  widget.setAttribute('language', ALTCHA_TEXTS[lang]?.[0] ?? 'en');
   // the widget cannot fetch a challenge when contributions are off (503) or the budget is spent (429): say so
   widget.addEventListener('statechange', (event) => {
     if ((event as CustomEvent<{ state?: string }>).detail?.state === 'error') void explainChallengeFailure(form);
@@ -108,16 +121,16 @@ export function clearErrors(form: HTMLFormElement): void {
 }
 
 /**
- * Shows each invalid parameter next to its field (as `say` words it: the server's name and reason by
- * default); returns the ones no field of the form matched.
+ * Shows each invalid parameter next to its field (as `say` words it: by default the site's own words for
+ * the field, never the server's English reason); returns the ones no field of the form matched.
  */
-export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => `${param.name} ${param.reason}`): string[] {
+export function showFieldErrors(form: HTMLFormElement, problem: Problem, say = (param: { name: string; reason: string }) => fieldProblemText(lang, param.name)): string[] {
   const unmatched: string[] = [];
   for (const [index, param] of (problem.invalid_params ?? []).entries()) {
     const field = param.name.split('.').pop()!.replace(/\[\d+\]$/, '');
     const input = form.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`);
     if (input === null) {
-      unmatched.push(`${param.name} ${param.reason}`);
+      unmatched.push(say(param));
       continue;
     }
     const error = document.createElement('p');
@@ -172,7 +185,8 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
     status.textContent = thanks(answer);
     return { ok: true, body: answer };
   }
-  const refusal = refusalText(response);
+  // the daily limit lasts until the next UTC day: said as "tomorrow", not in seconds
+  const refusal = answer.type?.endsWith('/problems/daily-limit') ? problemText(lang, answer, response.status) : refusalText(response);
   if (refusal !== null) status.textContent = refusal;
   else if (!solved && response.status === 403 && answer.type?.endsWith('/problems/human-check-failed')) {
     // the session ended (signed out elsewhere, expired): the human check it spared is needed again
@@ -180,8 +194,8 @@ export async function send(form: HTMLFormElement, path: string, body: Record<str
     await addHumanCheck(form);
     status.textContent = t('improve.sessionEnded');
   } else {
-    const unmatched = showFieldErrors(form, answer);
-    status.textContent = t('improve.failed', { detail: [answer.detail ?? answer.title ?? String(response.status), ...unmatched].join(' ') });
+    showFieldErrors(form, answer);
+    status.textContent = t('improve.failed', { detail: problemText(lang, answer, response.status) });
   }
   return { ok: false, body: answer };
 }

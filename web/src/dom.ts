@@ -1,6 +1,6 @@
 // Building the account pages' lists: elements with text children only (never HTML from an answer, so a
 // display name or a note can hold anything), and dates in the page's language.
-import { lang } from './common.js';
+import { locale } from './common.js';
 
 type Child = Node | string | null | false;
 
@@ -12,7 +12,7 @@ export function el(tag: string, attributes: Record<string, string | true> = {}, 
   return element;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE_TIME = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function dateTime(iso: string): string {
   return DATE_TIME.format(new Date(iso));

@@ -3,9 +3,10 @@
 // the map asks for the toilets of the settled view (one request per view, at most 0.2° per side; wider
 // views keep the nearest list). The list is always the full alternative to the map.
 import { resultItemHtml } from '../../src/web/text/html.js';
+import { problemText } from '../../src/web/text/problem.js';
 import type { AreaResult, FindResult, ToiletItem } from '../../src/web/text/item.js';
 import { areaUrl, FILTERS, filterQuery, inView, matchesFilters, tooWide, type Filter } from './area.js';
-import { getJson, lang, localHref, startPage, t } from './common.js';
+import { getJson, lang, locale, localHref, startPage, t } from './common.js';
 import type { ToiletMap, View } from './map.js';
 import { formatBytes, saveArea, savedArea, savedAreaAnswer } from './offline.js';
 
@@ -49,7 +50,7 @@ function showList(items: readonly ToiletItem[]): void {
 }
 
 function dateText(iso: string): string {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /** Loads the map once, where it is possible; null (and a message beside the list) where not. */
@@ -66,7 +67,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
     })
     .catch((error: unknown) => {
       mapWrap.hidden = true;
-      say(`${message.textContent ?? ''} ${t('find.listOnly', { reason: error instanceof Error ? error.message : String(error) })}`.trim());
+      say(`${message.textContent ?? ''} ${t('find.listOnly', { reason: error instanceof Error && error.name === 'MapUnavailable' ? error.message : t('find.mapFailed') })}`.trim());
       document.body.dataset.mapState = 'unavailable';
       return null;
     });
@@ -80,13 +81,13 @@ async function runFind(query: Query): Promise<void> {
   const where = 'place' in query ? `place=${encodeURIComponent(query.place)}` : `lat=${query.lat.toFixed(5)}&lon=${query.lon.toFixed(5)}`;
   let answer;
   try {
-    answer = await getJson<FindResult & { detail?: string }>(`/api/v1/toilets/nearest?${where}&limit=20${filterQuery(filters())}`);
+    answer = await getJson<FindResult & { type?: string }>(`/api/v1/toilets/nearest?${where}&limit=20${filterQuery(filters())}`);
   } catch {
     await showSavedArea(null);
     return;
   }
   if (answer.status !== 200) {
-    say(t('find.error', { detail: answer.body?.detail ?? String(answer.status) }));
+    say(t('find.error', { detail: problemText(lang, answer.body, answer.status) }));
     return;
   }
   const found = answer.body;
@@ -95,7 +96,7 @@ async function runFind(query: Query): Promise<void> {
   if (found.status === 'needs_location') say(t('find.needsLocation'));
   else if (found.status === 'place_not_found') say(t('find.placeNotFound', { place: 'place' in query ? query.place : '' }));
   else if (found.results.length === 0) say(t('find.none'));
-  else say(t('find.nearestTo', { label: found.origin?.label ?? '' }));
+  else say(found.origin?.source === 'coordinates' ? t('find.nearestYou') : t('find.nearestTo', { label: found.origin?.label ?? '' }));
   markStale(answer.headers);
   if (found.origin) {
     const shown = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });
@@ -120,13 +121,13 @@ async function onViewSettled(view: View): Promise<void> {
   mapMessage.textContent = '';
   let answer;
   try {
-    answer = await getJson<AreaResult & { detail?: string }>(areaUrl(view, filters()));
+    answer = await getJson<AreaResult & { type?: string }>(areaUrl(view, filters()));
   } catch {
     await showSavedArea(view);
     return;
   }
   if (answer.status !== 200) {
-    mapMessage.textContent = t('find.error', { detail: answer.body?.detail ?? String(answer.status) });
+    mapMessage.textContent = t('find.error', { detail: problemText(lang, answer.body, answer.status) });
     return;
   }
   showList(answer.body.results);
@@ -176,7 +177,7 @@ if ('geolocation' in navigator) {
     say(t('find.locating'));
     navigator.geolocation.getCurrentPosition(
       (position) => void runFind({ lat: position.coords.latitude, lon: position.coords.longitude }),
-      (error) => say(t('find.locationDenied', { reason: error.message || String(error.code) })),
+      (error) => say(t('find.locationDenied', { reason: t(error.code === error.PERMISSION_DENIED ? 'geo.denied' : error.code === error.TIMEOUT ? 'geo.timeout' : 'geo.unavailable') })),
       { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 },
     );
   });
@@ -192,7 +193,7 @@ saveButton.addEventListener('click', () => {
   saveButton.disabled = true;
   saveStatus.textContent = t('offline.saving');
   saveArea(view, map.maxZoom())
-    .then((saved) => (saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, lang) })))
+    .then((saved) => (saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, locale) })))
     .catch((error: unknown) => (saveStatus.textContent = String(error)))
     .finally(() => (saveButton.disabled = false));
 });
@@ -204,7 +205,7 @@ function start(): void {
   const lat = Number(params.get('lat'));
   const lon = Number(params.get('lon'));
   const saved = savedArea();
-  if (saved) saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, lang) });
+  if (saved) saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, locale) });
   if (place && place.trim().length >= 2) void runFind({ place: place.trim() });
   else if (params.has('lat') && Number.isFinite(lat) && Number.isFinite(lon)) void runFind({ lat, lon });
   else {

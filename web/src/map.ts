@@ -8,7 +8,21 @@ import { asset, getJson, loadCss, localHref, t } from './common.js';
 import { siteStyle } from './style.js';
 import { escapeHtml } from '../../src/web/text/html.js';
 
-export class MapUnavailable extends Error {}
+/** MapLibre's own control labels in the page's language. */
+const MAP_TEXTS = (): Record<string, string> => ({
+  'NavigationControl.ZoomIn': t('map.zoomIn'),
+  'NavigationControl.ZoomOut': t('map.zoomOut'),
+  'NavigationControl.ResetBearing': t('map.resetBearing'),
+  'AttributionControl.ToggleAttribution': t('map.attribution'),
+  'AttributionControl.MapFeedback': t('map.feedback'),
+  'Popup.Close': t('map.close'),
+  'Map.Title': t('map.title'),
+  'Marker.Title': t('map.marker'),
+});
+
+export class MapUnavailable extends Error {
+  override name = 'MapUnavailable';
+}
 
 export interface View {
   west: number;
@@ -60,9 +74,9 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
   let map: MapLibre;
   try {
-    map = new MapLibre({ container, style, center: [start.lon, start.lat], zoom: start.zoom, maxZoom: 19, fadeDuration: reduceMotion ? 0 : 300, attributionControl: { compact: true } });
+    map = new MapLibre({ container, style, center: [start.lon, start.lat], zoom: start.zoom, maxZoom: 19, fadeDuration: reduceMotion ? 0 : 300, attributionControl: { compact: true }, locale: MAP_TEXTS() });
   } catch (error) {
-    throw new MapUnavailable(error instanceof Error && /WebGL/i.test(error.message) ? t('find.noWebgl') : String(error));
+    throw new MapUnavailable(error instanceof Error && /WebGL/i.test(error.message) ? t('find.noWebgl') : t('find.mapFailed'));
   }
   map.addControl(new NavigationControl({ showCompass: false }));
   (window as unknown as { toiletMap: MapLibre }).toiletMap = map;

@@ -78,7 +78,8 @@ export async function savedAreaAnswer(): Promise<{ saved: SavedArea; body: unkno
   return response ? { saved, body: await response.json() } : null;
 }
 
-export function formatBytes(bytes: number, lang: string): string {
-  const format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-  return bytes < 1024 * 1024 ? `${format.format(bytes / 1024)} KB` : `${format.format(bytes / 1024 / 1024)} MB`;
+/** "12.3 kB", "1,5 Mo": the size in the page's language (Intl's units). */
+export function formatBytes(bytes: number, locale: string): string {
+  const unit = bytes < 1024 * 1024 ? 'kilobyte' : 'megabyte';
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(unit === 'kilobyte' ? bytes / 1024 : bytes / 1024 / 1024);
 }

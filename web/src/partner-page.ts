@@ -5,7 +5,7 @@
 // (partner-figures.ts). Everything comes from
 // listMyPartnerListings and goes through updatePartnerProfile and the billing operations: the page does
 // nothing the API could not.
-import { fieldText, lang, localHref, rememberSignedIn, t } from './common.js';
+import { fieldText, lang, locale, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { dateTime, el } from './dom.js';
@@ -113,7 +113,7 @@ function claimText({ claim }: Listing): string {
 
 /** "03:14" at the toilet's local time. */
 function localTime(epochMs: number, timeZone: string | null): string {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(epochMs));
 }
 
 /** What a refused profile change means, in words. */
@@ -196,9 +196,9 @@ class LabelEditor {
     if (value !== this.hoursInput.value.trim()) return; // typed on meanwhile: the next blur checks that
     if (answer.status === 200) {
       this.hours = answer.body;
-      this.markHours(null);
+      this.markHours(false);
     } else if (answer.status === 400) {
-      this.markHours(hoursFault(answer.body));
+      this.markHours(true);
     } else {
       if (answer.status === 401) return toSignIn();
       this.checkedValue = null;
@@ -207,9 +207,9 @@ class LabelEditor {
     this.showPreview();
   }
 
-  /** The hours note: readable (fault null), or the fault, with the field marked invalid. */
-  private markHours(fault: string | null): void {
-    if (fault === null) {
+  /** The hours note: readable, or not (then the field is marked invalid). */
+  private markHours(unreadable: boolean): void {
+    if (!unreadable) {
       this.hoursInput.removeAttribute('aria-invalid');
       this.hoursInput.removeAttribute('aria-errormessage');
       this.hoursNote.className = 'hours-note ok';
@@ -219,7 +219,7 @@ class LabelEditor {
     this.hoursInput.setAttribute('aria-invalid', 'true');
     this.hoursInput.setAttribute('aria-errormessage', this.hoursNote.id);
     this.hoursNote.className = 'hours-note field-error';
-    this.hoursNote.textContent = t('dash.hoursBad', { reason: fault });
+    this.hoursNote.textContent = t('dash.hoursBad');
   }
 
   /** The label as the public will see it: the form's conditions, the checked hours, the live switch. */
@@ -276,7 +276,7 @@ class LabelEditor {
     }
     if (answer.status === 400) {
       const fault = answer.body.invalid_params?.find((p) => p.name === 'opening_hours');
-      if (fault) this.markHours(hoursFault(answer.body));
+      if (fault) this.markHours(true);
       const unmatched = showFieldErrors(this.form, { invalid_params: (answer.body.invalid_params ?? []).filter((p) => p.name !== 'opening_hours') });
       status.textContent = [t('claim.fix'), ...unmatched].join(' ');
       return false;
@@ -296,10 +296,4 @@ class LabelEditor {
     if ('open_now' in change) this.switchBox.querySelector('button')!.focus();
     return true;
   }
-}
-
-/** The evaluator's words for the fault in the hours, from the 400 problem (invalid_params names the field). */
-function hoursFault(problem: Problem): string {
-  const reason = problem.invalid_params?.find((p) => p.name === 'opening_hours')?.reason ?? problem.detail ?? '';
-  return reason.replace(/^is not opening_hours syntax the finder can evaluate: /, '').replace(/\.$/, '');
 }

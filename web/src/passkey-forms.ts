@@ -4,7 +4,7 @@
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { addHumanCheck, clearErrors, showFieldErrors, type Problem } from './contribute.js';
-import { call, failureText, nextHref, passkeySignIn, type Account, type Answer } from './account-api.js';
+import { call, failureText, isProblem, nextHref, passkeySignIn, type Account, type Answer } from './account-api.js';
 
 export function start(page: 'signup' | 'signin' | 'recover'): void {
   const form = document.querySelector<HTMLFormElement>('form.account-form')!;
@@ -31,7 +31,7 @@ function carryNextToSignUp(): void {
 }
 
 /** Runs one step of a form: its status line says what happens and what went wrong, field errors beside their fields. */
-async function step(form: HTMLFormElement, working: string, run: () => Promise<Answer | null>): Promise<void> {
+async function step(form: HTMLFormElement, working: string, run: () => Promise<Answer | null>, say: (refused: Answer) => string = failureText): Promise<void> {
   const status = form.querySelector('.form-status')!;
   const submit = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
   clearErrors(form);
@@ -41,7 +41,7 @@ async function step(form: HTMLFormElement, working: string, run: () => Promise<A
     const refused = await run();
     if (refused !== null) {
       const unmatched = showFieldErrors(form, (refused.body ?? {}) as Problem);
-      status.textContent = [failureText(refused), ...unmatched].join(' ');
+      status.textContent = [say(refused), ...unmatched].join(' ');
     }
   } catch (error) {
     status.textContent = failureText(error);
@@ -115,8 +115,10 @@ function recover(form: HTMLFormElement): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const name = fieldText(new FormData(form), 'name').trim();
+    let linkRefused = false;
     void step(form, t('signup.working'), async () => {
       const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/account/passkey-options', { recovery_token: token });
+      linkRefused = isProblem(options, 'passkey-refused');
       if (options.status !== 200) return options;
       const credential = await startRegistration({ optionsJSON: options.body });
       const recovered = await call<Account>('POST', '/account/recovery', { recovery_token: token, ...(name ? { name } : {}), credential });
@@ -124,6 +126,6 @@ function recover(form: HTMLFormElement): void {
       rememberSignedIn(true);
       location.assign(localHref('/account'));
       return null;
-    });
+    }, (refused) => (linkRefused ? t('recover.gone') : failureText(refused)));
   });
 }

@@ -19,5 +19,5 @@ export function resultItemHtml(lang: Language, item: ToiletItem | NearestItem, h
     item.partner ? `<span class="tag partner">${escapeHtml(text(lang, 'item.partner', { name: item.partner.name }))}</span>` : '',
   ].filter(Boolean);
   const distance = 'distance_m' in item ? `<p class="dist">${escapeHtml(distanceLabel(lang, item))}</p>` : '';
-  return `<li class="result" data-id="${escapeHtml(item.id)}"><a href="${escapeHtml(href)}">${escapeHtml(displayName(lang, item))}</a>${distance}<p class="tags">${facts.join(' ')}</p></li>`;
+  return `<li class="result" data-id="${escapeHtml(item.id)}"><a href="${escapeHtml(href)}"${item.name === null ? '' : ' translate="no"'}>${escapeHtml(displayName(lang, item))}</a>${distance}<p class="tags">${facts.join(' ')}</p></li>`;
 }

@@ -2,6 +2,7 @@
 // front end, and the plain-word pieces both say about one: fee, hours now, distance and direction. Pure
 // functions of the item and the language, shared by the server-rendered pages and web/.
 import { text, type Language, type TextKey } from './catalogue.js';
+import { amount, closingTime, distance, walkingTime } from './format.js';
 
 export type Tri = 'yes' | 'no' | 'unknown';
 
@@ -71,41 +72,32 @@ export interface AreaResult {
   display_note: string;
 }
 
-/** "0.50 EUR" in the language's number format. */
+/** "€0.50" in the language's format. */
 export function feeAmount(lang: Language, fee: ToiletItem['fee']): string | null {
-  if (fee.amount === null) return null;
-  const number = new Intl.NumberFormat(lang, { minimumFractionDigits: Number.isInteger(fee.amount) ? 0 : 2 }).format(fee.amount);
-  return fee.currency ? `${number} ${fee.currency}` : number;
+  return fee.amount === null ? null : amount(lang, fee.amount, fee.currency);
 }
 
 /** The short fee label of a list entry. */
 export function feeLabel(lang: Language, fee: ToiletItem['fee']): string {
   if (fee.required === false) return text(lang, 'item.free');
   if (fee.required === null) return text(lang, 'item.feeUnknown');
-  const amount = feeAmount(lang, fee);
-  return amount === null ? text(lang, 'item.fee') : text(lang, 'item.feeAmount', { amount });
-}
-
-/** "18:00" from closes_at, the local time the API gives with its offset. */
-export function localClock(closesAt: string): string {
-  return /T(\d{2}:\d{2})/.exec(closesAt)?.[1] ?? closesAt;
+  const written = feeAmount(lang, fee);
+  return written === null ? text(lang, 'item.fee') : text(lang, 'item.feeAmount', { amount: written });
 }
 
 /** Open now / closes at / closed / unknown, as a list entry says it. */
 export function openLabel(lang: Language, item: Pick<ToiletItem, 'open_now' | 'closes_at'>): { text: string; state: 'open' | 'closed' | 'unknown' } {
   if (item.open_now === 'unknown') return { text: text(lang, 'item.hoursUnknown'), state: 'unknown' };
   if (!item.open_now) return { text: text(lang, 'item.closed'), state: 'closed' };
-  return { text: item.closes_at ? text(lang, 'item.openUntil', { time: localClock(item.closes_at) }) : text(lang, 'item.openNow'), state: 'open' };
+  return { text: item.closes_at ? text(lang, 'item.openUntil', { time: closingTime(lang, item.closes_at) }) : text(lang, 'item.openNow'), state: 'open' };
 }
 
 const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 
-/** "350 m · 5 min walk north-east". */
+/** "350 m · 5 minutes on foot, heading north-east" (the numbers and units by Intl). */
 export function distanceLabel(lang: Language, item: Pick<NearestItem, 'distance_m' | 'walk_min' | 'bearing'>): string {
-  const format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-  const distance = item.distance_m < 1000 ? `${item.distance_m} m` : `${format.format(item.distance_m / 1000)} km`;
   const direction = text(lang, `dir.${COMPASS[Math.round(item.bearing / 45) % 8]}` as TextKey);
-  return text(lang, 'item.distance', { distance, minutes: item.walk_min, direction });
+  return text(lang, 'item.distance', { distance: distance(lang, item.distance_m), minutes: walkingTime(lang, item.walk_min), direction });
 }
 
 /** The name to show: the item's, or "Public toilet". */

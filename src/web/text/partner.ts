@@ -2,7 +2,8 @@
 // dashboard's preview (web/src/partner-page.ts), so the business sees exactly the words the public will.
 // The label is the business's own statement; the page says so ("The business says: …").
 import { text, type Language } from './catalogue.js';
-import { localClock, type ToiletItem } from './item.js';
+import type { ToiletItem } from './item.js';
+import { closingTime } from './format.js';
 
 export type PartnerLabel = NonNullable<ToiletItem['partner']>;
 
@@ -12,7 +13,7 @@ export function partnerLabelLines(lang: Language, partner: PartnerLabel): string
   const lines = [text(lang, 'partner.label', { name: partner.name, tier })];
   if (partner.conditions !== null) lines.push(text(lang, partner.conditions === 'everyone' ? 'partner.everyone' : 'partner.customers'));
   if (partner.open_now === false) lines.push(text(lang, 'partner.closedNow'));
-  else if (partner.open_now === true) lines.push(partner.closes_at ? text(lang, 'partner.openUntil', { time: localClock(partner.closes_at) }) : text(lang, 'partner.openNow'));
+  else if (partner.open_now === true) lines.push(partner.closes_at ? text(lang, 'partner.openUntil', { time: closingTime(lang, partner.closes_at) }) : text(lang, 'partner.openNow'));
   if (partner.opening_hours !== null) lines.push(text(lang, 'partner.hours', { hours: partner.opening_hours }));
   return lines;
 }
