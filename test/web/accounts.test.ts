@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { chromiumPath, launchBrowser, startSite, type Site } from './browser.js';
-import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn, type Person } from './people.js';
+import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn, WIDE_DESKTOP, type Person } from './people.js';
 import { serviceClient } from '../community/support.js';
 import { AccountModeration } from '../../src/community/account-moderation.js';
 import { Moderation } from '../../src/community/moderation.js';
@@ -251,7 +251,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     await p.context.close();
   });
 
-  for (const [layout, viewport] of [['phone', PHONE], ['desktop', { width: 1366, height: 850 }]] as const) {
+  for (const [layout, viewport] of [['phone', PHONE], ['desktop', WIDE_DESKTOP]] as const) {
     test(`${layout}: the account page shows the account id and disconnects every app, saying what it ended`, async () => {
       nowMs = START;
       const p = await person(viewport);

@@ -7,10 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { chromiumPath, CSP_WATCH, launchBrowser, startSite, type Site } from './browser.js';
-import { inspect, PHONE, shots } from './people.js';
+import { inspect, PHONE, shots, WIDE_DESKTOP as DESKTOP } from './people.js';
 import { importDetailsExtract, RADAR_CHANGING_PLACES } from '../support/details-extract.js';
 
-const DESKTOP = { width: 1366, height: 850 };
 const browserPath = chromiumPath();
 let site: Site;
 

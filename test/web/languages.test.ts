@@ -16,14 +16,13 @@ import { CATALOGUES } from '../../src/web/text/catalogues.js';
 import { LOCALES, type Language, type Message } from '../../src/web/text/catalogue.js';
 import { en } from '../../src/web/text/en.js';
 import { importDetailsExtract } from '../support/details-extract.js';
+import { PHONE, WIDE_DESKTOP as DESKTOP } from './people.js';
 
 declare const document: any;
 declare const window: any;
 declare const navigator: any;
 declare const caches: any;
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1366, height: 850 };
 /** Wednesday 5 June 2024, 09:00 in Porto. */
 const NOW = Date.parse('2024-06-05T08:00:00Z');
 const PORTO = { latitude: 41.1466, longitude: -8.611 };

@@ -9,6 +9,8 @@ import { axeFindings, CSP_WATCH, cspViolations, solveHumanCheck, type Site } fro
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
+/** The wider desktop the newer page tests look at (a common laptop screen). */
+export const WIDE_DESKTOP = { width: 1366, height: 850 };
 export const shots = process.env.SCREENSHOTS ?? null;
 
 export interface Person {
