@@ -224,8 +224,8 @@ function digest(bytes: Buffer): string {
 
 /** JSON members whose values are random per request (human-check and passkey challenges). */
 const RANDOM_MEMBERS = new Set(['salt', 'nonce', 'keyPrefix', 'keySignature', 'signature', 'challenge']);
-/** JSON members measured from the real process, not the injected clock. */
-const MEASURED_MEMBERS = new Set(['uptime_seconds']);
+/** JSON members measured from the real process or the import's real clock, not the injected clock. */
+const MEASURED_MEMBERS = new Set(['uptime_seconds', 'imported_at']);
 
 function scrubJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrubJson);
