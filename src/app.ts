@@ -34,6 +34,7 @@ import { registerMetricsRoute } from './observe/metrics-route.js';
 import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
+import { PROBLEM_TYPES } from './problems.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -114,6 +115,7 @@ export function createApp(options: AppOptions): App {
     health: { heartbeats, thread: 0 },
     observer,
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
+    problemTypes: PROBLEM_TYPES,
   });
   if (config.metrics) {
     const current = metrics = new ServiceMetrics({

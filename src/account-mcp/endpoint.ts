@@ -131,7 +131,7 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
       cors: CORS,
       ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
       handle: (request, context) => serve(request, headerPairs(context.headers)),
-      renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
+      renderRefusal: (refusal, context, request, status) => refusalResponse(refusal, status, headerPairs(context.headers), request.body),
     });
   }
   return { close: async () => (loaded === undefined ? undefined : (await loaded).handler.close()) };

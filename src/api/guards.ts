@@ -287,12 +287,18 @@ export interface GuardedRoute<I> {
   exists?(request: HttpRequestInfo, context: GuardContext<I>): Refusal | null;
   /** Answers once every check passed; its answers add `context.headers`. */
   handle(request: HttpRequestInfo, context: GuardContext<I>): RouteResult | Promise<RouteResult>;
-  /** How a refusal is answered when not as problem+json (MCP: a JSON-RPC error); with `context.headers`. */
-  renderRefusal?(refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo): RouteResult;
+  /**
+   * How a refusal is answered when not as problem+json (MCP: a JSON-RPC error); with `context.headers`.
+   * `status` is the HTTP status of the refusal's problem type.
+   */
+  renderRefusal?(refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo, status: number): RouteResult;
 }
 
 /** The parts of a registry operation's route that are the route's own. */
 export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'>;
+
+/** Answers a refusal of a route's checks. */
+type Refuse<I> = (refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo) => RouteResult;
 
 const NO_HEADERS: HeaderList = [];
 /** Answers about one person: no cache keeps them, whatever their status. */
@@ -356,7 +362,10 @@ export class GuardChain {
     const { body, handle } = route;
     const answerHeaders = route.answerHeaders ?? NO_HEADERS;
     const beforeBodyChecks = checks.slice(0, beforeBody);
-    const refuse = route.renderRefusal ?? ((refusal: Refusal, context: GuardContext<I>) => this.refuse(refusal, context));
+    const render = route.renderRefusal;
+    const refuse: Refuse<I> = render
+      ? (refusal, context, request) => render(refusal, context, request, this.deps.problems.status(refusal.slug))
+      : (refusal, context) => this.refuse(refusal, context);
     server.route({
       method: route.method,
       pattern: route.pattern,
@@ -387,7 +396,7 @@ export class GuardChain {
     request: HttpRequestInfo,
     then: GuardedRoute<I>['handle'],
     answerHeaders: HeaderList,
-    refuse: NonNullable<GuardedRoute<I>['renderRefusal']>,
+    refuse: Refuse<I>,
   ): RouteResult | Promise<RouteResult> {
     // `input` is set by the validation step before any route code reads it
     const context: GuardContext<I> = { nowMs: this.deps.now(), headers: answerHeaders, input: undefined as I, body: null, account: null, session: null, humanCheck: null };

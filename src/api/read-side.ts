@@ -4,7 +4,7 @@
 // answers change, and an HTTP server that answers the public REST reads behind the guard chain.
 import { HttpServer, type RequestObserver, type ServerHooks } from '../http/server.js';
 import { Problems } from '../http/problem.js';
-import { PROBLEM_TYPES } from '../http/problem-types.js';
+import type { ProblemSlug, ProblemType } from '../http/problem-types.js';
 import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
@@ -37,6 +37,8 @@ export interface ReadSideOptions {
   observer?: RequestObserver | null;
   /** Called for each write the storage refused (metrics). */
   onStorageTrouble?(): void;
+  /** The service's problem types, every feature's (src/problems.ts). */
+  problemTypes: Readonly<Record<ProblemSlug, ProblemType>>;
 }
 
 export interface ReadSide {
@@ -52,7 +54,7 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM, options.counters);
   const limits = createLimits(config, options.limitTables);
-  const problems = new Problems(config.baseUrl, PROBLEM_TYPES);
+  const problems = new Problems(config.baseUrl, options.problemTypes);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());
   const hooks = serviceHooks(problems, log, options.onStorageTrouble);

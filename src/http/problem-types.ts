@@ -1,7 +1,9 @@
-// The catalogue of every problem type the service answers with (RFC 9457): one entry per slug, whose `type`
-// URI is `${BASE_URL}/problems/<slug>` (a short HTML page, see problem.ts). Keyed by slug, so a reply names
-// its type as a checked literal (`problems.reply('other-origin', …)`), not a free string. It lives here,
-// beside the HTTP layer, so the read threads take it without any contribution code.
+// The problem types of the HTTP layer itself (RFC 9457): malformed requests, unknown paths, limits, faults.
+// Every other problem type is declared by the feature that answers with it, in a data-only `problems.ts`
+// of its folder that adds its slugs to ProblemCatalogue (the type) and is listed in src/problems.ts (the
+// catalogue the server serves). A type's URI is `${BASE_URL}/problems/<slug>` (a short HTML page, see
+// problem.ts). Keyed by slug, so a reply names its type as a checked literal (`problems.reply('not-found',
+// …)`), not a free string. Data only, so the read threads take the catalogue without any feature code.
 
 export interface ProblemType {
   /** Fixed title, the same for every occurrence of the type. */
@@ -11,7 +13,10 @@ export interface ProblemType {
   readonly description: string;
 }
 
-export const PROBLEM_TYPES = {
+/** The problem types of a feature: slug to type. */
+export type ProblemTypes = Readonly<Record<string, ProblemType>>;
+
+export const HTTP_PROBLEMS = {
   'invalid-parameters': {
     title: 'Invalid parameters',
     status: 400,
@@ -57,141 +62,34 @@ export const PROBLEM_TYPES = {
     status: 503,
     description: 'The service cannot answer right now. Wait the number of seconds in the Retry-After header (also in retry_after_seconds), then send the request again.',
   },
-  'other-origin': {
-    title: 'Request from another origin',
-    status: 403,
-    description: "Contributions are accepted only from this site's own pages: the Origin header (or, without it, Sec-Fetch-Site: same-origin) must name this service's origin.",
-  },
-  'origin-not-allowed': {
-    title: 'Origin not allowed',
-    status: 403,
-    description: 'This endpoint serves browser pages only from the origins its operator listed (MCP_ALLOWED_ORIGINS). Clients that are not browser pages send no Origin header and are served.',
-  },
-  'human-check-failed': {
-    title: 'Human check failed',
-    status: 403,
-    description: 'The challenge_token is missing, wrong, expired or was used before. Solve a new challenge from GET /api/v1/challenge and send its solution once.',
-  },
-  'contributions-off': {
-    title: 'Contributions are off',
-    status: 503,
-    description: 'The operator has switched contributions off for now; reads still work. Wait the number of seconds in the Retry-After header, then try again.',
-  },
-  'daily-limit': {
-    title: 'One new contributor per address and day',
-    status: 429,
-    description: 'Each network address may add one new rater or voter per toilet per day (UTC). People who rated or voted before may change their rating or vote at any time. Wait the number of seconds in the Retry-After header (until the next UTC day).',
-  },
-  'sign-in-required': {
-    title: 'Sign-in required',
-    status: 401,
-    description: 'This operation needs a signed-in account, and the request carries no valid session (none, signed out, expired, or the account was deleted). Sign in with a passkey (startSignIn, then signIn) and send the request again.',
-  },
-  'reauthentication-required': {
-    title: 'Re-authentication required',
-    status: 401,
-    description: 'This operation changes what protects the account (passkeys, sessions, deletion), so it needs a passkey sign-in from the last 5 minutes. Sign in again with a passkey (startSignIn, then signIn) and send the request again.',
-  },
-  'sign-in-failed': {
-    title: 'Sign-in failed',
-    status: 401,
-    description: 'The passkey could not be verified: its challenge expired or was used already, or the passkey is not registered here or its answer is not valid. Start again with startSignIn.',
-  },
-  'passkey-refused': {
-    title: 'Passkey not registered',
-    status: 400,
-    description: 'The new passkey could not be verified or registered: its challenge expired or was used already, it was made for another site, user verification was missing, or it is registered already. Start again with startPasskeyRegistration.',
-  },
-  'last-passkey': {
-    title: 'Last passkey',
-    status: 409,
-    description: 'An account keeps at least one passkey, or nobody could sign in to it. Add another passkey first, or delete the account.',
-  },
-  'account-not-deletable': {
-    title: 'Account cannot be deleted yet',
-    status: 409,
-    description: 'Something the account holds must be ended first, such as a running subscription; the detail names it and says how to confirm its end in the deletion request.',
-  },
-  'moderator-required': {
-    title: 'Moderator role required',
-    status: 403,
-    description: 'This operation is for accounts with the moderator role, which the operator grants (npm run moderate -- moderators add). Sign in with such an account, or ask the operator.',
-  },
-  'moderation-refused': {
-    title: 'Moderation action refused',
-    status: 409,
-    description: 'The moderator action cannot be done as asked, for the reason the detail gives (decided already, no such toilet or lock, a value the fact does not take). Reload the queue and act again.',
-  },
-  'own-claim': {
-    title: 'Another moderator must decide',
-    status: 409,
-    description: "The signed-in moderator's own account holds a pending or approved business claim on this toilet, so they may not decide any claim on it (neither approve their own nor reject a rival's). Another moderator decides it, or the operator with npm run moderate.",
-  },
-  'claim-conflict': {
-    title: 'Toilet already claimed',
-    status: 409,
-    description: 'This account already has a pending or approved claim on the toilet, or another business holds it (its claim was approved). A toilet has one partner; a rejected claim does not block a new one. listMyPartnerListings shows the account\'s claims.',
-  },
-  'claim-not-approved': {
-    title: 'Claim not approved',
-    status: 409,
-    description: 'The claim this partner listing was made with is not approved (it waits for a moderator, or was rejected). listMyPartnerListings shows its status and the moderator\'s reason.',
-  },
-  'no-running-plan': {
-    title: 'No running plan',
-    status: 409,
-    description: 'The partner listing has no running plan, so its profile cannot be changed: buy one (startCheckout), or wait until the payment is through.',
-  },
-  'metrics-forbidden': {
-    title: 'Metrics are not served to this address',
-    status: 403,
-    description: "The service's metrics are served only to the addresses its operator allows (METRICS_ALLOW), such as the monitoring system's. Scrape them from one of those, or ask the operator.",
-  },
-  'payments-not-open': {
-    title: 'Partner payments not open',
-    status: 503,
-    description: 'This server takes no partner payments: its operator has not configured a payment provider. Ask the operator, or wait the number of seconds in the Retry-After header and try again.',
-  },
-  'payments-unavailable': {
-    title: 'Partner payments not available',
-    status: 503,
-    description: 'The payment provider refused what this server asked of it (a setting of the operator is wrong); nothing was charged or recorded. The operator has been told in the log; wait the number of seconds in the Retry-After header and try again.',
-  },
-  'provider-unreachable': {
-    title: 'Payment provider did not answer',
-    status: 502,
-    description: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment (the provider resends its own events by itself).',
-  },
-  'manual-plan': {
-    title: 'Plan set by the operator',
-    status: 409,
-    description: 'The operator of this site set the partner listing’s plan by hand: it is not billed through the payment provider, so it can be neither bought nor managed there. Ask the operator to end it first.',
-  },
-  'subscription-exists': {
-    title: 'Subscription exists',
-    status: 409,
-    description: 'The partner listing has a subscription that is not canceled or expired (it may be running, or waiting for a payment). Change, renew or cancel it in the payment provider’s portal (openBillingPortal) instead of buying another.',
-  },
-  'no-subscription': {
-    title: 'No subscription',
-    status: 409,
-    description: 'The partner listing has no subscription to manage (none was bought, or it was canceled). Buy a plan first (startCheckout).',
-  },
-  'checkout-open': {
-    title: 'Checkout open',
-    status: 409,
-    description: 'A checkout page for this listing and tier is open (or being made at this moment). Finish or cancel it on the payment page; asking for the other tier ends it, and it expires by itself after CHECKOUT_EXPIRY_MINUTES.',
-  },
-  'checkout-paid': {
-    title: 'Checkout paid',
-    status: 409,
-    description: 'The listing’s checkout is paid: the plan starts as soon as the payment provider confirms it to this server. Reload the listing (listMyPartnerListings) in a moment.',
-  },
-  'invalid-signature': {
-    title: 'Invalid webhook signature',
-    status: 400,
-    description: "The payment provider's signature header is missing, does not match the exact bytes of the body with this endpoint's signing secret, or is older than 5 minutes. Only the payment provider sends events here.",
-  },
-} as const satisfies Record<string, ProblemType>;
+} as const satisfies ProblemTypes;
 
-export type ProblemSlug = keyof typeof PROBLEM_TYPES;
+/**
+ * Every slug the service answers with. A feature's problems.ts adds its own by declaration merging:
+ * `declare module '../http/problem-types.js' { interface ProblemCatalogue extends SlugsOf<typeof X> {} }`.
+ */
+export interface ProblemCatalogue extends SlugsOf<typeof HTTP_PROBLEMS> {}
+
+/** The slugs of a feature's problem types, as members of ProblemCatalogue. */
+export type SlugsOf<Types extends ProblemTypes> = Record<keyof Types & string, ProblemType>;
+
+export type ProblemSlug = keyof ProblemCatalogue;
+
+/** The slugs of several lists of problem types. */
+type SlugsIn<Lists extends readonly ProblemTypes[]> = Lists[number] extends infer List ? (List extends unknown ? keyof List & string : never) : never;
+
+/**
+ * One catalogue of the features' problem types; a slug declared twice is a mistake, not an override. Typed
+ * with the slugs of the lists given, so a catalogue declared as Record<ProblemSlug, ProblemType> that
+ * misses a feature's list does not compile.
+ */
+export function collectProblems<Lists extends readonly ProblemTypes[]>(...lists: Lists): Readonly<Record<SlugsIn<Lists>, ProblemType>> {
+  const catalogue: Record<string, ProblemType> = {};
+  for (const list of lists) {
+    for (const [slug, type] of Object.entries(list)) {
+      if (slug in catalogue) throw new Error(`problem type ${slug} is declared twice: each slug belongs to one feature`);
+      catalogue[slug] = type;
+    }
+  }
+  return catalogue as Record<SlugsIn<Lists>, ProblemType>;
+}

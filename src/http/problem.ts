@@ -1,5 +1,6 @@
 // RFC 9457 problem details (application/problem+json) with types `${baseUrl}/problems/<slug>`, and
-// the short HTML page each type URL resolves to. The types themselves are listed in problem-types.ts.
+// the short HTML page each type URL resolves to. The types are those of problem-types.ts and of each
+// feature's problems.ts, collected in src/problems.ts.
 import { compileHeaders, type HeaderList, type HttpReply } from './reply.js';
 import type { HttpRequestInfo, ServerHooks } from './server.js';
 import type { ProblemSlug, ProblemType } from './problem-types.js';
@@ -27,7 +28,7 @@ interface PreparedKind {
   readonly page: HttpReply;
 }
 
-/** The service's problems are those of problem-types.ts; a test may make others. */
+/** The service's problems are those of its catalogue (src/problems.ts); a test may make others. */
 export class Problems<Slug extends string = ProblemSlug> {
   private readonly kinds = new Map<string, PreparedKind>();
 
@@ -68,6 +69,11 @@ export class Problems<Slug extends string = ProblemSlug> {
     }
     if (headers !== undefined) replyHeaders = [...replyHeaders, ...headers];
     return { status: kind.status, headers: replyHeaders, body: body + '}' };
+  }
+
+  /** The HTTP status of the type `slug`. */
+  status(slug: Slug): number {
+    return this.kinds.get(slug)!.status;
   }
 
   /** The HTML page of the type `slug`, or null when the catalog has no such slug. */

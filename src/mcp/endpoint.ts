@@ -128,7 +128,7 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
       cors: MCP_CORS,
       ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
       handle: (request, context) => serve(request, context.headers),
-      renderRefusal: (refusal, context, request) => refusalResponse(refusal, headerPairs(context.headers), request.body),
+      renderRefusal: (refusal, context, request, status) => refusalResponse(refusal, status, headerPairs(context.headers), request.body),
     });
   }
 

@@ -1,7 +1,6 @@
 // The answers the endpoint gives before the SDK sees a request (the guard chain's refusals), as JSON-RPC
 // error bodies, and the header plumbing between our flat header lists and web Responses.
 import type { Refusal } from '../api/guards.js';
-import { PROBLEM_TYPES } from '../http/problem-types.js';
 import type { HeaderList } from '../http/reply.js';
 
 /** Implementation-defined JSON-RPC server error (-32000..-32019; -32020..-32099 are the MCP spec's). */
@@ -60,10 +59,10 @@ export function headerPairs(list: HeaderList): HeaderPair[] {
 }
 
 /** A refusal of the guard chain as a JSON-RPC error answering the request it refuses (its id, when it has one). */
-export function refusalResponse(refusal: Refusal, headers: readonly HeaderPair[], body: Buffer | null): Response {
+export function refusalResponse(refusal: Refusal, status: number, headers: readonly HeaderPair[], body: Buffer | null): Response {
   const seconds = refusal.retryAfterSeconds;
   return jsonRpcErrorResponse(
-    PROBLEM_TYPES[refusal.slug].status,
+    status,
     requestIdOf(parseBody(body)),
     { code: SERVER_ERROR, message: `${refusal.detail.replace(/\.$/, '')}.`, ...(seconds === undefined ? {} : { data: { retry_after_seconds: seconds } }) },
     seconds === undefined ? headers : [...headers, ['Retry-After', String(seconds)]],

@@ -4,7 +4,6 @@
 // Also the one reader of form bodies (application/x-www-form-urlencoded) the token, revoke and page POSTs send.
 import type { Refusal } from '../api/guards.js';
 import type { HttpReply, HeaderList } from '../http/reply.js';
-import { PROBLEM_TYPES } from '../http/problem-types.js';
 
 export const NO_STORE: HeaderList = ['Cache-Control', 'no-store', 'Pragma', 'no-cache'];
 
@@ -20,8 +19,7 @@ export function oauthError(status: number, error: string, description: string, h
  * A refusal of the guard chain (rate limit, body size) in the RFC format: `error` names the kind
  * (`rate_limited` with Retry-After, `invalid_request` otherwise), `error_description` what to do.
  */
-export function refusalAsOAuthError(refusal: Refusal, headers: HeaderList): HttpReply {
-  const status = PROBLEM_TYPES[refusal.slug].status;
+export function refusalAsOAuthError(refusal: Refusal, status: number, headers: HeaderList): HttpReply {
   const seconds = refusal.retryAfterSeconds;
   const retry = seconds === undefined ? [] : ['Retry-After', String(seconds)];
   return oauthError(status, status === 429 ? 'rate_limited' : status >= 500 ? 'temporarily_unavailable' : 'invalid_request', refusal.detail, [...headers, ...retry]);

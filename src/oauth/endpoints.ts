@@ -43,7 +43,7 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
       cors: CLIENT_CORS,
       body: { maxBytes, tooLargeStatus: 400 },
       handle: (request, context) => withHeaders(handle(request, context.nowMs), context.headers),
-      renderRefusal: (refusal, context) => refusalAsOAuthError(refusal, context.headers),
+      renderRefusal: (refusal, context, _request, status) => refusalAsOAuthError(refusal, status, context.headers),
     });
 
   post(OAUTH_PATHS.register, REGISTRATION_NEEDS, REGISTRATION_MAX_BYTES, (request, nowMs) => {

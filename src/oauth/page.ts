@@ -4,7 +4,6 @@
 // it has no form-action, because Chromium applies form-action to the redirect that follows the consent
 // form, and that redirect goes to the client's registered redirect URI.
 import type { Refusal } from '../api/guards.js';
-import { PROBLEM_TYPES } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
 import type { HttpServer } from '../http/server.js';
 import { pageContentSecurityPolicy } from '../http/security-headers.js';
@@ -58,10 +57,10 @@ ${page.main}
 }
 
 /** A refusal of the guard chain (rate limit, other origin, body size) as a page, with the chain's headers. */
-export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }): HttpReply {
+export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }, _request: unknown, status: number): HttpReply {
   // the guard's own wording speaks of contributions; here the form is an approval or a revocation
   const detail = refusal.slug === 'other-origin' ? 'This form must be sent from this site\'s own page. Go back to the page and use its button.' : refusal.detail;
-  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status: PROBLEM_TYPES[refusal.slug].status });
+  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status });
   const retry = refusal.retryAfterSeconds === undefined ? [] : ['Retry-After', String(refusal.retryAfterSeconds)];
   return { ...page, headers: [...(page.headers ?? []), ...context.headers, ...retry] };
 }

@@ -14,6 +14,7 @@ import { McpCallCounts } from '../observe/mcp-calls.js';
 import { registerMcpRoutes } from '../mcp/endpoint.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
+import { PROBLEM_TYPES } from '../problems.js';
 
 const setup = workerData as ReadThreadSetup;
 const port = parentPort!;
@@ -65,6 +66,7 @@ const { server, reads, limits, problems } = createReadSide({
   limitTables: setup.limits,
   health: { heartbeats, thread: setup.thread },
   observer,
+  problemTypes: PROBLEM_TYPES,
 });
 const mcpCalls = new McpCallCounts(setup.mcpCalls);
 const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now: Date.now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });

@@ -4,6 +4,8 @@
 // file and the few src folders the import needs; a read thread loads no SQLite, community, account or
 // billing code; nothing imports in a circle.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { importCycles, importGraph, runtimeClosure, runtimePath } from './import-graph.js';
 import { REPO_DIR } from '../support/paths.js';
@@ -42,7 +44,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config', 'src/rules'],
   // a read thread serves the public REST reads and the public MCP endpoint
-  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log'],
+  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log', 'src/problems'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
@@ -63,7 +65,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
-  'src/app': ['src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
+  'src/problems': ['src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
+  'src/app': ['src/problems', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -74,7 +78,24 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\//];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!problems\.ts$)/];
+
+/** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
+const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
+
+/** Words that name a feature; the low layers name none (a feature's own folder declares its slice). */
+const FEATURE_WORDS = /\b(billing|stripe|partners?|oauth|contributions?|moderat\w*|passkeys?|claims?|community|dumps?|accounts?)\b/i;
+/** The low layers, which every feature stands on. */
+const LOW_LAYERS = ['src/http', 'src/schemas', 'src/api'];
+/**
+ * The low-layer modules that still name features (issue 39, step 2 moves their parts into the features):
+ * the list may only shrink.
+ */
+const STILL_NAMING_FEATURES = [
+  'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/limits.ts', 'src/api/reads.ts', 'src/api/rest.ts',
+  'src/schemas/account-resources.ts', 'src/schemas/moderation-resources.ts', 'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts',
+  'src/schemas/partner-resources.ts', 'src/schemas/resources.ts', 'src/schemas/toilet-id.ts',
+];
 
 const projectEdges = () =>
   [...graph].flatMap(([from, edges]) => edges.filter((edge) => graph.has(edge.to)).map((edge) => ({ from, to: edge.to })));
@@ -109,6 +130,21 @@ test('a read thread loads no SQLite, community, account, billing or tiles code',
     loaded.map((module) => runtimePath(graph, start, module)!.join(' -> ')),
     [],
   );
+});
+
+test('the problem types are data: their modules load nothing but other problem types', () => {
+  const modules = [...graph.keys()].filter((module) => PROBLEM_MODULE.test(module) || module === 'src/problems.ts');
+  assert.ok(modules.length >= 7, `only ${modules.length} problem modules found`);
+  const loaded = modules.flatMap((start) => [...runtimeClosure(graph, start)].filter((module) => module !== start && !PROBLEM_MODULE.test(module)).map((module) => `${start} loads ${module}`));
+  assert.deepEqual(loaded, []);
+});
+
+test('the low layers name no feature (and the modules that still do are only fewer)', () => {
+  const naming = [...graph.keys()]
+    .filter((module) => LOW_LAYERS.includes(layerOf(module)) && FEATURE_WORDS.test(readFileSync(join(REPO_DIR, module), 'utf8')))
+    .sort();
+  assert.deepEqual(naming.filter((module) => !STILL_NAMING_FEATURES.includes(module)), [], 'a low-layer module names a feature: move that part into the feature');
+  assert.deepEqual(STILL_NAMING_FEATURES.filter((module) => !naming.includes(module)), [], 'this module names no feature any more: take it off STILL_NAMING_FEATURES');
 });
 
 test('the open data dump never loads the accounts database', () => {

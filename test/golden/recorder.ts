@@ -5,7 +5,7 @@
 // request or per run (Date, nonces, random challenges, the temp folder) replaced by placeholders.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { PROBLEM_TYPES } from '../../src/problems.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve, type Served } from '../support/server.js';
 

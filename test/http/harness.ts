@@ -1,7 +1,7 @@
 // Starts a real HttpServer on an ephemeral loopback port for a test, with problem+json hooks.
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Problems, problemHooks } from '../../src/http/problem.js';
-import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { PROBLEM_TYPES } from '../../src/problems.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
 export const BASE_URL = 'http://toilets.test';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Problems } from '../../src/http/problem.js';
-import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { PROBLEM_TYPES } from '../../src/problems.js';
+import { collectProblems, HTTP_PROBLEMS } from '../../src/http/problem-types.js';
 import { BASE_URL, startServer } from './harness.js';
 
 const problems = new Problems(BASE_URL, PROBLEM_TYPES);
@@ -108,5 +109,13 @@ describe('problem type pages', () => {
     assert.doesNotMatch(html, /<script>/);
     assert.match(html, /&#60;script&#62;/);
     assert.match(html, /a &#38; b/);
+  });
+
+  test('the catalogue collects every list once, and refuses a slug two features declare', () => {
+    const one = { 'a-thing': { title: 'A', status: 400, description: 'a' } };
+    const other = { 'b-thing': { title: 'B', status: 404, description: 'b' } };
+    assert.deepEqual(Object.keys(collectProblems(one, other)), ['a-thing', 'b-thing']);
+    assert.throws(() => collectProblems(one, other, { 'a-thing': { title: 'A again', status: 409, description: 'x' } }), /a-thing is declared twice/);
+    assert.ok(Object.keys(PROBLEM_TYPES).length > Object.keys(HTTP_PROBLEMS).length, 'the features add their types');
   });
 });

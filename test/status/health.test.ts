@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { HttpServer } from '../../src/http/server.js';
 import { Problems } from '../../src/http/problem.js';
-import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { PROBLEM_TYPES } from '../../src/problems.js';
 import { serviceHooks } from '../../src/api/server-hooks.js';
 import { Heartbeats, HEALTH_SILENT_MS, registerHealthRoute } from '../../src/api/health.js';
 import { openDatabase } from '../../src/storage/database.js';

@@ -9,7 +9,7 @@ import { en } from '../../src/web/text/en.js';
 import { closingTime, longDate, spanList, weekdayName } from '../../src/web/text/format.js';
 import { distanceLabel } from '../../src/web/text/item.js';
 import { problemText } from '../../src/web/text/problem.js';
-import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { PROBLEM_TYPES } from '../../src/problems.js';
 import { catalogueProblems } from './catalogue-check.js';
 
 const english: Catalogue = en;
