@@ -188,9 +188,9 @@ async function answer(served: Served, request: GoldenRequest): Promise<GoldenAns
   return { request, status: response.status, headers, body: isMetrics(request) && typeof body === 'string' ? metricNames(body) : body };
 }
 
-/** A body holding a random value or a measurement has a length that varies with it. */
+/** A body holding a random value or a measurement (the metrics, /status's uptime) has a length that varies with it. */
 function bodyVaries(request: GoldenRequest, headers: Headers): boolean {
-  return isMetrics(request) || /nonce-/.test(headers.get('content-security-policy') ?? '');
+  return isMetrics(request) || request.path === '/status' || /nonce-/.test(headers.get('content-security-policy') ?? '');
 }
 
 function isMetrics(request: GoldenRequest): boolean {
