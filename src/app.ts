@@ -35,6 +35,7 @@ import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES } from './problems.js';
+import { ACCOUNTS_DATABASE } from './databases.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -84,7 +85,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
-  const accounts = new Accounts(config, log, now);
+  const accounts = new Accounts(config, log, now, ACCOUNTS_DATABASE);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);

@@ -1,5 +1,5 @@
 // The event subscriptions, their delivery outbox and the relay's place in the account event log, in the
-// accounts database (layout: src/accounts/oauth-tables.ts). A subscription's principal is an OAuth grant:
+// accounts database (layout: src/oauth/tables.ts). A subscription's principal is an OAuth grant:
 // it goes with the grant (ON DELETE CASCADE). Outbox rows carry their URL and secret, so the terminated
 // envelope of a revoked grant is still delivered after its subscription is gone.
 import type Database from 'better-sqlite3';

@@ -1,6 +1,7 @@
 // Assembles accounts for the server (app.ts): the accounts database, sessions (which the session guard of
 // every thread-main route reads), the WebAuthn ceremonies, the deletion hooks, the routes, and the hourly
 // clean-up of ended sessions and expired challenges and recovery links.
+import type { DatabaseKind } from '../storage/database.js';
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
@@ -40,8 +41,10 @@ export class Accounts {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly now: () => number,
+    /** ACCOUNTS_DATABASE of src/databases.ts: the file with every feature's steps. */
+    database: DatabaseKind,
   ) {
-    this.store = new AccountsStore(config.accountsDb);
+    this.store = new AccountsStore(config.accountsDb, database);
     this.sessions = new Sessions(this.store, config.sessions, config.baseUrl);
     this.events = new AccountEventLog(this.store.db, now);
   }

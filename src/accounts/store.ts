@@ -11,23 +11,23 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../storage/database.js';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
-import { PARTNER_TABLES_STEP } from './partner-tables.js';
-import { BILLING_TABLES_STEP } from './billing-tables.js';
-import { FIGURES_TABLES_STEP } from './figures-tables.js';
-import { OAUTH_TABLES_STEP } from './oauth-tables.js';
-import { OAUTH_CLIENT_BOUNDS_STEP } from './oauth-client-bounds.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
  * page can tell sessions apart; sessions of before have none (NULL).
  */
-export const SESSION_DEVICE_STEP = {
+export const SESSION_DEVICE_STEP: Migration = {
+  version: 3,
   name: 'session device label',
   up: (db: Database.Database) => db.exec('ALTER TABLE sessions ADD COLUMN device TEXT'),
 };
 
-/** Its layout, step by step (src/storage/README.md). Never edit a step that has shipped: add one. */
-export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [
+/**
+ * The steps of the accounts' own tables, with their fixed global numbers: the file's other steps are the
+ * features' (partners, OAuth, billing), and src/databases.ts puts them in one list (src/storage/README.md).
+ * Never edit a step that has shipped: add one.
+ */
+export const ACCOUNT_STEPS: readonly Migration[] = [
   {
     version: 1,
     name: 'accounts, passkeys, sessions, challenges, recovery links',
@@ -84,12 +84,7 @@ CREATE TABLE recovery_links (
 ) STRICT;
 `),
   },
-  { version: 2, ...PARTNER_TABLES_STEP },
-  { version: 3, ...SESSION_DEVICE_STEP },
-  { version: 4, ...OAUTH_TABLES_STEP },
-  { version: 5, ...BILLING_TABLES_STEP },
-  { version: 6, ...FIGURES_TABLES_STEP },
-  { version: 7, ...OAUTH_CLIENT_BOUNDS_STEP },
+  SESSION_DEVICE_STEP,
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';
@@ -138,14 +133,18 @@ export function secretHash(secret: string): Buffer {
 }
 
 /** How the file is opened: by the server, the commands and a restore (src/backup). */
-export const ACCOUNTS_DATABASE: DatabaseKind = { name: 'accounts database', migrations: ACCOUNTS_MIGRATIONS, ownerOnly: true };
+/** The accounts database with every feature's steps (src/databases.ts makes it): personal data, owner-only. */
+export function accountsDatabase(migrations: readonly Migration[]): DatabaseKind {
+  return { name: 'accounts database', migrations, ownerOnly: true };
+}
 
 export class AccountsStore {
   readonly db: Database.Database;
   private readonly sql;
 
-  constructor(readonly path: string) {
-    this.db = openDatabase(path, ACCOUNTS_DATABASE);
+  /** `database`: ACCOUNTS_DATABASE of src/databases.ts, with every feature's steps. */
+  constructor(readonly path: string, database: DatabaseKind) {
+    this.db = openDatabase(path, database);
     const db = this.db;
     this.sql = {
       account: db.prepare('SELECT * FROM accounts WHERE id = ?'),

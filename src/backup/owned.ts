@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { DatabaseKind } from '../storage/database.js';
 import { OVERLAY_DATABASE } from '../community/store.js';
 import { Community } from '../community/community.js';
-import { ACCOUNTS_DATABASE } from '../accounts/store.js';
+import { ACCOUNTS_DATABASE } from '../databases.js';
 
 export interface OwnedDatabase {
   /** Its name in the manifest and in messages. */

@@ -1,4 +1,4 @@
-// The billing tables of the accounts database (layout: src/accounts/billing-tables.ts), on the accounts
+// The billing tables of the accounts database (layout: src/billing/tables.ts), on the accounts
 // database's own connection, so that a webhook's effect on a listing (src/partners, same database) and the
 // record of its event id commit in one transaction. Statements only; README.md says what the rows mean.
 import type Database from 'better-sqlite3';

@@ -12,6 +12,7 @@ import { Moderation, ModerationError, type FactLock, type GoneVotes, type Queued
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { AccountsStore } from '../accounts/store.js';
+import { ACCOUNTS_DATABASE } from '../databases.js';
 import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
 import { AccountModeration } from './account-moderation.js';
 import { ClaimModeration } from './claim-moderation.js';
@@ -78,7 +79,7 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
   try {
     const config = loadConfig(io.env);
     community = new Community(config, log, Date.now);
-    accounts = new AccountsStore(config.accountsDb);
+    accounts = new AccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });

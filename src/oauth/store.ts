@@ -1,4 +1,4 @@
-// The OAuth rows of the accounts database (layout: src/accounts/oauth-tables.ts): clients, grants, codes,
+// The OAuth rows of the accounts database (layout: src/oauth/tables.ts): clients, grants, codes,
 // tokens and pending consents, as prepared statements over the accounts store's connection, so a grant
 // and its account are written in one transaction. Secrets arrive here already hashed (tokens.ts).
 import type Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// The partner tables of the accounts database (layout: src/accounts/partner-tables.ts): claims with their
+// The partner tables of the accounts database (layout: src/partners/tables.ts): claims with their
 // contact details, and listings with plan, profile and the toilet's state. Only statements live here; what
 // they mean (the claim and listing state machines) is in README.md and the modules that call them, each
 // inside one accounts transaction with its event-log entry.

@@ -59,6 +59,23 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
   }
 }
 
+/**
+ * One database's steps from the features that keep tables in it, each step with its fixed global number:
+ * in order of those numbers, which must be unique and without gaps. A feature's new step takes the next
+ * free number of the file; a clash (two features took the same) is said here, when the list is made.
+ */
+export function collectSteps(database: string, ...lists: readonly (readonly Migration[])[]): readonly Migration[] {
+  const steps = lists.flat().sort((a, b) => a.version - b.version);
+  steps.forEach((step, index) => {
+    const previous = steps[index - 1];
+    if (previous !== undefined && previous.version === step.version) {
+      throw new Error(`the ${database} has two steps numbered ${step.version} ("${previous.name}" and "${step.name}"): give the newer one the next free number, ${steps[steps.length - 1].version + 1}`);
+    }
+    if (step.version !== index + 1) throw new Error(`the ${database} has no step ${index + 1} (the next is ${step.version}, "${step.name}"): step numbers count up from 1 without gaps`);
+  });
+  return steps;
+}
+
 /** A list out of order is a mistake in the code: said at the first open, before any step runs. */
 function checkOrder(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {

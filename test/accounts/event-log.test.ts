@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { AccountsStore } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE } from '../../src/databases.js';
 import { ACCOUNT_EVENT_RETENTION_MS, AccountEventLog } from '../../src/accounts/event-log.js';
 import { tempDir } from '../support/extracts.js';
 
@@ -13,7 +14,7 @@ const dir = tempDir('toilet-event-log');
 after(() => dir.remove());
 
 test('entries are durable, ordered, filtered and purged', () => {
-  const store = new AccountsStore(join(dir.path, 'accounts.db'));
+  const store = new AccountsStore(join(dir.path, 'accounts.db'), ACCOUNTS_DATABASE);
   let nowMs = Date.parse('2024-06-05T08:00:00Z');
   const log = new AccountEventLog(store.db, () => nowMs);
   try {

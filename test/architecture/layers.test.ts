@@ -52,9 +52,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
   'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/databases', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages
-  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
+  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   // the one way out to addresses others chose (webhooks): SSRF-hardened, node: modules only
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
@@ -62,12 +62,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check
   'src/account-mcp': ['src/oauth', 'src/account-events', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
-  'src/backup': ['src/community', 'src/accounts', 'src/storage', 'src/config', 'src/cli'],
+  'src/backup': ['src/community', 'src/accounts', 'src/databases', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
   // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
   'src/problems': ['src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
-  'src/app': ['src/problems', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  // the service's own databases: each file's layout steps from the features that keep tables in it
+  'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
+  'src/app': ['src/databases', 'src/problems', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],

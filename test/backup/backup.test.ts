@@ -3,7 +3,7 @@
 // a fresh folder, a new server shows exactly those. Backups are owner-only and self-contained; a restore
 // checks everything before it places anything, never writes over a file, and refuses a newer layout with
 // the migration runner's message.
-import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
+import { ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { keptStream } from '../support/streams.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore } from '../../src/accounts/store.js';
-import { BILLING_TABLES_STEP } from '../../src/accounts/billing-tables.js';
+import { AccountsStore } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
+import { BILLING_TABLES_STEP } from '../../src/billing/tables.js';
 import { BillingStore } from '../../src/billing/store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -32,7 +33,7 @@ test('the billing step migrates a database the previous code wrote, keeping its 
   assert.deepEqual(before.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'billing%'").pluck().all(), []);
   before.close();
 
-  const accounts = new AccountsStore(path);
+  const accounts = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(accounts.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     assert.equal(accounts.account(ACCOUNT)?.display_name, 'Bea', 'the account is kept');

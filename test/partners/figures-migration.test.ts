@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore } from '../../src/accounts/store.js';
-import { FIGURES_TABLES_STEP } from '../../src/accounts/figures-tables.js';
+import { AccountsStore } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
+import { FIGURES_TABLES_STEP } from '../../src/partners/figures-tables.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
@@ -28,7 +29,7 @@ test('the figures step migrates a database the previous code wrote, keeping its 
   assert.equal(before.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'partner_listing_figures'").pluck().get(), 0);
   before.close();
 
-  const accounts = new AccountsStore(path);
+  const accounts = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(accounts.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     assert.equal(accounts.account(ACCOUNT)?.display_name, 'Cy', 'the account is kept');

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore, secretHash } from '../../src/accounts/store.js';
-import { PARTNER_TABLES_STEP } from '../../src/accounts/partner-tables.js';
+import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
+import { PARTNER_TABLES_STEP } from '../../src/partners/tables.js';
 import { AccountEventLog } from '../../src/accounts/event-log.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -29,7 +30,7 @@ test('the partner step migrates a database the previous code wrote, keeping its 
   assert.deepEqual(tablesBefore, []);
   before.close();
 
-  const store = new AccountsStore(path);
+  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     assert.equal(store.account(ACCOUNT)?.display_name, 'Ada', 'the account is kept');

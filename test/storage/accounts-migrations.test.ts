@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore, SESSION_DEVICE_STEP, secretHash } from '../../src/accounts/store.js';
+import { AccountsStore, SESSION_DEVICE_STEP, secretHash } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
@@ -20,7 +21,7 @@ test('a version-0 accounts database of the previous release migrates to accounts
   assert.equal(userVersion(before), 0);
   before.close();
 
-  const store = new AccountsStore(path);
+  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
     const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
@@ -48,7 +49,7 @@ test('the session device step: sessions signed in before it stay signed in, with
   before.prepare("INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, 'acc_000000000000000000000002', 5, 6, 5)").run(secretHash('old token'));
   before.close();
 
-  const store = new AccountsStore(path);
+  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
     assert.deepEqual(store.session(secretHash('old token')), { token_hash: secretHash('old token'), account_id: 'acc_000000000000000000000002', created_at: 5, last_seen_at: 6, verified_at: 5, device: null });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../src/storage/database.js';
-import { NewerDatabaseError, userVersion, type Migration } from '../../src/storage/migrations.js';
+import { collectSteps, NewerDatabaseError, userVersion, type Migration } from '../../src/storage/migrations.js';
 import { errorCode } from '../../src/storage/errors.js';
 import { tempDir } from '../api/support.js';
 
@@ -157,4 +157,12 @@ test('a file that cannot be opened is named, with the error code of the cause ke
       return true;
     },
   );
+});
+
+test('the features\' steps of one file come in the order of their global numbers, unique and without gaps', () => {
+  const step = (version: number, name = `step ${version}`): Migration => ({ version, name, up: () => {} });
+  const own = [step(1), step(3)];
+  assert.deepEqual(collectSteps('test database', own, [step(2), step(4)]).map((s) => s.version), [1, 2, 3, 4]);
+  assert.throws(() => collectSteps('test database', own, [step(2), step(3, 'a feature\'s')]), /two steps numbered 3 \("step 3" and "a feature's"\): give the newer one the next free number, 4/);
+  assert.throws(() => collectSteps('test database', own), /has no step 2 \(the next is 3, "step 3"\)/);
 });

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
-import { OAUTH_CLIENT_BOUNDS_STEP } from '../../src/accounts/oauth-client-bounds.js';
+import { ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
+import { OAUTH_CLIENT_BOUNDS_STEP } from '../../src/oauth/client-bounds-step.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { BASE_URL, Clock, importedData } from '../community/support.js';

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ACCOUNTS_MIGRATIONS, AccountsStore, secretHash } from '../../src/accounts/store.js';
-import { OAUTH_TABLES_STEP } from '../../src/accounts/oauth-tables.js';
+import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
+import { OAUTH_TABLES_STEP } from '../../src/oauth/tables.js';
 import { OAuthStore } from '../../src/oauth/store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -23,7 +24,7 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
   before.prepare("INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, 'acc_000000000000000000000001', 0, 0, 0)").run(secretHash('cookie'));
   before.close();
 
-  const store = new AccountsStore(path);
+  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
     assert.equal(store.account('acc_000000000000000000000001')?.display_name, 'Ada');

@@ -3,7 +3,7 @@
 // table, made by make-overlay-before-migrations.mjs with that release's code over the Monaco extract) is recognised by this release and brought to
 // the latest layout version by whichever opens it first (here `npm run dump`), every row kept and served as before. The
 // accounts database appears beside it with the server, owner-only and migrated, and never with the dump.
-import { ACCOUNTS_MIGRATIONS } from '../../src/accounts/store.js';
+import { ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,11 +1,12 @@
-// The accounts database's step that adds business claims, partner listings and the account event log
-// (issue 32). Kept in a file of its own so that the steps other features append stay one line each in
-// store.ts; src/partners owns what the claim and listing tables mean (src/partners/README.md), event-log.ts
-// the log. Claims and listings outlive their account (ON DELETE SET NULL) with the contact details erased,
+// The accounts database's step 2, partners' own: business claims, partner listings and the account event
+// log (issue 32). Its number is fixed (it shipped); src/databases.ts lists it with the other features'
+// steps of the file. src/partners owns what the claim and listing tables mean (src/partners/README.md),
+// src/accounts/event-log.ts the log. Claims and listings outlive their account (ON DELETE SET NULL) with the contact details erased,
 // so a toilet's history and a billing reference stay whole; the log goes with the account.
 import type { Migration } from '../storage/migrations.js';
 
-export const PARTNER_TABLES_STEP: Omit<Migration, 'version'> = {
+export const PARTNER_TABLES_STEP: Migration = {
+  version: 2,
   name: 'partner claims, partner listings, account events',
   up: (db) =>
     db.exec(`

@@ -1,11 +1,12 @@
-// The accounts database's layout step for agents acting for an account (issue 34, src/oauth/): OAuth
-// clients, grants, authorization codes, access and refresh tokens, pending consents, and the account event
-// subscriptions whose principal is a grant with their delivery outbox. It lives here, beside the list it
-// is appended to (store.ts), because the accounts layer may not import src/oauth. Every secret is a
+// The accounts database's step 4, OAuth's first (issue 34): OAuth clients, grants, authorization codes,
+// access and refresh tokens, pending consents, and the account event subscriptions whose principal is a
+// grant with their delivery outbox. Its number is fixed (it shipped); src/databases.ts lists it with the
+// other features' steps of the file. Every secret is a
 // SHA-256 hash; a grant's rows go with it (ON DELETE CASCADE), and a grant goes with its account.
 import type { Migration } from '../storage/migrations.js';
 
-export const OAUTH_TABLES_STEP: Omit<Migration, 'version'> = {
+export const OAUTH_TABLES_STEP: Migration = {
+  version: 4,
   name: 'oauth clients, grants, codes, tokens, consents, event subscriptions',
   up: (db) =>
     db.exec(`

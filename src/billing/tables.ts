@@ -1,11 +1,12 @@
-// The accounts database's step that adds partner billing (issue 33): the Stripe customer of each account,
-// the checkout under way per listing, every subscription as last read from Stripe, and the ids of the
-// Stripe events handled. In a file of its own so that the step list in store.ts stays one line per step;
-// src/billing owns what the tables mean (src/billing/README.md). No clock, no configuration: the same file
-// comes out wherever the step runs.
+// The accounts database's step 5, billing's (issue 33): the Stripe customer of each account, the checkout
+// under way per listing, every subscription as last read from Stripe, and the ids of the Stripe events
+// handled. Its number is fixed (it shipped); src/databases.ts lists it with the other features' steps of
+// the file. What the tables mean: README.md. No clock, no configuration: the same file comes out wherever
+// the step runs.
 import type { Migration } from '../storage/migrations.js';
 
-export const BILLING_TABLES_STEP: Omit<Migration, 'version'> = {
+export const BILLING_TABLES_STEP: Migration = {
+  version: 5,
   name: 'billing customers, checkouts, subscriptions, handled events',
   up: (db) =>
     db.exec(`

@@ -1,10 +1,11 @@
-// The accounts database's step that adds the monthly figures of partner listings (issue 32, the Plus
-// tier): per listing and UTC month, how often its toilet was shown in answers and opened. Aggregates with
-// no personal data, folded in by the server from its shared counters (src/partners/figures.ts). In a file
-// of its own so that the step list in store.ts stays one line per step. No clock, no configuration.
+// The accounts database's step 6, partners' second: the monthly figures of partner listings (issue 32, the
+// Plus tier): per listing and UTC month, how often its toilet was shown in answers and opened. Aggregates
+// with no personal data, folded in by the server from its shared counters (src/partners/figures.ts). Its
+// number is fixed (it shipped); src/databases.ts lists it. No clock, no configuration.
 import type { Migration } from '../storage/migrations.js';
 
-export const FIGURES_TABLES_STEP: Omit<Migration, 'version'> = {
+export const FIGURES_TABLES_STEP: Migration = {
+  version: 6,
   name: 'partner listing monthly figures',
   up: (db) =>
     db.exec(`
