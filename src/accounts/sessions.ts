@@ -4,7 +4,7 @@
 // (SESSION_ABSOLUTE_HOURS after sign-in), whichever comes first; moderators' sessions have shorter ends.
 // The cookie is `__Host-session` on https (Secure, no Domain, Path=/), HttpOnly and SameSite=Lax.
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionLifetimes } from '../config.js';
+import type { SessionLifetimes } from './config.js';
 import type { SessionReader, SignedIn } from '../api/guards.js';
 import { sessionCookieName } from '../schemas/operations.js';
 import { secretHash, type AccountsStore } from './store.js';

@@ -7,7 +7,7 @@
 // deletes the pending row again: nothing half-recorded.
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from './config.js';
 import type { Logger } from '../log.js';
 import type { PartnerTier } from '../schemas/resources.js';
 import { BillingError } from './errors.js';

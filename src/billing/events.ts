@@ -6,7 +6,7 @@
 // Stripe sends it again. Events are handled one at a time, so two reads of one subscription cannot write
 // in the wrong order.
 import type Stripe from 'stripe';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from './config.js';
 import type { Logger } from '../log.js';
 import type { ListingPlans } from './listings.js';
 import { planOfSubscription } from './plan.js';

@@ -4,7 +4,7 @@
 // The tier follows the price of the subscription's item (an upgrade in the portal changes it); a price
 // that is not configured for a tier runs nothing (and is logged by the caller).
 import type Stripe from 'stripe';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from './config.js';
 import type { PartnerTier } from '../schemas/resources.js';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@
 // - Stripe answered with a refusal (4xx: a bad key, an unknown price, Stripe Tax not set up):
 //   ProviderRefused → 503 "partner payments not available"; its message goes to the log, never to the client.
 import type Stripe from 'stripe';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from './config.js';
 import { stripeSdk } from './stripe-sdk.js';
 
 export class ProviderUnreachable extends Error {}

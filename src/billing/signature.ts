@@ -3,7 +3,7 @@
 // raw bytes as received, never re-serialised JSON, with a tolerance of 5 minutes measured on the injected
 // clock. The answer says which of the three went wrong, never the expected signature.
 import type { SignatureVerifier } from '../api/guards.js';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from './config.js';
 import { stripeSdk } from './stripe-sdk.js';
 
 /** Stripe's default: an event signed longer ago than this is refused (a replayed capture). */

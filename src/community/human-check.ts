@@ -4,7 +4,7 @@
 import { createChallenge, randomInt, verifySolution, type Challenge, type DeriveKeyFunction, type Solution } from 'altcha-lib';
 import { deriveKey as deriveSha } from 'altcha-lib/algorithms/sha';
 import { deriveKey as derivePbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
-import type { HumanCheckConfig } from '../config.js';
+import type { HumanCheckConfig } from './config.js';
 import type { HumanCheckFailure, HumanCheckPass, HumanCheckVerifier } from '../api/guards.js';
 import { derivedSecret } from './pseudonyms.js';
 

@@ -12,10 +12,15 @@ import { REPO_DIR } from '../support/paths.js';
 
 const graph = importGraph(REPO_DIR, ['src', 'importer']);
 
-/** A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. */
+/**
+ * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
+ * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer: the feature declares
+ * them in its folder, and they import nothing of it.
+ */
 function layerOf(module: string): string {
   const parts = module.split('/');
   if (parts[0] === 'importer') return 'importer';
+  if (parts.length === 3 && parts[2] === 'config.ts') return 'src/config';
   return parts.length > 2 ? `src/${parts[1]}` : module.replace(/\.ts$/, '');
 }
 
@@ -33,7 +38,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/hours': [...BASE],
   'src/index': [...BASE],
   'src/schemas': ['src/rules'],
-  'src/config': ['src/schemas', 'src/log'],
+  // the parsers of settings every feature's config.ts uses (node: modules only)
+  'src/config-values': [],
+  'src/config': ['src/schemas', 'src/log', 'src/config-values'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
   'src/http': ['src/storage'],
@@ -80,7 +87,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!problems\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -151,7 +158,8 @@ test('the low layers name no feature (and the modules that still do are only few
 
 test('the open data dump never loads the accounts database', () => {
   for (const start of ['src/community/dump-cli.ts', 'src/community/dump.ts']) {
-    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/'));
+    // the accounts' settings (where the file is) are configuration, read by every process; no account code
+    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) !== 'src/config');
     assert.deepEqual(loaded, [], `${start} loads account code`);
   }
 });
