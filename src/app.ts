@@ -36,6 +36,7 @@ import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES } from './problems.js';
 import { ACCOUNTS_DATABASE } from './databases.js';
+import { inStartOrder, type Feature } from './feature.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -72,6 +73,8 @@ export interface App {
   tiles: TileSource;
   /** The public MCP endpoint of this thread. */
   mcp: McpEndpoint;
+  /** The features with a start and a close, in their start order (src/feature.ts); they close in its reverse. */
+  features: readonly Feature[];
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
@@ -148,6 +151,8 @@ export function createApp(options: AppOptions): App {
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
+  // the features with a start and a close; their order follows what each declares it needs (src/feature.ts)
+  const features = inStartOrder<Feature>([accounts, community, partners, oauth, accountEvents, billing, tiles]);
   const threads =
     config.httpThreads > 1
       ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), failure: hooks.serverError })
@@ -167,16 +172,11 @@ export function createApp(options: AppOptions): App {
     billing,
     tiles,
     mcp,
+    features,
     threads,
     listen: async () => {
-      community.start();
       heartbeats.start(0, now);
-      accounts.start();
-      partners.start();
-      oauth.start();
-      accountEvents.start();
-      billing.start();
-      tiles.start();
+      for (const feature of features) feature.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
@@ -188,13 +188,8 @@ export function createApp(options: AppOptions): App {
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
       accessLogWriter?.close(); // after the read threads wrote their last records
-      await Promise.all([mcp.close(), accountMcp.close(), accountEvents.close()]);
-      community.close();
-      partners.close();
-      oauth.close();
-      billing.close();
-      accounts.close();
-      tiles.close();
+      await Promise.all([mcp.close(), accountMcp.close()]);
+      for (const feature of [...features].reverse()) await feature.close();
     },
   };
 }

@@ -23,6 +23,9 @@ export interface AccountEventsDeps {
 }
 
 export class AccountEvents {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'account-events';
+  readonly needs: readonly string[] = ['accounts', 'oauth'];
   readonly store: EventStore;
   readonly relay: EventRelay;
   readonly subscriptions: Subscriptions;

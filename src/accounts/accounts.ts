@@ -27,6 +27,9 @@ export interface AccountsServeDeps {
 }
 
 export class Accounts {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts): its routes use the human check and the ledger of contributions. */
+  readonly name = 'accounts';
+  readonly needs: readonly string[] = ['community'];
   readonly store: AccountsStore;
   readonly sessions: Sessions;
   /** Later issues register what deleting an account must also end (deletion.ts). */

@@ -33,6 +33,9 @@ export interface BillingServeDeps {
 }
 
 export class Billing {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'billing';
+  readonly needs: readonly string[] = ['accounts', 'partners'];
   readonly store: BillingStore;
   /** null while partner payments are not configured. */
   readonly parts: BillingParts | null;

@@ -34,6 +34,9 @@ export interface CommunityServeDeps {
 }
 
 export class Community {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'community';
+  readonly needs: readonly string[] = [];
   readonly store: OverlayStore;
   /** The overlay the catalog merges into every answer. */
   readonly overlay: CommunityOverlay;

@@ -25,6 +25,9 @@ export interface OAuthServeDeps {
 }
 
 export class OAuth {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'oauth';
+  readonly needs: readonly string[] = ['accounts'];
   readonly store: OAuthStore;
   readonly grants: Grants;
   private timer: NodeJS.Timeout | null = null;

@@ -43,6 +43,9 @@ export interface PartnersServeDeps {
 }
 
 export class Partners {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'partners';
+  readonly needs: readonly string[] = ['accounts', 'community'];
   readonly store: PartnerStore;
   /** The overlay the catalog merges into every answer: the community's, with the partner objects. */
   readonly overlay: PartnerOverlay;

@@ -9,6 +9,9 @@ import type { Logger } from '../log.js';
 import { MbTiles } from './mbtiles.js';
 
 export class TileSource {
+  /** Its name and what it stands on, for the start and close order (src/feature.ts). */
+  readonly name = 'tiles';
+  readonly needs: readonly string[] = [];
   private inUse: MbTiles | null = null;
   private stamp = '';
   private watcher: ReplacedFileWatch | null = null;
