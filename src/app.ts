@@ -35,6 +35,7 @@ import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES } from './problems.js';
+import { OPERATIONS } from './operations.js';
 import { ACCOUNTS_DATABASE } from './databases.js';
 import { inStartOrder, type Feature } from './feature.js';
 import type { Config } from './config.js';
@@ -120,6 +121,7 @@ export function createApp(options: AppOptions): App {
     observer,
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
     problemTypes: PROBLEM_TYPES,
+    operations: OPERATIONS,
   });
   if (config.metrics) {
     const current = metrics = new ServiceMetrics({

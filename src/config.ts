@@ -3,7 +3,7 @@
 // keep the two in step. A bad value stops the start with a message naming the variable.
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { OPERATIONS } from './schemas/operations.js';
+import { OPERATIONS } from './operations.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { baseUrl, boolean, ConfigError, integer, oneOf } from './config-values.js';
 import { readAccountSettings, type AccountSettings } from './accounts/config.js';

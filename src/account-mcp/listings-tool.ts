@@ -5,7 +5,8 @@
 import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import { toolArguments, toolOutput } from '../mcp/arguments.js';
-import { inputSchemaOf, operationById } from '../schemas/operations.js';
+import { inputSchemaOf, operationIn } from '../schemas/operations.js';
+import { PARTNER_OPERATIONS } from '../partners/operations.js';
 import { selfContainedSchema } from '../schemas/resources.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
 
@@ -24,7 +25,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 export function listingsTool(read: ListingsReader, log: Logger): AccountFeature {
-  const input = toolArguments<Record<string, never>>(inputSchemaOf(operationById('listMyPartnerListings')));
+  const input = toolArguments<Record<string, never>>(inputSchemaOf(operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings')));
   const output = toolOutput(selfContainedSchema('PartnerListingList'));
   return {
     register(server: McpServer): void {

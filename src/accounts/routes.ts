@@ -11,7 +11,8 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { checkedBody, GuardChain, invalidQuery, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
-import { operationById } from '../schemas/operations.js';
+import { operationIn } from '../schemas/operations.js';
+import { ACCOUNT_OPERATIONS } from './operations.js';
 import { parseQuery } from '../schemas/query.js';
 import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
@@ -59,7 +60,7 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
 
   /** Registers an operation whose body, if it takes one, is checked against its schema. */
   const operation = <B>(operationId: string, handle: (body: B, context: GuardContext<B>, request: HttpRequestInfo) => RouteResult | Promise<RouteResult>, headers?: string[]) => {
-    const spec = operationById(operationId);
+    const spec = operationIn(ACCOUNT_OPERATIONS, operationId);
     guards.operation<B>(server, spec, {
       headers,
       validate:

@@ -5,6 +5,7 @@
 import { HttpServer, type RequestObserver, type ServerHooks } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import type { ProblemSlug, ProblemType } from '../http/problem-types.js';
+import type { OperationSpec } from '../schemas/operations.js';
 import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
@@ -39,6 +40,8 @@ export interface ReadSideOptions {
   onStorageTrouble?(): void;
   /** The service's problem types, every feature's (src/problems.ts). */
   problemTypes: Readonly<Record<ProblemSlug, ProblemType>>;
+  /** Every operation of the service, for the OpenAPI document (src/operations.ts). */
+  operations: readonly OperationSpec[];
 }
 
 export interface ReadSide {
@@ -61,7 +64,7 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const onUnreadableForwardedFor = () =>
     log.info(`a request behind TRUST_PROXY=${config.trustProxy} had no readable address in that X-Forwarded-For entry (missing or not an address); such requests are counted by the proxy's address. Check that the proxies append their peer (nginx: $proxy_add_x_forwarded_for) and that TRUST_PROXY counts them`);
   const server = new HttpServer({ trustedProxyHops: config.trustProxy, onUnreadableForwardedFor, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
-  registerReadRoutes(server, { config, reads, limits, problems, areaCache, now });
+  registerReadRoutes(server, { config, reads, limits, problems, areaCache, now, operations: options.operations });
   registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };
 }

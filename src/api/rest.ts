@@ -10,7 +10,7 @@ import { prepareStatic } from '../http/representation.js';
 import { chooseCoding, MIN_COMPRESS_BYTES } from '../http/encoding.js';
 import { parseQuery } from '../schemas/query.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
-import { operationById, API_PREFIX } from '../schemas/operations.js';
+import { operationIn, API_PREFIX, READ_OPERATIONS, type OperationSpec } from '../schemas/operations.js';
 import { buildOpenApi } from '../schemas/openapi.js';
 import { TOILET_ID } from '../schemas/resources.js';
 import { isCountryCode } from '../geo/where.js';
@@ -28,6 +28,8 @@ export interface RestDeps {
   problems: Problems;
   areaCache: AreaCache;
   now: () => number;
+  /** Every operation of the service, for the OpenAPI document (src/operations.ts). */
+  operations: readonly OperationSpec[];
 }
 
 export const PUBLIC_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUBLIC_READ_EXPOSED_HEADERS, maxAgeSeconds: 86400 });
@@ -44,14 +46,14 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const guards = new GuardChain(deps);
   const deprecations = deprecationHeaders(config);
   const successHeaders = (operationId: string, contentType = 'application/json'): string[] => {
-    const operation = operationById(operationId);
+    const operation = operationIn(READ_OPERATIONS, operationId);
     return [...compileHeaders(['Content-Type', contentType, ...(operation.cacheControl ? ['Cache-Control', operation.cacheControl] : []), ...(deprecations.get(operationId) ?? [])])];
   };
   const nearestHeaders = successHeaders('findToiletsNear');
   const areaHeaders = successHeaders('listToiletsInArea');
   const toiletHeaders = successHeaders('getToilet');
   /** The registry's `conditional` operations: their answers are tagged, and If-None-Match gets a 304 (representation.ts). */
-  const tagged = (operationId: string): true | undefined => operationById(operationId).conditional;
+  const tagged = (operationId: string): true | undefined => operationIn(READ_OPERATIONS, operationId).conditional;
   const areaTagged = tagged('listToiletsInArea');
   const toiletTagged = tagged('getToilet');
   /**
@@ -60,7 +62,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
    */
   const gzipped = (gzip: boolean, body: Buffer): HttpReply['encodings'] => (gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: reads.gzipOfAnswer() } : undefined);
 
-  guards.operation<FindParams>(server, operationById('findToiletsNear'), {
+  guards.operation<FindParams>(server, operationIn(READ_OPERATIONS, 'findToiletsNear'), {
     cors: PUBLIC_CORS,
     validate: (request) => {
       const parsed = parseQuery('findToiletsNear', request.query);
@@ -93,7 +95,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     },
   });
 
-  guards.operation<AreaParams>(server, operationById('listToiletsInArea'), {
+  guards.operation<AreaParams>(server, operationIn(READ_OPERATIONS, 'listToiletsInArea'), {
     cors: PUBLIC_CORS,
     validate: (request) => {
       const parsed = parseQuery('listToiletsInArea', request.query);
@@ -118,7 +120,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     },
   });
 
-  guards.operation(server, operationById('getToilet'), {
+  guards.operation(server, operationIn(READ_OPERATIONS, 'getToilet'), {
     cors: PUBLIC_CORS,
     handle: (request, context) => {
       // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
@@ -137,7 +139,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const openApi: HttpReply = {
     status: 200,
     headers: compileHeaders(['Content-Type', 'application/json', 'Cache-Control', 'public, max-age=3600']),
-    ...prepareStatic(JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId) }))),
+    ...prepareStatic(JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId), operations: deps.operations }))),
   };
   server.route({ method: 'GET', pattern: `${API_PREFIX}/openapi.json`, cors: PUBLIC_CORS, handler: () => openApi });
 

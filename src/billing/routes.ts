@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
-import { operationById, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { operationIn, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { BILLING_OPERATIONS } from './operations.js';
 import type { PartnerTier } from '../schemas/resources.js';
 import type { BillingParts } from './parts.js';
 import { CHECKOUT_CANCELED_PATH, DASHBOARD_PATH } from './checkout.js';
@@ -60,7 +61,7 @@ export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps
   };
 
   const pageOperation = <B>(operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>) => {
-    const spec = operationById(operationId);
+    const spec = operationIn(BILLING_OPERATIONS, operationId);
     guards.operation<B>(server, spec, {
       validate: (request) => {
         const checked = checkedBody(request, spec);
@@ -79,7 +80,7 @@ export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps
   pageOperation<{ listing: string; tier: PartnerTier }>('startCheckout', (body, accountId, context) => parts().checkouts.start(accountId, body.listing, body.tier, context.nowMs));
   pageOperation<{ listing: string }>('openBillingPortal', (body, accountId) => parts().checkouts.portal(accountId, body.listing));
 
-  guards.operation<SignedEvent>(server, operationById('receiveStripeEvent'), {
+  guards.operation<SignedEvent>(server, operationIn(BILLING_OPERATIONS, 'receiveStripeEvent'), {
     // the signature step put the verified event in context.body
     validate: (_request, context) => {
       const event = context.body as Partial<SignedEvent> | null;

@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionReader } from '../api/guards.js';
-import { operationById } from '../schemas/operations.js';
+import { operationIn } from '../schemas/operations.js';
+import { MODERATION_OPERATIONS } from './moderation-operations.js';
 import type { InvalidParam } from '../schemas/resources.js';
 import { Moderation, ModerationError } from './moderation.js';
 import { OwnClaimRefused, type ClaimModeration } from './claim-moderation.js';
@@ -57,12 +58,12 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
   const guards = new GuardChain(deps);
   const json = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify(body) });
 
-  guards.operation<never>(server, operationById('listModerationQueue'), {
+  guards.operation<never>(server, operationIn(MODERATION_OPERATIONS, 'listModerationQueue'), {
     handle: (_request, context) =>
       json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
   });
 
-  const spec = operationById('moderate');
+  const spec = operationIn(MODERATION_OPERATIONS, 'moderate');
   guards.operation<ActionRequest>(server, spec, {
     validate: (request) => {
       const checked = checkedBody(request, spec);

@@ -9,7 +9,8 @@ import type { Limits } from '../api/limits.js';
 import { GuardChain, invalidBody, NOT_JSON, parseJson, type Refusal, type SessionReader } from '../api/guards.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
-import { API_PREFIX, RATE_LIMIT_POLICIES, operationById } from '../schemas/operations.js';
+import { API_PREFIX, RATE_LIMIT_POLICIES, operationIn } from '../schemas/operations.js';
+import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
 import { TOILET_ID, type InvalidParam, type ReportKind } from '../schemas/resources.js';
 import { findInvalid } from '../schemas/validate.js';
 import type { Contributions, Outcome, Proof, Submission, VoteInput } from './contributions.js';
@@ -65,7 +66,7 @@ export function registerContributionRoutes(server: HttpServer, deps: Contributio
   const guards = new GuardChain(deps);
 
   const route = <I>(operation: Operation<I>) => {
-    const spec = operationById(operation.operationId);
+    const spec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
     const { schema } = spec.requestBody!;
     const toilet = spec.pathParams?.id !== undefined;
     const known = (id: string) => TOILET_ID_PATTERN.test(id) && catalog.snapshot.rowOf(id) >= 0;

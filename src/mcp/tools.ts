@@ -6,7 +6,7 @@ import { PlaceLookupUnavailable, type Origin, type Reads } from '../api/reads.js
 import { isCountryCode } from '../geo/where.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { Logger } from '../log.js';
-import { inputSchemaOf, operationById } from '../schemas/operations.js';
+import { inputSchemaOf, operationIn, READ_OPERATIONS } from '../schemas/operations.js';
 import type { FindParams } from '../schemas/params.js';
 import type { JsonSchema } from '../schemas/refs.js';
 import { selfContainedSchema } from '../schemas/resources.js';
@@ -64,12 +64,12 @@ export type ToolOutcome = CallToolResult | Promise<CallToolResult>;
 
 export class ToolSet {
   private readonly arguments = {
-    find_toilets_near: toolArguments<FindParams>(withNotes(inputSchemaOf(operationById('findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
+    find_toilets_near: toolArguments<FindParams>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
       args.country !== undefined && !isCountryCode(args.country)
         ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
         : [],
     ),
-    get_toilet: toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationById('getToilet')), GET_ARGUMENT_NOTES)),
+    get_toilet: toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'getToilet')), GET_ARGUMENT_NOTES)),
   };
   private readonly output = { find_toilets_near: toolOutput(selfContainedSchema('FindResult')), get_toilet: toolOutput(selfContainedSchema('ToiletAnswer')) };
 

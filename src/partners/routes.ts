@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { SessionReader } from '../api/guards.js';
 import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal } from '../api/guards.js';
-import { operationById } from '../schemas/operations.js';
+import { operationIn } from '../schemas/operations.js';
+import { PARTNER_OPERATIONS } from './operations.js';
 import type { PartnerContext } from './context.js';
 import { PartnerError } from './errors.js';
 import type { PartnerClaims, ClaimRequest } from './claims.js';
@@ -62,7 +63,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
     }
   };
   const bodyOf = (operationId: string) => {
-    const spec = operationById(operationId);
+    const spec = operationIn(PARTNER_OPERATIONS, operationId);
     return {
       spec,
       validate: (request: Parameters<typeof checkedBody>[0]) => {
@@ -116,7 +117,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
     handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.previewHours(guardContext.session!.account, request.params.id, guardContext.input.opening_hours)),
   });
 
-  guards.operation<never>(server, operationById('listMyPartnerListings'), {
+  guards.operation<never>(server, operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings'), {
     handle: (_request, guardContext) => answer(200, guardContext, listMyPartnerListings(context, guardContext.session!.account)),
   });
 }

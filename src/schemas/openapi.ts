@@ -2,7 +2,7 @@
 // schemas and the resource schemas. Reads name no security scheme (`security: []`, which says so to tools such
 // as Redocly's linter) and the document declares none at top level. test/schemas/redocly.test.ts lints it.
 
-import { API_PREFIX, OPERATIONS, rateLimitPolicyHeader, sessionCookieName, type OperationSpec } from './operations.js';
+import { API_PREFIX, rateLimitPolicyHeader, sessionCookieName, type OperationSpec } from './operations.js';
 import { QUERY_PARAMS, type QueryParamSet } from './params.js';
 import { rewriteRefs, type JsonSchema } from './refs.js';
 import { SCHEMAS, type SchemaName } from './resources.js';
@@ -13,7 +13,8 @@ export interface OpenApiOptions {
   /** operationIds to mark deprecated; their answers then document Deprecation, Sunset and Link. */
   readonly deprecated: readonly string[];
   /** The operations to describe; the service's registry unless given. */
-  readonly operations?: readonly OperationSpec[];
+  /** Every operation of the service (src/operations.ts). */
+  readonly operations: readonly OperationSpec[];
 }
 
 type Json = { [key: string]: unknown };
@@ -133,7 +134,7 @@ function operationObject(operation: OperationSpec, deprecated: boolean): Json {
   };
 }
 
-export function buildOpenApi({ baseUrl, deprecated, operations = OPERATIONS }: OpenApiOptions): OpenApiDocument {
+export function buildOpenApi({ baseUrl, deprecated, operations }: OpenApiOptions): OpenApiDocument {
   const known = new Set(operations.map((operation) => operation.operationId));
   const unknown = deprecated.filter((operationId) => !known.has(operationId));
   if (unknown.length > 0) throw new Error(`deprecated names operations the service does not serve: ${unknown.join(', ')}`);

@@ -15,6 +15,7 @@ import { registerMcpRoutes } from '../mcp/endpoint.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 import { PROBLEM_TYPES } from '../problems.js';
+import { OPERATIONS } from '../operations.js';
 
 const setup = workerData as ReadThreadSetup;
 const port = parentPort!;
@@ -67,6 +68,7 @@ const { server, reads, limits, problems } = createReadSide({
   health: { heartbeats, thread: setup.thread },
   observer,
   problemTypes: PROBLEM_TYPES,
+  operations: OPERATIONS,
 });
 const mcpCalls = new McpCallCounts(setup.mcpCalls);
 const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now: Date.now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });

@@ -12,15 +12,20 @@ import { REPO_DIR } from '../support/paths.js';
 
 const graph = importGraph(REPO_DIR, ['src', 'importer']);
 
+/** A feature's registry entries, and the list of every operation. */
+const OPERATIONS_MODULE = /^src\/(operations|[a-z-]+\/([a-z-]+-)?operations)\.ts$/;
+
 /**
  * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
- * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer: the feature declares
- * them in its folder, and they import nothing of it.
+ * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer, and its operations
+ * (`operations.ts`, `*-operations.ts`: registry entries) and the list of all (src/operations.ts) part of
+ * the registry's (src/schemas): the feature declares them in its folder, and they import nothing of it.
  */
 function layerOf(module: string): string {
   const parts = module.split('/');
   if (parts[0] === 'importer') return 'importer';
   if (parts.length === 3 && parts[2] === 'config.ts') return 'src/config';
+  if (OPERATIONS_MODULE.test(module)) return 'src/schemas';
   return parts.length > 2 ? `src/${parts[1]}` : module.replace(/\.ts$/, '');
 }
 
@@ -51,7 +56,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config', 'src/rules'],
   // a read thread serves the public REST reads and the public MCP endpoint
-  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/toilets', 'src/config', 'src/log', 'src/problems'],
+  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/problems'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
@@ -78,7 +83,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -89,7 +94,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -152,7 +157,7 @@ test('the problem types are data: their modules load nothing but other problem t
 
 test('the low layers name no feature (and the modules that still do are only fewer)', () => {
   const naming = [...graph.keys()]
-    .filter((module) => LOW_LAYERS.includes(layerOf(module)) && FEATURE_WORDS.test(readFileSync(join(REPO_DIR, module), 'utf8')))
+    .filter((module) => LOW_LAYERS.some((folder) => module.startsWith(`${folder}/`)) && FEATURE_WORDS.test(readFileSync(join(REPO_DIR, module), 'utf8')))
     .sort();
   assert.deepEqual(naming.filter((module) => !STILL_NAMING_FEATURES.includes(module)), [], 'a low-layer module names a feature: move that part into the feature');
   assert.deepEqual(STILL_NAMING_FEATURES.filter((module) => !naming.includes(module)), [], 'this module names no feature any more: take it off STILL_NAMING_FEATURES');
@@ -160,8 +165,8 @@ test('the low layers name no feature (and the modules that still do are only few
 
 test('the open data dump never loads the accounts database', () => {
   for (const start of ['src/community/dump-cli.ts', 'src/community/dump.ts']) {
-    // the accounts' settings (where the file is) are configuration, read by every process; no account code
-    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) !== 'src/config');
+    // the accounts' settings (where the file is) and registry entries are configuration and data: no account code
+    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) === 'src/accounts');
     assert.deepEqual(loaded, [], `${start} loads account code`);
   }
 });

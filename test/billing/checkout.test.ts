@@ -10,7 +10,7 @@ import { Browser, startAccountsService, valid } from '../accounts/support.js';
 import { claimAs, runningListing } from '../partners/support.js';
 import { approvedListing, buy, partnerOf, pay, problem, startBilled, type Billed } from './support.js';
 import { SILENT } from '../support/server.js';
-import { WEBHOOK_MAX_BYTES } from '../../src/schemas/operations.js';
+import { WEBHOOK_MAX_BYTES } from '../../src/billing/operations.js';
 import { EXPIRY_MARGIN_SECONDS } from '../../src/billing/checkout.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');

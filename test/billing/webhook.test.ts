@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { Clock, importedData, readSourceToilets, type Data } from '../community/support.js';
 import { valid } from '../accounts/support.js';
 import { approvedListing, buy, partnerOf, problem, startBilled, type Billed } from './support.js';
-import { WEBHOOK_MAX_BYTES } from '../../src/schemas/operations.js';
+import { WEBHOOK_MAX_BYTES } from '../../src/billing/operations.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 const DAY_MS = 86_400_000;

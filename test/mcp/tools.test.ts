@@ -3,7 +3,7 @@
 // question, as structuredContent and as text, followed by the data credit.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { inputSchemaOf, operationById } from '../../src/schemas/operations.js';
+import { inputSchemaOf, operationIn, READ_OPERATIONS } from '../../src/schemas/operations.js';
 import { selfContainedSchema } from '../../src/schemas/resources.js';
 import { findInvalid } from '../../src/schemas/validate.js';
 import { RemoteGeocoder } from '../../src/places/remote.js';
@@ -68,14 +68,14 @@ describe('MCP tools on the Monaco extract', () => {
           assert.deepEqual(tool.annotations, READ_ONLY, tool.name);
           assert.ok(tool.title && tool.description.length > 100, `${tool.name} is described for a model`);
         }
-        const findInput = inputSchemaOf(operationById('findToiletsNear'));
+        const findInput = inputSchemaOf(operationIn(READ_OPERATIONS, 'findToiletsNear'));
         assert.deepEqual(Object.keys(find.inputSchema.properties), Object.keys(findInput.properties as object));
         assert.deepEqual(find.inputSchema.dependentRequired, findInput.dependentRequired);
         assert.equal(find.inputSchema.additionalProperties, false);
         assert.deepEqual(find.inputSchema.properties.limit, (findInput.properties as any).limit, 'bounds and default as REST');
         assert.match(find.inputSchema.properties.place.description, /has not said where/);
         assert.match(find.description, /needs_location/);
-        const getInput = inputSchemaOf(operationById('getToilet')) as any;
+        const getInput = inputSchemaOf(operationIn(READ_OPERATIONS, 'getToilet')) as any;
         assert.match(get.inputSchema.properties.id.description, /find_toilets_near/);
         assert.deepEqual(get.inputSchema, { ...getInput, properties: { id: { ...getInput.properties.id, description: get.inputSchema.properties.id.description } } });
         assert.deepEqual(find.outputSchema, selfContainedSchema('FindResult'));

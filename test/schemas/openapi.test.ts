@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { buildOpenApi, type OpenApiDocument } from '../../src/schemas/openapi.js';
-import { API_PREFIX, OPERATIONS, fullPath, type OperationSpec } from '../../src/schemas/operations.js';
+import { API_PREFIX, fullPath, type OperationSpec } from '../../src/schemas/operations.js';
+import { OPERATIONS } from '../../src/operations.js';
 import { QUERY_PARAMS } from '../../src/schemas/params.js';
 import { SCHEMAS } from '../../src/schemas/resources.js';
 import { SHARED_DIR } from '../support/paths.js';
@@ -65,14 +66,14 @@ function resolvePointer(document: unknown, pointer: string): unknown {
 }
 
 describe('buildOpenApi', () => {
-  const document = buildOpenApi({ baseUrl: BASE_URL, deprecated: [] });
+  const document = buildOpenApi({ baseUrl: BASE_URL, deprecated: [], operations: OPERATIONS });
 
   it('has the required top-level members of OpenAPI 3.1 and no top-level security', () => {
     assert.equal(document.openapi, '3.1.0');
     assert.equal(document.info.title, 'Public Toilet Finder API');
     assert.equal(document.info.version, '1.0.0');
     assert.deepEqual(document.servers, [{ url: `${BASE_URL}/api/v1` }]);
-    assert.equal(buildOpenApi({ baseUrl: `${BASE_URL}/`, deprecated: [] }).servers[0].url, `${BASE_URL}/api/v1`);
+    assert.equal(buildOpenApi({ baseUrl: `${BASE_URL}/`, deprecated: [], operations: OPERATIONS }).servers[0].url, `${BASE_URL}/api/v1`);
     assert.ok(Object.keys(document.paths).length > 0);
     assert.ok(!('security' in document));
     assert.deepEqual(Object.keys(document.components.securitySchemes ?? {}), ['session'], 'only the account operations name one');
@@ -217,7 +218,7 @@ describe('buildOpenApi', () => {
   });
 
   it('marks configured operations deprecated, with Deprecation and Sunset on their answers', () => {
-    const deprecating = buildOpenApi({ baseUrl: BASE_URL, deprecated: ['getToilet'] });
+    const deprecating = buildOpenApi({ baseUrl: BASE_URL, deprecated: ['getToilet'], operations: OPERATIONS });
     const getToilet = operationById(deprecating, 'getToilet');
     assert.equal(getToilet.deprecated, true);
     for (const response of Object.values(getToilet.responses) as Json[]) {
@@ -225,7 +226,7 @@ describe('buildOpenApi', () => {
     }
     assert.ok(!('deprecated' in operationById(deprecating, 'findToiletsNear')));
     assert.ok(!('Deprecation' in operationById(deprecating, 'findToiletsNear').responses['200'].headers));
-    assert.throws(() => buildOpenApi({ baseUrl: BASE_URL, deprecated: ['getToliet'] }), /getToliet/);
+    assert.throws(() => buildOpenApi({ baseUrl: BASE_URL, deprecated: ['getToliet'], operations: OPERATIONS }), /getToliet/);
   });
 
   it('publishes schemas that validate answers as the service validates them', () => {

@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { OPERATIONS, inputSchemaOf, operationById, rateLimitPolicyHeader, RATE_LIMIT_POLICIES } from '../../src/schemas/operations.js';
+import { inputSchemaOf, operationIn, rateLimitPolicyHeader, RATE_LIMIT_POLICIES } from '../../src/schemas/operations.js';
+import { OPERATIONS } from '../../src/operations.js';
+
+const operationById = (operationId: string) => operationIn(OPERATIONS, operationId);
 
 describe('operations registry', () => {
   it('finds operations by id and refuses others', () => {

@@ -13,7 +13,8 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { createApp, type App } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { operationById } from '../../src/schemas/operations.js';
+import { operationIn } from '../../src/schemas/operations.js';
+import { OPERATIONS } from '../../src/operations.js';
 import { deviceId, importedData, SITE_ORIGIN, TEST_ENV, type Data } from '../community/support.js';
 import { importedCopy } from '../support/extracts.js';
 import { fresh, serve, SILENT, type Plain } from '../support/server.js';
@@ -79,7 +80,7 @@ test('every kind of request gets the same answer from either thread; the read th
       {
         name: 'body too large',
         path: '/api/v1/submissions',
-        init: { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: SITE_ORIGIN }, body: JSON.stringify({ note: 'x'.repeat(operationById('submitToilet').requestBody!.maxBytes!) }) },
+        init: { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: SITE_ORIGIN }, body: JSON.stringify({ note: 'x'.repeat(operationIn(OPERATIONS, 'submitToilet').requestBody!.maxBytes!) }) },
         same: (a) => `${a.status} ${a.headers['content-type']} ${a.text}`,
       },
     ];
