@@ -9,6 +9,11 @@ import { createReadSide } from './api/read-side.js';
 import { registerPages } from './web/pages.js';
 import { registerMcpRoutes, type McpEndpoint } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
+import { Moderation } from './moderation/moderation.js';
+import { ClaimModeration } from './moderation/claim-moderation.js';
+import { registerModerationRoutes } from './moderation/routes.js';
+import { registerDumpRoutes } from './dumps/routes.js';
+import { writeFirstDump } from './dumps/first-dump.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
 import { ListingCounters } from './toilets/listing-counters.js';
@@ -78,6 +83,8 @@ export interface App {
   features: readonly Feature[];
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
+  /** Writes the open data dump in the background when DUMP_DIR has none yet (src/dumps/first-dump.ts). */
+  writeFirstDump(): void;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
   listen(): Promise<number>;
   /** Stops accepting, finishes in-flight requests, stops watching the data. */
@@ -136,7 +143,11 @@ export function createApp(options: AppOptions): App {
   }
   registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, problems, now });
-  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, partners: partners.context });
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+  const claims = new ClaimModeration(moderation, partners.context);
+  registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
+  registerDumpRoutes(server, { config, limits, problems, now });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
@@ -176,6 +187,7 @@ export function createApp(options: AppOptions): App {
     mcp,
     features,
     threads,
+    writeFirstDump: () => writeFirstDump(catalog, config, log, now),
     listen: async () => {
       heartbeats.start(0, now);
       for (const feature of features) feature.start();

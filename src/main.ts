@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     places: app.placeIndex.size,
     rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   });
-  app.community.writeFirstDump(app.catalog);
+  app.writeFirstDump();
 }
 
 main().catch((error) => {

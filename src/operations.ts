@@ -6,7 +6,7 @@ import { READ_OPERATIONS, type OperationSpec } from './schemas/operations.js';
 import { CONTRIBUTION_OPERATIONS } from './community/contribution-operations.js';
 import { ACCOUNT_OPERATIONS } from './accounts/operations.js';
 import { PARTNER_OPERATIONS } from './partners/operations.js';
-import { MODERATION_OPERATIONS } from './community/moderation-operations.js';
+import { MODERATION_OPERATIONS } from './moderation/operations.js';
 import { BILLING_OPERATIONS } from './billing/operations.js';
 
 export const OPERATIONS: readonly OperationSpec[] = collect(READ_OPERATIONS, CONTRIBUTION_OPERATIONS, ACCOUNT_OPERATIONS, PARTNER_OPERATIONS, MODERATION_OPERATIONS, BILLING_OPERATIONS);

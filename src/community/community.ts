@@ -1,5 +1,6 @@
-// Assembles contributions, moderation support and open data for the server (app.ts): the overlay
-// database and its OverlaySource, the routes, the watcher of other processes' changes, the OSM note outbox.
+// Assembles contributions for the server (app.ts): the overlay database and its OverlaySource, the
+// contribution routes, the watcher of other processes' changes, the OSM note outbox. Moderation
+// (src/moderation) and the open data dumps (src/dumps) use the same overlay database through `store`.
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
@@ -14,14 +15,8 @@ import { Contributions } from './contributions.js';
 import { createHumanCheck, type HumanCheck } from './human-check.js';
 import type { HumanCheckPass, SessionReader } from '../api/guards.js';
 import { registerContributionRoutes } from './routes.js';
-import { registerDumpRoutes } from './dump-routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
-import { writeFirstDump } from './first-dump.js';
-import { Moderation } from './moderation.js';
-import { registerModerationRoutes } from './moderation-routes.js';
-import { ClaimModeration } from './claim-moderation.js';
-import type { PartnerContext } from '../partners/context.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -29,8 +24,6 @@ export interface CommunityServeDeps {
   problems: Problems;
   /** Signed-in contributors need no human check and are counted per account. */
   sessions: SessionReader;
-  /** Business claims, which the moderator queue reviews (src/partners). */
-  partners: PartnerContext;
 }
 
 export class Community {
@@ -67,11 +60,7 @@ export class Community {
     const humanCheck = createHumanCheck(config.humanCheck, key);
     this.humanCheck = humanCheck;
     registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now });
-    registerDumpRoutes(server, { config, limits: deps.limits, problems: deps.problems, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
-    const moderation = new Moderation(store, deps.catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
-    const claims = new ClaimModeration(moderation, deps.partners);
-    registerModerationRoutes(server, { config, ...deps, moderation, claims, log, applied: () => this.watcher?.poll(true), now });
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 
@@ -109,11 +98,6 @@ export class Community {
     this.store.reassignPerson(accountPerson(accountId), anonymousPerson());
   }
 
-  /** Writes the open data dump in the background when DUMP_DIR has none yet (first-dump.ts). */
-  writeFirstDump(catalog: ToiletCatalog): void {
-    writeFirstDump(catalog, this.config, this.log, this.now);
-  }
-
   /** The OSM note outbox, when OSM_NOTES_API is set. */
   get osmNotes(): OsmNoteSender | null {
     return this.notes;
@@ -124,9 +108,9 @@ export class Community {
     this.notes?.start();
   }
 
-  /** Applies other processes' committed changes now (the watcher does this every second). */
-  poll(): void {
-    this.watcher?.poll();
+  /** Applies committed changes now (the watcher does this every second); `ownWrite`: this process's (live.ts). */
+  poll(ownWrite = false): void {
+    this.watcher?.poll(ownWrite);
   }
 
   close(): void {

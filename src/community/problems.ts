@@ -1,5 +1,4 @@
-// The problem types of contributions and moderation: the human check, the operator's switch, the daily
-// limit, the moderator role and refused moderation actions.
+// The problem types of contributions: the human check, the operator's switch, the daily limit.
 // Data only (src/http/problem-types.ts): the read threads load it with the catalogue, src/problems.ts.
 import type { ProblemTypes, SlugsOf } from '../http/problem-types.js';
 
@@ -18,16 +17,6 @@ export const COMMUNITY_PROBLEMS = {
     title: 'One new contributor per address and day',
     status: 429,
     description: 'Each network address may add one new rater or voter per toilet per day (UTC). People who rated or voted before may change their rating or vote at any time. Wait the number of seconds in the Retry-After header (until the next UTC day).',
-  },
-  'moderator-required': {
-    title: 'Moderator role required',
-    status: 403,
-    description: 'This operation is for accounts with the moderator role, which the operator grants (npm run moderate -- moderators add). Sign in with such an account, or ask the operator.',
-  },
-  'moderation-refused': {
-    title: 'Moderation action refused',
-    status: 409,
-    description: 'The moderator action cannot be done as asked, for the reason the detail gives (decided already, no such toilet or lock, a value the fact does not take). Reload the queue and act again.',
   },
 } as const satisfies ProblemTypes;
 

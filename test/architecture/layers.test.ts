@@ -12,6 +12,9 @@ import { REPO_DIR } from '../support/paths.js';
 
 const graph = importGraph(REPO_DIR, ['src', 'importer']);
 
+/** The command paths of the previous release, kept for one release: they only run the commands' new modules. */
+const OLD_ENTRY_POINTS = ['src/community/dump-cli.ts', 'src/community/moderate-cli.ts'];
+
 /** A feature's registry entries, and the list of every operation. */
 const OPERATIONS_MODULE = /^src\/(operations|[a-z-]+\/([a-z-]+-)?operations)\.ts$/;
 
@@ -26,6 +29,7 @@ function layerOf(module: string): string {
   if (parts[0] === 'importer') return 'importer';
   if (parts.length === 3 && parts[2] === 'config.ts') return 'src/config';
   if (OPERATIONS_MODULE.test(module)) return 'src/schemas';
+  if (OLD_ENTRY_POINTS.includes(module)) return 'old entry points';
   return parts.length > 2 ? `src/${parts[1]}` : module.replace(/\.ts$/, '');
 }
 
@@ -64,7 +68,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
   'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/databases', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // contributions and the overlay database they, moderation and the dumps share
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
+  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
+  'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages
   'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   // the one way out to addresses others chose (webhooks): SSRF-hardened, node: modules only
@@ -78,12 +88,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
   // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
-  'src/problems': ['src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
+  'src/problems': ['src/http', 'src/api', 'src/community', 'src/moderation', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
   // the service's own databases: each file's layout steps from the features that keep tables in it
   'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -94,7 +104,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -164,7 +174,7 @@ test('the low layers name no feature (and the modules that still do are only few
 });
 
 test('the open data dump never loads the accounts database', () => {
-  for (const start of ['src/community/dump-cli.ts', 'src/community/dump.ts']) {
+  for (const start of ['src/dumps/dump-cli.ts', 'src/dumps/dump.ts', 'src/community/dump-cli.ts']) {
     // the accounts' settings (where the file is) and registry entries are configuration and data: no account code
     const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) === 'src/accounts');
     assert.deepEqual(loaded, [], `${start} loads account code`);

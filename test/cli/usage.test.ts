@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { CommandIo } from '../../src/cli/command.js';
 import { main as importMain } from '../../importer/cli.js';
-import { main as moderateMain } from '../../src/community/moderate-cli.js';
-import { main as dumpMain } from '../../src/community/dump-cli.js';
+import { main as moderateMain } from '../../src/moderation/moderate-cli.js';
+import { main as dumpMain } from '../../src/dumps/dump-cli.js';
 import { main as backupMain } from '../../src/backup/backup-cli.js';
 import { main as restoreMain } from '../../src/backup/restore-cli.js';
 import { REPO_DIR } from '../support/paths.js';
@@ -28,8 +28,8 @@ type Main = (argv: string[], io: CommandIo) => number | Promise<number>;
 
 const COMMANDS: { name: string; main: Main; script: string; unknownOption: string[]; missingValue?: { argv: string[]; says: RegExp }; wrongWords: string[] }[] = [
   { name: 'import', main: importMain, script: 'importer/cli.js', unknownOption: ['x.osm.pbf', '--frobnicate'], missingValue: { argv: ['x.osm.pbf', '--db'], says: /Option '--db <value>' argument missing/ }, wrongWords: [] },
-  { name: 'moderate', main: moderateMain, script: 'src/community/moderate-cli.js', unknownOption: ['list', '--frobnicate'], missingValue: { argv: ['log', '--limit'], says: /Option '--limit <value>' argument missing/ }, wrongWords: ['approve'] },
-  { name: 'dump', main: dumpMain, script: 'src/community/dump-cli.js', unknownOption: ['--frobnicate'], wrongWords: ['somewhere'] },
+  { name: 'moderate', main: moderateMain, script: 'src/moderation/moderate-cli.js', unknownOption: ['list', '--frobnicate'], missingValue: { argv: ['log', '--limit'], says: /Option '--limit <value>' argument missing/ }, wrongWords: ['approve'] },
+  { name: 'dump', main: dumpMain, script: 'src/dumps/dump-cli.js', unknownOption: ['--frobnicate'], wrongWords: ['somewhere'] },
   { name: 'backup', main: backupMain, script: 'src/backup/backup-cli.js', unknownOption: ['backups/x', '--frobnicate'], wrongWords: [] },
   { name: 'restore', main: restoreMain, script: 'src/backup/restore-cli.js', unknownOption: ['backups/x', '--frobnicate'], wrongWords: ['a', 'b'] },
 ];
@@ -113,3 +113,18 @@ for (const command of COMMANDS) {
     });
   });
 }
+
+test('the paths of the previous release still run their commands (kept for one release)', () => {
+  const dir = tempDir('toilet-cli-old-paths');
+  try {
+    const env = { ...process.env, TOILETS_DB: join(dir.path, 'toilets.db'), OVERLAY_DB: join(dir.path, 'overlay.db'), DUMP_DIR: join(dir.path, 'dumps') };
+    for (const [old, name] of [['src/community/dump-cli.js', 'dump'], ['src/community/moderate-cli.js', 'moderate']]) {
+      const help = spawnSync(process.execPath, [join(REPO_DIR, 'dist', old), '--help'], { env, cwd: dir.path, encoding: 'utf8' });
+      assert.equal(help.status, 0, help.stderr);
+      assert.match(help.stdout, new RegExp(`^usage: npm run ${name}\\b`), `${old} runs npm run ${name}`);
+    }
+    assert.deepEqual(readdirSync(dir.path), []);
+  } finally {
+    dir.remove();
+  }
+});

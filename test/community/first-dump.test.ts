@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import type { Logger } from '../../src/log.js';
-import { DUMP_FILES } from '../../src/community/dump.js';
+import { DUMP_FILES } from '../../src/dumps/dump.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve } from '../support/server.js';
 import { importedData, readSourceToilets, startMain } from './support.js';
@@ -63,7 +63,7 @@ test('with no data yet the first dump waits for the first load; an existing dump
   const log = watchedLog();
   const served = await serve({ db, env: { DUMP_DIR: dumpDir }, log });
   try {
-    served.app.community.writeFirstDump(served.app.catalog);
+    served.app.writeFirstDump();
     assert.equal(served.app.catalog.snapshot.table.count, 0);
     await importedCopy('monaco', db);
     served.app.catalog.reload('test');
@@ -72,7 +72,7 @@ test('with no data yet the first dump waits for the first load; an existing dump
 
     // a dump already there (the nightly one) is never replaced by the server
     for (const name of Object.values(DUMP_FILES)) writeFileSync(join(dumpDir, name), 'the operator’s dump');
-    served.app.community.writeFirstDump(served.app.catalog);
+    served.app.writeFirstDump();
     served.app.catalog.reload('test');
     for (const name of Object.values(DUMP_FILES)) assert.equal(readFileSync(join(dumpDir, name), 'utf8'), 'the operator’s dump');
     assert.equal(log.lines.filter((l) => /first open data dump/.test(l)).length, 1);
@@ -89,7 +89,7 @@ test('a first dump that cannot be written is logged and the server serves on', a
   const log = watchedLog();
   const served = await serve({ db: data.toiletsDb, env: { DUMP_DIR: join(blocked, 'dumps') }, log });
   try {
-    served.app.community.writeFirstDump(served.app.catalog);
+    served.app.writeFirstDump();
     const line = await log.next(/first open data dump/);
     assert.match(line, /^error: the first open data dump could not be written to \S+not-a-folder\/dumps: .*; \/dumps\/ answers 404 until `npm run dump` succeeds$/);
     assert.equal((await served.call('/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=1')).status, 200);

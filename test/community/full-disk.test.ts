@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DUMP_FILES } from '../../src/community/dump.js';
+import { DUMP_FILES } from '../../src/dumps/dump.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
 import { deviceId, importedData, operatorCommand, readSourceToilets, serviceClient, startMain, type Data, type MainProcess } from './support.js';
 

@@ -40,7 +40,7 @@ describe('the systemd units', () => {
 
   test('every script a unit starts is in the build, and npm run names the same ones', () => {
     const scripts = unitScripts(REPO_DIR).map(({ script }) => script);
-    assert.deepEqual(scripts.sort(), ['dist/importer/cli.js', 'dist/src/backup/backup-cli.js', 'dist/src/community/dump-cli.js', 'dist/src/main.js']);
+    assert.deepEqual(scripts.sort(), ['dist/importer/cli.js', 'dist/src/backup/backup-cli.js', 'dist/src/dumps/dump-cli.js', 'dist/src/main.js']);
     const npmScripts = Object.values(JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).scripts as Record<string, string>).join('\n');
     for (const script of scripts) {
       assert.ok(existsSync(join(REPO_DIR, script)), `${script} is built`);

@@ -12,8 +12,8 @@ import type { Browser } from 'playwright-core';
 import { chromiumPath, launchBrowser, startSite, type Site } from './browser.js';
 import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn, WIDE_DESKTOP, type Person } from './people.js';
 import { serviceClient } from '../community/support.js';
-import { AccountModeration } from '../../src/community/account-moderation.js';
-import { Moderation } from '../../src/community/moderation.js';
+import { AccountModeration } from '../../src/moderation/account-moderation.js';
+import { Moderation } from '../../src/moderation/moderation.js';
 import { checkRegistration, clientRow } from '../../src/oauth/clients.js';
 import { createHash } from 'node:crypto';
 

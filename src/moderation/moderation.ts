@@ -1,5 +1,5 @@
 // What a moderator does, in one module for the command line (moderate-cli.ts) and the site's moderator
-// queue (moderation-routes.ts):
+// queue (routes.ts):
 // review the queues with context, approve or reject submissions and reports, lock or unlock a fact's
 // value, mark a toilet gone. Every action is one transaction with its entry in the moderation log (time,
 // action, target, reason) and in the change log, by which a running server notices it (live.ts).
@@ -8,8 +8,8 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import { SOURCE_OF_ID_TYPE, toiletId, Trait } from '../toilets/table.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
-import type { OverlayStore } from './store.js';
-import { normalizeVote } from './normal-form.js';
+import type { OverlayStore } from '../community/store.js';
+import { normalizeVote } from '../community/normal-form.js';
 import type { PointFilter } from '../index/point-filter.js';
 
 /** A refused action; the message says why and what to do. */

@@ -11,7 +11,7 @@ import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionReader } from '../api/guards.js';
 import { operationIn } from '../schemas/operations.js';
-import { MODERATION_OPERATIONS } from './moderation-operations.js';
+import { MODERATION_OPERATIONS } from './operations.js';
 import type { InvalidParam } from '../schemas/resources.js';
 import { Moderation, ModerationError } from './moderation.js';
 import { OwnClaimRefused, type ClaimModeration } from './claim-moderation.js';
