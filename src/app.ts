@@ -2,6 +2,7 @@
 // basemap tiles, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
+import type { Problems } from './http/problem.js';
 import { ToiletCatalog } from './toilets/catalog.js';
 import type { Reads } from './api/reads.js';
 import type { Limits } from './api/limits.js';
@@ -130,34 +131,15 @@ export function createApp(options: AppOptions): App {
     problemTypes: PROBLEM_TYPES,
     operations: OPERATIONS,
   });
-  if (config.metrics) {
-    const current = metrics = new ServiceMetrics({
-      blocks: () => observing.metricsBlocks(),
-      accessLogDropped: () => accessLogWriter?.dropped() ?? 0,
-      refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
-      mcpCalls,
-      data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
-      now,
-    });
-    registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
-  }
+  const shared: Shared = { config, log, now, server, catalog, limits, problems };
+  metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls });
   registerStatusRoutes(server, { catalog, community, problems, now });
   registerPages(server, { config, catalog, reads, problems, now });
-  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
-  const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
-  const claims = new ClaimModeration(moderation, partners.context);
-  registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
-  registerDumpRoutes(server, { config, limits, problems, now });
+  serveCommunity(shared, community, accounts, partners);
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
-  accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
-  const accountEvents = new AccountEvents({ accounts: accounts.store, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
-  const readListings = (account: string) => listMyPartnerListings(partners.context, account);
-  const accountMcp = registerAccountMcp(server, {
-    config, limits, problems, grants: oauth.grants, log, now,
-    features: [listingsTool(readListings, log), eventsFeature(accountEvents.relay, accountEvents.subscriptions, readListings)],
-  });
+  const { accountEvents, accountMcp } = serveAccountEvents(shared, accounts, oauth, partners);
   const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   accounts.deletion.register(billing.deletionHook());
@@ -172,22 +154,76 @@ export function createApp(options: AppOptions): App {
       : null;
 
   return {
-    server,
-    catalog,
-    reads,
-    limits,
-    placeIndex,
-    community,
-    accounts,
-    partners,
-    oauth,
-    accountEvents,
-    billing,
-    tiles,
-    mcp,
-    features,
-    threads,
+    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
+    server, catalog, reads, limits, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, mcp, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
+  };
+}
+
+/** GET /metrics when METRICS is on (null when off): every thread's counts, the refusals, the data's age. */
+function serveMetrics({ config, now, server, catalog, limits, problems }: Shared, parts: { observing: ObservingBlocks; accessLogDropped(): number; mcpCalls: McpCallCounts }): ServiceMetrics | null {
+  if (!config.metrics) return null;
+  const metrics = new ServiceMetrics({
+    blocks: () => parts.observing.metricsBlocks(),
+    accessLogDropped: parts.accessLogDropped,
+    refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
+    mcpCalls: parts.mcpCalls,
+    data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
+    now,
+  });
+  registerMetricsRoute(server, { metrics, allow: config.metricsAllow, problems });
+  return metrics;
+}
+
+/** What every part's routes are served with. */
+interface Shared {
+  config: Config;
+  log: Logger;
+  now: () => number;
+  server: HttpServer;
+  catalog: ToiletCatalog;
+  limits: Limits;
+  problems: Problems;
+}
+
+/** Contributions, moderation and the dumps over the one overlay database; a deleted account's contributions stay, anonymous. */
+function serveCommunity({ config, log, now, server, catalog, limits, problems }: Shared, community: Community, accounts: Accounts, partners: Partners): void {
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+  const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+  const claims = new ClaimModeration(moderation, partners.context);
+  registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
+  registerDumpRoutes(server, { config, limits, problems, now });
+  accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
+}
+
+/** The account events of OAuth grants and the protected MCP endpoint that serves them and the partner listings. */
+function serveAccountEvents({ config, log, now, server, limits, problems }: Shared, accounts: Accounts, oauth: OAuth, partners: Partners) {
+  const accountEvents = new AccountEvents({ accounts: accounts.store, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
+  const readListings = (account: string) => listMyPartnerListings(partners.context, account);
+  const accountMcp = registerAccountMcp(server, {
+    config, limits, problems, grants: oauth.grants, log, now,
+    features: [listingsTool(readListings, log), eventsFeature(accountEvents.relay, accountEvents.subscriptions, readListings)],
+  });
+  return { accountEvents, accountMcp };
+}
+
+interface LifecycleParts {
+  config: Config;
+  now: () => number;
+  server: HttpServer;
+  catalog: ToiletCatalog;
+  heartbeats: Heartbeats;
+  threads: ReadThreads | null;
+  features: readonly Feature[];
+  /** After every thread stopped answering, before the endpoints and features close (the access log's writer). */
+  closeFirst(): void;
+  /** The MCP endpoints, closed once no thread answers any more. */
+  endpoints: readonly { close(): Promise<void> }[];
+}
+
+/** Start: the features in their order, then the port and the read threads. Close: the reverse. */
+function lifecycle({ config, now, server, catalog, heartbeats, threads, features, closeFirst, endpoints }: LifecycleParts): Pick<App, 'listen' | 'close'> {
+  return {
     listen: async () => {
       heartbeats.start(0, now);
       for (const feature of features) feature.start();
@@ -201,8 +237,8 @@ export function createApp(options: AppOptions): App {
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
       // thread's are answered here meanwhile); only then may the MCP handler close.
       await Promise.all([threads?.close(), server.close()]);
-      accessLogWriter?.close(); // after the read threads wrote their last records
-      await Promise.all([mcp.close(), accountMcp.close()]);
+      closeFirst(); // the access log's writer: after the read threads wrote their last records
+      await Promise.all(endpoints.map((endpoint) => endpoint.close()));
       for (const feature of [...features].reverse()) await feature.close();
     },
   };
