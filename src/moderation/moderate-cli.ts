@@ -45,19 +45,35 @@ facts: access, fee, fee_amount, wheelchair, changing_table, gender, opening_hour
 } as const;
 
 /** Each command's words after its name, as the help writes them, and whether it changes something (recorded with --reason). */
-const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean }> = {
-  list: { words: ['[submissions|reports|gone-votes|claims|locks]'], optional: 1, changes: false },
-  approve: { words: ['<sub_N|rep_N|claim id>'], changes: true },
-  reject: { words: ['<sub_N|rep_N|claim id>'], changes: true },
-  plan: { words: ['<listing id>', 'basic|plus|none'], changes: true },
-  lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true },
-  unlock: { words: ['<toilet id>', '<fact>'], changes: true },
-  gone: { words: ['<toilet id>'], changes: true },
-  log: { words: [], changes: false },
+const COMMANDS: Record<string, { words: string[]; optional?: number; changes: boolean; run: Subcommand }> = {
+  list: { words: ['[submissions|reports|gone-votes|claims|locks]'], optional: 1, changes: false, run: listQueues },
+  approve: { words: ['<sub_N|rep_N|claim id>'], changes: true, run: decide },
+  reject: { words: ['<sub_N|rep_N|claim id>'], changes: true, run: decide },
+  plan: { words: ['<listing id>', 'basic|plus|none'], changes: true, run: setPlan },
+  lock: { words: ['<toilet id>', '<fact>', '<value>'], changes: true, run: lockFact },
+  unlock: { words: ['<toilet id>', '<fact>'], changes: true, run: unlockFact },
+  gone: { words: ['<toilet id>'], changes: true, run: markGone },
+  log: { words: [], changes: false, run: showLog },
   // list needs no reason, add and remove do: checked with the subcommand
-  moderators: { words: ['list|add|remove', '[<account>]'], optional: 1, changes: false },
-  accounts: { words: ['recovery-link', '<account>'], changes: true },
+  moderators: { words: ['list|add|remove', '[<account>]'], optional: 1, changes: false, run: moderators },
+  accounts: { words: ['recovery-link', '<account>'], changes: true, run: recoveryLink },
 };
+
+/** What a subcommand works with: its words, the options, the moderation modules, and how to answer. */
+interface Session {
+  command: string;
+  args: string[];
+  values: { reason?: string; limit?: string; json?: boolean; name?: string };
+  moderation: Moderation;
+  claims: ClaimModeration;
+  accounts: AccountModeration;
+  console: Console;
+  /** Prints `result` as JSON with --json, else as `text()`. */
+  show(result: unknown, text: () => string): void;
+}
+
+/** One subcommand: done (0), or the exit code of a usage failure; a refusal throws. */
+type Subcommand = (session: Session) => number;
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
 export function main(argv: string[], io: CommandIo = processIo()): number {
@@ -87,97 +103,100 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
     const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new AccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
     if (values.name !== undefined && command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
-    const reason = () => values.reason ?? '';
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    switch (command) {
-      case 'list': {
-        const which = args[0] ?? 'all';
-        if (!['all', 'submissions', 'reports', 'gone-votes', 'claims', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
-        const queues = {
-          ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
-          ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
-          ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
-          ...(which === 'all' || which === 'claims' ? { claims: claimModeration.pending() } : {}),
-          ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
-        };
-        show(queues, () => describeQueues(queues));
-        break;
-      }
-      case 'approve':
-      case 'reject': {
-        const [target] = args;
-        const claim = target.startsWith('clm_');
-        if (values.name !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
-        const done = claim
-          ? command === 'approve'
-            ? claimModeration.approve(target, reason(), values.name)
-            : claimModeration.reject(target, reason())
-          : command === 'approve'
-            ? moderation.approve(target, reason())
-            : moderation.reject(target, reason());
-        show({ done }, () => done);
-        break;
-      }
-      case 'plan': {
-        const [listing, tier] = args;
-        const done = claimModeration.plan(listing, tier, reason());
-        show({ done }, () => done);
-        break;
-      }
-      case 'lock': {
-        const [id, fact, value] = args;
-        const done = moderation.lock(id, fact, value, reason());
-        show({ done }, () => done);
-        break;
-      }
-      case 'unlock': {
-        const [id, fact] = args;
-        const done = moderation.unlock(id, fact, reason());
-        show({ done }, () => done);
-        break;
-      }
-      case 'gone': {
-        const [id] = args;
-        const done = moderation.markGone(id, reason());
-        show({ done }, () => done);
-        break;
-      }
-      case 'log': {
-        const limit = Number(values.limit ?? 20);
-        if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
-        const entries = moderation.history(limit);
-        show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
-        break;
-      }
-      case 'moderators': {
-        const [which, who] = args;
-        if (which === 'list' && args.length === 1) {
-          const moderators = accountModeration.moderators();
-          show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
-        } else if ((which === 'add' || which === 'remove') && args.length === 2) {
-          if (reason().trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
-          const done = which === 'add' ? accountModeration.grant(who, reason()) : accountModeration.withdraw(who, reason());
-          show({ done }, () => done);
-        } else return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
-        break;
-      }
-      case 'accounts': {
-        const [which, who] = args;
-        if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
-        const link = accountModeration.recoveryLink(who, reason());
-        show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
-        break;
-      }
-      default:
-        throw new Error(`command ${command} is listed but not handled`);
-    }
-    return 0;
+    return spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
   } catch (error) {
     return fail(error, console);
   } finally {
     community?.close();
     accounts?.close();
   }
+}
+
+function listQueues({ args, moderation, claims, show }: Session): number {
+  const which = args[0] ?? 'all';
+  if (!['all', 'submissions', 'reports', 'gone-votes', 'claims', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
+  const queues = {
+    ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
+    ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
+    ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
+    ...(which === 'all' || which === 'claims' ? { claims: claims.pending() } : {}),
+    ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
+  };
+  show(queues, () => describeQueues(queues));
+  return 0;
+}
+
+/** approve or reject: a submission, a report or a business claim. */
+function decide({ command, args: [target], values, moderation, claims, show }: Session): number {
+  const claim = target.startsWith('clm_');
+  if (values.name !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
+  const reason = values.reason ?? '';
+  const done = claim
+    ? command === 'approve'
+      ? claims.approve(target, reason, values.name)
+      : claims.reject(target, reason)
+    : command === 'approve'
+      ? moderation.approve(target, reason)
+      : moderation.reject(target, reason);
+  show({ done }, () => done);
+  return 0;
+}
+
+function setPlan({ args: [listing, tier], values, claims, show }: Session): number {
+  const done = claims.plan(listing, tier, values.reason ?? '');
+  show({ done }, () => done);
+  return 0;
+}
+
+function lockFact({ args: [id, fact, value], values, moderation, show }: Session): number {
+  const done = moderation.lock(id, fact, value, values.reason ?? '');
+  show({ done }, () => done);
+  return 0;
+}
+
+function unlockFact({ args: [id, fact], values, moderation, show }: Session): number {
+  const done = moderation.unlock(id, fact, values.reason ?? '');
+  show({ done }, () => done);
+  return 0;
+}
+
+function markGone({ args: [id], values, moderation, show }: Session): number {
+  const done = moderation.markGone(id, values.reason ?? '');
+  show({ done }, () => done);
+  return 0;
+}
+
+function showLog({ values, moderation, show }: Session): number {
+  const limit = Number(values.limit ?? 20);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
+  const entries = moderation.history(limit);
+  show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
+  return 0;
+}
+
+function moderators({ args, values, accounts, console, show }: Session): number {
+  const [which, who] = args;
+  const reason = values.reason ?? '';
+  if (which === 'list' && args.length === 1) {
+    const moderators = accounts.moderators();
+    show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
+    return 0;
+  }
+  if ((which === 'add' || which === 'remove') && args.length === 2) {
+    if (reason.trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
+    const done = which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason);
+    show({ done }, () => done);
+    return 0;
+  }
+  return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
+}
+
+function recoveryLink({ args: [which, who], values, accounts, console, show }: Session): number {
+  if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
+  const link = accounts.recoveryLink(who, values.reason ?? '');
+  show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
+  return 0;
 }
 
 function fail(error: unknown, console: Console): number {
