@@ -49,3 +49,13 @@ export function baseUrl(raw: string, name = 'BASE_URL'): string {
   if (url.search || url.hash) throw new ConfigError(`${name}=${raw} must not carry a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
+
+/** `raw` as an http or https URL, or null when it is not one. */
+export function httpUrl(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OPERATIONS } from './operations.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { baseUrl, boolean, ConfigError, integer, oneOf } from './config-values.js';
+import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf } from './config-values.js';
 import { readAccountSettings, type AccountSettings } from './accounts/config.js';
 import { readOAuthSettings, type OAuthSettings } from './oauth/config.js';
 import { readCommunitySettings, type CommunitySettings } from './community/config.js';
@@ -166,13 +166,8 @@ export function readGeocoderConfig(env: NodeJS.ProcessEnv = process.env): Geocod
 /** MAP_STYLE_URL: an http(s) URL of a style JSON; its origin joins the pages' CSP (src/web/csp.ts). */
 function styleUrl(raw: string | undefined): string | null {
   if (!raw) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+  const url = httpUrl(raw);
+  if (url === null) {
     throw new ConfigError(`MAP_STYLE_URL=${raw} is not an http(s) URL: use the address of a MapLibre style JSON, e.g. https://tiles.example.org/styles/basic/style.json`);
   }
   return url.href;

@@ -1,6 +1,6 @@
 // The settings of partner payments (README.md, "Partner payments"): the Stripe keys and prices, and the
 // billing rules. Read from the environment and checked here, at the start; off while STRIPE_SECRET_KEY is unset.
-import { boolean, ConfigError, integer } from '../config-values.js';
+import { boolean, ConfigError, httpUrl, integer } from '../config-values.js';
 
 /** STRIPE_* and the billing rules (README.md, "Partner payments"). Secrets: never logged, never answered. */
 export interface BillingConfig {
@@ -56,13 +56,8 @@ export function readBillingConfig(env: NodeJS.ProcessEnv): BillingConfig | null 
 /** STRIPE_API_BASE: for the stand-in only, so a live key can never be sent elsewhere than to Stripe. */
 function stripeApiBase(raw: string | undefined, secretKey: string): BillingConfig['apiBase'] {
   if (!raw) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
+  const url = httpUrl(raw);
+  if (url === null || (url.pathname !== '/' && url.pathname !== '')) {
     throw new ConfigError(`STRIPE_API_BASE=${raw} is not valid: use the origin of a Stripe stand-in such as http://127.0.0.1:12111 (npm run stripe-stand-in)`);
   }
   if (!secretKey.startsWith('sk_test_')) throw new ConfigError('STRIPE_API_BASE is set with a key that is not a test key (sk_test_…): another API server is for trials with test keys only; unset STRIPE_API_BASE to use Stripe');
