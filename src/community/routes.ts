@@ -2,11 +2,11 @@
 // (src/api/guards.ts) runs what the registry declares for them in its one order: rate limit, contributions
 // switch (503), origin (403), body size, validation (400, here: JSON, schema, device_id, normal forms),
 // unknown toilet (404, here), human check (403); then the write (contributions.ts).
-import type { HttpServer } from '../http/server.js';
+import type { HttpServer, RouteResult } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
-import { GuardChain, invalidBody, NOT_JSON, parseJson, type Refusal, type SessionReader } from '../api/guards.js';
+import { GuardChain, invalidBody, NOT_JSON, parseJson, type GuardContext, type Refusal, type SessionReader } from '../api/guards.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
 import { API_PREFIX, RATE_LIMIT_POLICIES, operationIn } from '../schemas/operations.js';
@@ -62,114 +62,128 @@ interface Operation<I> {
 }
 
 export function registerContributionRoutes(server: HttpServer, deps: ContributionRouteDeps): void {
-  const { catalog, contributions, humanCheck, pseudonyms } = deps;
   const guards = new GuardChain(deps);
+  const { contributions } = deps;
+  registerContribution(server, guards, deps, submitToilet(contributions));
+  registerContribution(server, guards, deps, confirmToilet(contributions));
+  registerContribution(server, guards, deps, rateToilet(contributions));
+  registerContribution(server, guards, deps, reportToilet(contributions));
+  registerContribution(server, guards, deps, correctToilet(contributions));
+  registerChallenge(server, guards, deps.humanCheck);
+}
 
-  const route = <I>(operation: Operation<I>) => {
-    const spec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
-    const { schema } = spec.requestBody!;
-    const toilet = spec.pathParams?.id !== undefined;
-    const known = (id: string) => TOILET_ID_PATTERN.test(id) && catalog.snapshot.rowOf(id) >= 0;
-    const notFound = (id: string): Refusal => ({
-      slug: 'not-found',
-      detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Find ids with findToiletsNear or listToiletsInArea.`,
-    });
-    guards.operation<Checked<I>>(server, spec, {
-      validate: (request, context) => {
-        const body = parseJson(request.body!);
-        if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
-        context.body = body;
-        const problemsFound = findInvalid(schema, body);
-        if (problemsFound.length === 0 && operation.perPerson && context.account === null && body.device_id === undefined) {
-          problemsFound.push({ name: 'device_id', reason: 'is required when no account is signed in: send the 32 lowercase hex digits this browser keeps' });
-        }
-        const prepared = problemsFound.length === 0 ? operation.prepare(body) : { invalid: problemsFound };
-        return 'invalid' in prepared ? invalidBody(prepared.invalid) : { input: { input: prepared.input, deviceId: body.device_id } };
-      },
-      exists: toilet ? (request) => (known(request.params.id) ? null : notFound(request.params.id)) : undefined,
-      handle: (request, context) => {
-        const id = toilet ? request.params.id : '';
-        if (toilet && !known(id)) return guards.refuse(notFound(id), context); // a moderator may have acted while the token was checked
-        const { account, input, headers } = context;
-        const person = account !== null ? accountPerson(account) : typeof input.deviceId === 'string' ? pseudonyms.person(input.deviceId) : null;
-        const outcome = operation.write({ id, input: input.input, ip: request.ip, person, proof: context.humanCheck });
-        switch (outcome.kind) {
-          case 'done':
-            return { status: 201, headers: [...JSON_CREATED, ...headers], body: JSON.stringify(outcome.answer) };
-          case 'replayed':
-            return guards.refuse({ slug: 'human-check-failed', detail: 'The human check failed: this challenge_token was used before; solve a new challenge.' }, context);
-          case 'daily-limit':
-            return guards.refuse(
-              {
-                slug: 'daily-limit',
-                detail: `This address already added a new ${outcome.rule === 'new_rater' ? 'rater' : 'voter'} to this toilet today (UTC). Try again in ${outcome.retryAfterSeconds} seconds; people who rated or voted before may change theirs now.`,
-                retryAfterSeconds: outcome.retryAfterSeconds,
-              },
-              context,
-            );
-        }
-      },
-    });
-  };
-
-  route<Submission>({
-    operationId: 'submitToilet',
-    perPerson: false,
-    prepare: (body) => {
-      const found: InvalidParam[] = [];
-      const { challenge_token: _token, ...input } = body as Submission & { challenge_token?: string };
-      for (const field of ['name', 'opening_hours'] as const) {
-        if (body[field] === undefined) continue;
-        const normal = normalizeVote(field, body[field]);
-        if (normal.ok) input[field] = normal.value;
-        else found.push({ name: field, reason: normal.reason });
+/** One contribution operation behind the guard chain: its body checked, the toilet known, then its write. */
+function registerContribution<I>(server: HttpServer, guards: GuardChain, deps: ContributionRouteDeps, operation: Operation<I>): void {
+  const { catalog, pseudonyms } = deps;
+  const spec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
+  const { schema } = spec.requestBody!;
+  const toilet = spec.pathParams?.id !== undefined;
+  const known = (id: string) => TOILET_ID_PATTERN.test(id) && catalog.snapshot.rowOf(id) >= 0;
+  guards.operation<Checked<I>>(server, spec, {
+    validate: (request, context) => {
+      const body = parseJson(request.body!);
+      if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
+      context.body = body;
+      const problemsFound = findInvalid(schema, body);
+      if (problemsFound.length === 0 && operation.perPerson && context.account === null && body.device_id === undefined) {
+        problemsFound.push({ name: 'device_id', reason: 'is required when no account is signed in: send the 32 lowercase hex digits this browser keeps' });
       }
-      return found.length > 0 ? { invalid: found } : { input };
+      const prepared = problemsFound.length === 0 ? operation.prepare(body) : { invalid: problemsFound };
+      return 'invalid' in prepared ? invalidBody(prepared.invalid) : { input: { input: prepared.input, deviceId: body.device_id } };
     },
-    write: ({ input, proof }) => contributions.submit(input, proof),
-  });
-
-  route<null>({
-    operationId: 'confirmToilet',
-    perPerson: false,
-    prepare: () => ({ input: null }),
-    write: ({ id, ip, proof }) => contributions.confirm(id, ip, proof),
-  });
-
-  route<number>({
-    operationId: 'rateToilet',
-    perPerson: true,
-    prepare: (body) => ({ input: body.rating }),
-    write: ({ id, input, ip, person, proof }) => contributions.rate(id, ip, person!, input, proof),
-  });
-
-  route<{ kind: ReportKind; note?: string }>({
-    operationId: 'reportToilet',
-    perPerson: false,
-    prepare: (body) => ({ input: { kind: body.kind, note: body.note } }),
-    write: ({ id, input, proof }) => contributions.report(id, input.kind, input.note, proof),
-  });
-
-  route<VoteInput[]>({
-    operationId: 'correctToilet',
-    perPerson: true,
-    prepare: (body) => {
-      const found: InvalidParam[] = [];
-      const input: VoteInput[] = [];
-      const seen = new Set<string>();
-      (body.votes as { attribute: FactAttribute; value: string }[]).forEach(({ attribute, value }, i) => {
-        if (seen.has(attribute)) found.push({ name: `votes[${i}].attribute`, reason: `${attribute} appears more than once; send one vote per fact` });
-        seen.add(attribute);
-        const normal = normalizeVote(attribute, value);
-        if (normal.ok) input.push({ attribute, value: normal.value });
-        else found.push({ name: `votes[${i}].value`, reason: normal.reason });
-      });
-      return found.length > 0 ? { invalid: found } : { input };
+    exists: toilet ? (request) => (known(request.params.id) ? null : notFound(request.params.id)) : undefined,
+    handle: (request, context) => {
+      const id = toilet ? request.params.id : '';
+      if (toilet && !known(id)) return guards.refuse(notFound(id), context); // a moderator may have acted while the token was checked
+      const { account, input } = context;
+      const person = account !== null ? accountPerson(account) : typeof input.deviceId === 'string' ? pseudonyms.person(input.deviceId) : null;
+      return answerOutcome(operation.write({ id, input: input.input, ip: request.ip, person, proof: context.humanCheck }), context, guards);
     },
-    write: ({ id, input, ip, person, proof }) => contributions.vote(id, ip, person!, input, proof),
   });
+}
 
-  // Not an operation of the spec: the site's widget fetches it before a contribution, so it shares their budget and switch.
+function notFound(id: string): Refusal {
+  return { slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Find ids with findToiletsNear or listToiletsInArea.` };
+}
+
+/** 201 with the answer, or the refusal the write came to (a replayed token, the day's limit). */
+function answerOutcome(outcome: Outcome<unknown>, context: GuardContext<unknown>, guards: GuardChain): RouteResult {
+  switch (outcome.kind) {
+    case 'done':
+      return { status: 201, headers: [...JSON_CREATED, ...context.headers], body: JSON.stringify(outcome.answer) };
+    case 'replayed':
+      return guards.refuse({ slug: 'human-check-failed', detail: 'The human check failed: this challenge_token was used before; solve a new challenge.' }, context);
+    case 'daily-limit':
+      return guards.refuse(
+        {
+          slug: 'daily-limit',
+          detail: `This address already added a new ${outcome.rule === 'new_rater' ? 'rater' : 'voter'} to this toilet today (UTC). Try again in ${outcome.retryAfterSeconds} seconds; people who rated or voted before may change theirs now.`,
+          retryAfterSeconds: outcome.retryAfterSeconds,
+        },
+        context,
+      );
+  }
+}
+
+const submitToilet = (contributions: Contributions): Operation<Submission> => ({
+  operationId: 'submitToilet',
+  perPerson: false,
+  prepare: (body) => {
+    const found: InvalidParam[] = [];
+    const { challenge_token: _token, ...input } = body as Submission & { challenge_token?: string };
+    for (const field of ['name', 'opening_hours'] as const) {
+      if (body[field] === undefined) continue;
+      const normal = normalizeVote(field, body[field]);
+      if (normal.ok) input[field] = normal.value;
+      else found.push({ name: field, reason: normal.reason });
+    }
+    return found.length > 0 ? { invalid: found } : { input };
+  },
+  write: ({ input, proof }) => contributions.submit(input, proof),
+});
+
+const confirmToilet = (contributions: Contributions): Operation<null> => ({
+  operationId: 'confirmToilet',
+  perPerson: false,
+  prepare: () => ({ input: null }),
+  write: ({ id, ip, proof }) => contributions.confirm(id, ip, proof),
+});
+
+const rateToilet = (contributions: Contributions): Operation<number> => ({
+  operationId: 'rateToilet',
+  perPerson: true,
+  prepare: (body) => ({ input: body.rating }),
+  write: ({ id, input, ip, person, proof }) => contributions.rate(id, ip, person!, input, proof),
+});
+
+const reportToilet = (contributions: Contributions): Operation<{ kind: ReportKind; note?: string }> => ({
+  operationId: 'reportToilet',
+  perPerson: false,
+  prepare: (body) => ({ input: { kind: body.kind, note: body.note } }),
+  write: ({ id, input, proof }) => contributions.report(id, input.kind, input.note, proof),
+});
+
+const correctToilet = (contributions: Contributions): Operation<VoteInput[]> => ({
+  operationId: 'correctToilet',
+  perPerson: true,
+  prepare: (body) => {
+    const found: InvalidParam[] = [];
+    const input: VoteInput[] = [];
+    const seen = new Set<string>();
+    (body.votes as { attribute: FactAttribute; value: string }[]).forEach(({ attribute, value }, i) => {
+      if (seen.has(attribute)) found.push({ name: `votes[${i}].attribute`, reason: `${attribute} appears more than once; send one vote per fact` });
+      seen.add(attribute);
+      const normal = normalizeVote(attribute, value);
+      if (normal.ok) input.push({ attribute, value: normal.value });
+      else found.push({ name: `votes[${i}].value`, reason: normal.reason });
+    });
+    return found.length > 0 ? { invalid: found } : { input };
+  },
+  write: ({ id, input, ip, person, proof }) => contributions.vote(id, ip, person!, input, proof),
+});
+
+/** Not an operation of the spec: the site's widget fetches it before a contribution, so it shares their budget and switch. */
+function registerChallenge(server: HttpServer, guards: GuardChain, humanCheck: HumanCheck): void {
   guards.route(server, {
     method: 'GET',
     pattern: `${API_PREFIX}/challenge`,
