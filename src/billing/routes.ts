@@ -38,50 +38,57 @@ const LISTING = /^pl_[0-9a-f]{32}$/;
 const ATTEMPT = /^[0-9a-f]{32}$/;
 
 export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps): void {
-  const { log } = deps;
   const guards = new GuardChain(deps);
-  const answer = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: [...JSON_TYPE, ...context.headers], body: JSON.stringify(body) });
-  const parts = (): BillingParts => {
-    if (deps.parts === null) throw new Error('a billing handler ran while billing is off: the feature switch must refuse first');
-    return deps.parts;
-  };
+  registerPageOperation<{ listing: string; tier: PartnerTier }>(server, guards, deps, 'startCheckout', (body, accountId, context) => partsOf(deps).checkouts.start(accountId, body.listing, body.tier, context.nowMs));
+  registerPageOperation<{ listing: string }>(server, guards, deps, 'openBillingPortal', (body, accountId) => partsOf(deps).checkouts.portal(accountId, body.listing));
+  registerWebhook(server, guards, deps);
+  registerCheckoutCanceled(server, guards, deps);
+}
 
-  /** Stripe's and the listing's refusals as problems; anything else is a fault (500). */
-  const refusalOf = (error: unknown, operation: string): Refusal => {
-    if (error instanceof BillingError) return { slug: error.kind, detail: error.message };
-    if (error instanceof ProviderUnreachable) {
-      log.error(`${operation}: Stripe did not answer`, { error: error.message });
-      return { slug: 'provider-unreachable', detail: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment.' };
-    }
-    if (error instanceof ProviderRefused) {
-      log.error(`${operation}: Stripe refused; check the STRIPE_* settings and the Stripe account`, { error: error.message });
-      return { slug: 'payments-unavailable', detail: 'Partner payments are not available right now; nothing was charged or recorded. The operator has been told; try again later.', retryAfterSeconds: REFUSED_RETRY_SECONDS };
-    }
-    throw error;
-  };
+function answer(context: GuardContext<unknown>, body: unknown): RouteResult {
+  return { status: 200, headers: [...JSON_TYPE, ...context.headers], body: JSON.stringify(body) };
+}
 
-  const pageOperation = <B>(operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>) => {
-    const spec = operationIn(BILLING_OPERATIONS, operationId);
-    guards.operation<B>(server, spec, {
-      validate: (request) => {
-        const checked = checkedBody(request, spec);
-        return 'slug' in checked ? checked : { input: checked.body as B };
-      },
-      handle: async (_request, context) => {
-        try {
-          return answer(context, { url: await handle(context.input, context.session!.account, context) });
-        } catch (error) {
-          return guards.refuse(refusalOf(error, operationId), context);
-        }
-      },
-    });
-  };
+function partsOf(deps: BillingRouteDeps): BillingParts {
+  if (deps.parts === null) throw new Error('a billing handler ran while billing is off: the feature switch must refuse first');
+  return deps.parts;
+}
 
-  pageOperation<{ listing: string; tier: PartnerTier }>('startCheckout', (body, accountId, context) => parts().checkouts.start(accountId, body.listing, body.tier, context.nowMs));
-  pageOperation<{ listing: string }>('openBillingPortal', (body, accountId) => parts().checkouts.portal(accountId, body.listing));
+/** Stripe's and the listing's refusals as problems; anything else is a fault (500). */
+function refusalOf(error: unknown, operation: string, log: Logger): Refusal {
+  if (error instanceof BillingError) return { slug: error.kind, detail: error.message };
+  if (error instanceof ProviderUnreachable) {
+    log.error(`${operation}: Stripe did not answer`, { error: error.message });
+    return { slug: 'provider-unreachable', detail: 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again in a moment.' };
+  }
+  if (error instanceof ProviderRefused) {
+    log.error(`${operation}: Stripe refused; check the STRIPE_* settings and the Stripe account`, { error: error.message });
+    return { slug: 'payments-unavailable', detail: 'Partner payments are not available right now; nothing was charged or recorded. The operator has been told; try again later.', retryAfterSeconds: REFUSED_RETRY_SECONDS };
+  }
+  throw error;
+}
 
+/** An operation of the site's partner page: its body checked, then the URL of the Stripe page it opens. */
+function registerPageOperation<B>(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps, operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>): void {
+  const spec = operationIn(BILLING_OPERATIONS, operationId);
+  guards.operation<B>(server, spec, {
+    validate: (request) => {
+      const checked = checkedBody(request, spec);
+      return 'slug' in checked ? checked : { input: checked.body as B };
+    },
+    handle: async (_request, context) => {
+      try {
+        return answer(context, { url: await handle(context.input, context.session!.account, context) });
+      } catch (error) {
+        return guards.refuse(refusalOf(error, operationId, deps.log), context);
+      }
+    },
+  });
+}
+
+/** The payment provider's webhook: the signature step has put the verified event in context.body. */
+function registerWebhook(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps): void {
   guards.operation<SignedEvent>(server, operationIn(BILLING_OPERATIONS, 'receiveStripeEvent'), {
-    // the signature step put the verified event in context.body
     validate: (_request, context) => {
       const event = context.body as Partial<SignedEvent> | null;
       const faults = [
@@ -93,16 +100,20 @@ export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps
     },
     handle: async (_request, context) => {
       try {
-        const { duplicate } = await parts().events.receive(context.input);
+        const { duplicate } = await partsOf(deps).events.receive(context.input);
         return answer(context, duplicate ? { received: true, duplicate: true } : { received: true });
       } catch (error) {
-        return guards.refuse(refusalOf(error, 'receiveStripeEvent'), context);
+        return guards.refuse(refusalOf(error, 'receiveStripeEvent', deps.log), context);
       }
     },
   });
+}
 
-  // The checkout page's cancel link: GET from a top-level navigation (the SameSite=Lax cookie comes along,
-  // but the random attempt id in the link is what names the checkout), then the dashboard.
+/**
+ * The checkout page's cancel link: GET from a top-level navigation (the SameSite=Lax cookie comes along,
+ * but the random attempt id in the link is what names the checkout), then the dashboard.
+ */
+function registerCheckoutCanceled(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps): void {
   guards.route<{ listing: string; attempt: string }>(server, {
     method: 'GET',
     pattern: CHECKOUT_CANCELED_PATH,
@@ -120,11 +131,11 @@ export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps
       const { listing, attempt } = context.input;
       const back = `${DASHBOARD_PATH}?listing=${listing}&checkout=canceled`;
       try {
-        await parts().checkouts.canceled(listing, attempt);
+        await partsOf(deps).checkouts.canceled(listing, attempt);
       } catch (error) {
         // the dashboard still shows; the open checkout expires by itself, or is ended by the next startCheckout
-        const refusal = refusalOf(error, 'checkoutCanceled');
-        log.info('checkout not expired on return through its cancel link', { listing, reason: refusal.slug });
+        const refusal = refusalOf(error, 'checkoutCanceled', deps.log);
+        deps.log.info('checkout not expired on return through its cancel link', { listing, reason: refusal.slug });
       }
       return { status: 303, headers: ['Location', `${deps.config.baseUrl}${back}`, ...context.headers] };
     },
