@@ -10,10 +10,9 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, invalidQuery, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type GuardedRoute, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
-import { operationIn, type OperationSpec } from '../schemas/operations.js';
+import { GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
+import { operationIn } from '../schemas/operations.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
-import { parseQuery } from '../schemas/query.js';
 import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
 import { sessionId, type Sessions } from './sessions.js';
@@ -48,10 +47,10 @@ const USER_AGENT = ['user-agent'];
 export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps): void {
   const guards = new GuardChain(deps);
   const handlers = new AccountHandlers(deps, guards);
-  /** Registers an operation whose body or query, if it takes one, is checked against its schema. */
+  /** Registers an operation; the chain checks its body or query, if it takes one, against its schema. */
   const register = <B>(operationId: string, handle: Handler<B>, headers?: string[]) => {
     const spec = operationIn(ACCOUNT_OPERATIONS, operationId);
-    guards.operation<B>(server, spec, { headers, validate: inputValidator<B>(spec), handle: (request, context) => handle(context.input, context, request) });
+    guards.operation<B>(server, spec, { headers, handle: (request, context) => handle(context.input, context, request) });
   };
   register('startPasskeyRegistration', handlers.startPasskeyRegistration);
   register('createAccount', handlers.createAccount, USER_AGENT);
@@ -71,24 +70,6 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
 
 /** What a handler gets: the checked body (or query), the guard chain's context, the request. */
 type Handler<B> = (body: B, context: GuardContext<B>, request: HttpRequestInfo) => RouteResult | Promise<RouteResult>;
-
-/** The validation step of an operation: its query or its body against the registry's schema. */
-function inputValidator<B>(spec: OperationSpec): GuardedRoute<B>['validate'] {
-  if (spec.query !== undefined) {
-    const query = spec.query;
-    return (request) => {
-      const parsed = parseQuery(query, request.query);
-      return parsed.ok ? { input: parsed.params as B } : invalidQuery(parsed.invalid);
-    };
-  }
-  if (spec.requestBody === undefined) return undefined;
-  return (request, context) => {
-    const checked = checkedBody(request, spec);
-    if ('slug' in checked) return checked;
-    context.body = checked.body;
-    return { input: checked.body as B };
-  };
-}
 
 function answer(status: number, context: GuardContext<unknown>, body: unknown, cookie?: string): RouteResult {
   return { status, headers: [...JSON_TYPE, ...context.headers, ...(cookie === undefined ? [] : ['Set-Cookie', cookie])], body: JSON.stringify(body) };

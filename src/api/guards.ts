@@ -12,6 +12,7 @@ import type { HeaderList, HttpReply } from '../http/reply.js';
 import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
 import { countRefusal, limiterOf, type Limits } from './limits.js';
 import { findInvalid } from '../schemas/validate.js';
+import { parseQuery } from '../schemas/query.js';
 
 /**
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
@@ -294,8 +295,14 @@ export interface GuardedRoute<I> {
   renderRefusal?(refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo, status: number): RouteResult;
 }
 
-/** The parts of a registry operation's route that are the route's own. */
-export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'>;
+/**
+ * The parts of a registry operation's route that are the route's own. Without `validate`, the chain checks
+ * the body (or the query) against the entry's schema itself, then runs `refine` on what passed.
+ */
+export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'> & {
+  /** Checks beyond the entry's schema, on the body (or query) that passed it: the input, or a refusal. */
+  refine?(input: I, request: HttpRequestInfo, context: GuardContext<I>): { input: I } | Refusal;
+};
 
 /** Answers a refusal of a route's checks. */
 type Refuse<I> = (refusal: Refusal, context: GuardContext<I>, request: HttpRequestInfo) => RouteResult;
@@ -311,6 +318,7 @@ export class GuardChain {
   operation<I>(server: HttpServer, spec: OperationSpec, route: OperationRoute<I>): void {
     const maxBytes = spec.requestBody?.maxBytes;
     if (spec.requestBody !== undefined && maxBytes === undefined) throw new Error(`${spec.operationId} takes a body: give it requestBody.maxBytes in the registry`);
+    const { refine, ...own } = route;
     this.route(server, {
       method: spec.method.toUpperCase() as HttpMethod,
       pattern: fullPath(spec).replace(/\{(\w+)\}/g, ':$1'),
@@ -318,7 +326,8 @@ export class GuardChain {
       needs: spec,
       body: maxBytes === undefined ? undefined : { maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 },
       ...(spec.cacheControl === 'no-store' ? { answerHeaders: PRIVATE_ANSWER } : {}),
-      ...route,
+      ...own,
+      validate: own.validate ?? schemaValidation(spec, refine),
     });
   }
 
@@ -439,7 +448,33 @@ export function parseJson(body: Buffer): any {
 }
 
 /** The JSON body of an operation, checked against its request schema: the body, or the 400 listing each fault. */
-export function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { body: any } | Refusal {
+/**
+ * The validation step of an operation from its registry entry: the query parsed by its parameter set, or the
+ * body as JSON against its schema (then in `context.body`, where the human check reads its token), then
+ * `refine`. None for an operation that takes neither.
+ */
+function schemaValidation<I>(spec: OperationSpec, refine: OperationRoute<I>['refine']): GuardedRoute<I>['validate'] {
+  const then = (input: I, request: HttpRequestInfo, context: GuardContext<I>) => (refine === undefined ? { input } : refine(input, request, context));
+  const query = spec.query;
+  if (query !== undefined) {
+    return (request, context) => {
+      const parsed = parseQuery(query, request.query);
+      return parsed.ok ? then(parsed.params as I, request, context) : invalidQuery(parsed.invalid);
+    };
+  }
+  if (spec.requestBody === undefined) {
+    if (refine !== undefined) throw new Error(`${spec.operationId} takes no body or query to refine`);
+    return undefined;
+  }
+  return (request, context) => {
+    const checked = checkedBody(request, spec);
+    if ('slug' in checked) return checked;
+    context.body = checked.body;
+    return then(checked.body as I, request, context);
+  };
+}
+
+function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { body: any } | Refusal {
   const body = parseJson(request.body ?? Buffer.alloc(0));
   if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
   const found = findInvalid(spec.requestBody!.schema, body);

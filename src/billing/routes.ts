@@ -9,7 +9,7 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
+import { GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
 import { operationIn, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import { BILLING_OPERATIONS } from './operations.js';
 import type { PartnerTier } from '../schemas/resources.js';
@@ -68,14 +68,10 @@ function refusalOf(error: unknown, operation: string, log: Logger): Refusal {
   throw error;
 }
 
-/** An operation of the site's partner page: its body checked, then the URL of the Stripe page it opens. */
+/** An operation of the site's partner page: its body checked by the chain, then the URL of the Stripe page it opens. */
 function registerPageOperation<B>(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps, operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>): void {
   const spec = operationIn(BILLING_OPERATIONS, operationId);
   guards.operation<B>(server, spec, {
-    validate: (request) => {
-      const checked = checkedBody(request, spec);
-      return 'slug' in checked ? checked : { input: checked.body as B };
-    },
     handle: async (_request, context) => {
       try {
         return answer(context, { url: await handle(context.input, context.session!.account, context) });

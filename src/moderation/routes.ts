@@ -9,7 +9,7 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
-import { checkedBody, GuardChain, invalidBody, type GuardContext, type SessionReader } from '../api/guards.js';
+import { GuardChain, invalidBody, type GuardContext, type SessionReader } from '../api/guards.js';
 import { operationIn } from '../schemas/operations.js';
 import { MODERATION_OPERATIONS } from './operations.js';
 import type { InvalidParam } from '../schemas/resources.js';
@@ -65,10 +65,7 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
 
   const spec = operationIn(MODERATION_OPERATIONS, 'moderate');
   guards.operation<ActionRequest>(server, spec, {
-    validate: (request) => {
-      const checked = checkedBody(request, spec);
-      if ('slug' in checked) return checked;
-      const body = checked.body as ActionRequest;
+    refine: (body) => {
       const missing: InvalidParam[] = NEEDS[body.action].filter((field) => body[field] === undefined).map((name) => ({ name, reason: `is required for ${body.action}` }));
       const extra: InvalidParam[] = (['target', 'toilet_id', 'fact', 'value'] as const)
         .filter((field) => body[field] !== undefined && !NEEDS[body.action].includes(field))

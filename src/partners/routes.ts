@@ -7,7 +7,7 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { SessionReader } from '../api/guards.js';
-import { checkedBody, GuardChain, invalidBody, type GuardContext, type Refusal } from '../api/guards.js';
+import { GuardChain, invalidBody, type GuardContext, type Refusal } from '../api/guards.js';
 import { operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from './operations.js';
 import type { PartnerContext } from './context.js';
@@ -62,20 +62,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
       throw error;
     }
   };
-  const bodyOf = (operationId: string) => {
-    const spec = operationIn(PARTNER_OPERATIONS, operationId);
-    return {
-      spec,
-      validate: (request: Parameters<typeof checkedBody>[0]) => {
-        const checked = checkedBody(request, spec);
-        return 'slug' in checked ? checked : { input: checked.body };
-      },
-    };
-  };
-
-  const claim = bodyOf('claimToilet');
-  guards.operation<ClaimRequest>(server, claim.spec, {
-    validate: claim.validate,
+  guards.operation<ClaimRequest>(server, operationIn(PARTNER_OPERATIONS, 'claimToilet'), {
     exists: (request) =>
       context.toilets.snapshot.rowOf(request.params.id) >= 0
         ? null
@@ -87,9 +74,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
       }),
   });
 
-  const profile = bodyOf('updatePartnerProfile');
-  guards.operation<ProfileChange>(server, profile.spec, {
-    validate: profile.validate,
+  guards.operation<ProfileChange>(server, operationIn(PARTNER_OPERATIONS, 'updatePartnerProfile'), {
     exists: (request, guardContext) => {
       try {
         profiles.editable(guardContext.session!.account, request.params.id);
@@ -102,9 +87,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
     handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.update(guardContext.session!.account, request.params.id, guardContext.input)),
   });
 
-  const hoursCheck = bodyOf('checkPartnerHours');
-  guards.operation<{ opening_hours: string | null }>(server, hoursCheck.spec, {
-    validate: hoursCheck.validate,
+  guards.operation<{ opening_hours: string | null }>(server, operationIn(PARTNER_OPERATIONS, 'checkPartnerHours'), {
     exists: (request, guardContext) => {
       try {
         profiles.owned(guardContext.session!.account, request.params.id);
