@@ -34,6 +34,8 @@ import { registerMetricsRoute } from './observe/metrics-route.js';
 import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
+import { SourceFetch } from './source-fetch/source-fetch.js';
+import type { Timers } from './source-fetch/remote-file.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -45,6 +47,8 @@ export interface AppOptions {
   places?: PlaceLookup | null;
   /** Writes batches of access-log lines from every thread (main.ts: the log's stdout); default: dropped. */
   accessLines?(lines: string): void;
+  /** Schedules the checks of TOILETS_DB_URL and TILES_DB_URL (tests: a scheduler of their own); default: real timers. */
+  sourceFetchTimers?: Timers;
 }
 
 export interface App {
@@ -68,6 +72,8 @@ export interface App {
   billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
+  /** TOILETS_DB_URL and TILES_DB_URL: the published files this replica fetches (src/source-fetch). */
+  sourceFetch: SourceFetch;
   /** The public MCP endpoint of this thread. */
   mcp: McpEndpoint;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -100,6 +106,16 @@ export function createApp(options: AppOptions): App {
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
+  // tiles is made further down; the fetch reloads it only once listen() started both
+  const sourceFetch = new SourceFetch(config.sourceFetch, {
+    toiletsDb: config.toiletsDb,
+    tilesDb: config.tilesDb,
+    reloadToilets: (reason) => catalog.reload(reason),
+    reloadTiles: (reason) => tiles.reload(reason),
+    log,
+    now,
+    timers: options.sourceFetchTimers,
+  });
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -122,11 +138,12 @@ export function createApp(options: AppOptions): App {
       refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
       mcpCalls,
       data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
+      sourceFetch: () => sourceFetch.figures(),
       now,
     });
     registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
   }
-  registerStatusRoutes(server, { catalog, community, problems, now });
+  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch });
   registerPages(server, { config, catalog, reads, problems, now });
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, partners: partners.context });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
@@ -163,6 +180,7 @@ export function createApp(options: AppOptions): App {
     accountEvents,
     billing,
     tiles,
+    sourceFetch,
     mcp,
     threads,
     listen: async () => {
@@ -174,12 +192,14 @@ export function createApp(options: AppOptions): App {
       accountEvents.start();
       billing.start();
       tiles.start();
+      sourceFetch.start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },
     close: async () => {
       heartbeats.stop(0);
+      await sourceFetch.close(); // no swap during the shutdown; a transfer under way leaves no file
       catalog.close();
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
       // thread's are answered here meanwhile); only then may the MCP handler close.
