@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../src/log.js';
 import { importedCopy, serve, tempDir, type Served } from '../api/support.js';
 import { Publisher, sha256Of } from './publisher.js';
-import { fetchLeftovers, ManualTimers, variantOf } from './support.js';
+import { fetchLeftovers, ManualTimers, mbtilesFile, variantOf } from './support.js';
 
 const NEAREST = '/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=3';
 const V1 = '2026-01-01T00:00:00.000Z';
@@ -144,5 +144,52 @@ describe('a replica following TOILETS_DB_URL', () => {
     for (const [i, base] of [5_000, 10_000, 20_000].entries()) assert.ok(retries[i] >= base * 0.9 && retries[i] <= base * 1.1, `retry ${i + 1}: ${retries.join(', ')}`);
     await check();
     assert.equal(timers.waiting, 1, 'one check is scheduled at a time');
+  });
+});
+
+describe('TILES_DB_URL, and a URL with credentials and a token', () => {
+  const dir = tempDir('source-fetch-tiles');
+  const lines: Line[] = [];
+  let publisher: Publisher;
+  let s: Served;
+
+  before(async () => {
+    const db = join(dir.path, 'toilets.db');
+    await importedCopy('monaco', db);
+    publisher = await Publisher.start();
+    publisher.requireAuthorization = `Basic ${Buffer.from('replica:s3cret').toString('base64')}`;
+    const url = new URL(publisher.url('tiles.mbtiles'));
+    url.username = 'replica';
+    url.password = 's3cret';
+    url.search = '?token=s3cret';
+    s = await serve({ db, log: recordingLog(lines), sourceFetchTimers: new ManualTimers(), env: { TILES_DB_URL: url.href } });
+  });
+  after(async () => {
+    await s?.close();
+    await publisher?.close();
+    dir.remove();
+  });
+
+  test('a published tiles file is fetched and served; one the server cannot serve is refused and the old one stays', async () => {
+    publisher.publish('tiles.mbtiles', mbtilesFile(dir.path, 'vector.mbtiles', 'pbf', 'first'));
+    await s.app.sourceFetch.checkNow();
+    const tile = await s.call('/tiles/0/0/0.pbf', { headers: { 'Accept-Encoding': 'identity' } });
+    assert.equal(tile.status, 200);
+    assert.equal(tile.text, 'first');
+    publisher.publish('tiles.mbtiles', mbtilesFile(dir.path, 'raster.mbtiles', 'png', 'raster'));
+    await s.app.sourceFetch.checkNow();
+    const state = (await s.call('/status')).json.source_fetch;
+    assert.equal(state.toilets, null);
+    assert.match(state.tiles.last_error, /tiles\.mbtiles is refused: it is not a vector MBTiles file the server can serve \(it holds png, not vector tiles/);
+    assert.equal((await s.call('/tiles/0/0/0.pbf', { headers: { 'Accept-Encoding': 'identity' } })).text, 'first');
+    assert.deepEqual(fetchLeftovers(dir.path), []);
+  });
+
+  test('the credentials reach the publisher as Basic authorization, the token as the query; neither is logged or shown', async () => {
+    assert.ok(publisher.seen.length > 0 && publisher.seen.every((seen) => seen.status !== 401), 'every request carried the credentials');
+    assert.ok(publisher.seen.every((seen) => seen.query === '?token=s3cret'), 'the file and its checksum were asked for with the query');
+    const shown = JSON.stringify(lines) + (await s.call('/status')).text + (await s.call('/readyz')).text;
+    assert.ok(shown.includes('tiles.mbtiles'), 'the address is shown');
+    assert.ok(!shown.includes('s3cret') && !shown.includes('replica:'), shown);
   });
 });

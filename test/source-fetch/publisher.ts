@@ -11,6 +11,8 @@ export type Fault = 'error500' | 'truncate' | 'hang';
 
 export interface Seen {
   path: string;
+  /** The query, with its `?` ('' for none). */
+  query: string;
   status: number;
   ifNoneMatch: string | null;
   authorization: string | null;
@@ -61,11 +63,11 @@ export class Publisher {
   }
 
   private answer(request: IncomingMessage, response: ServerResponse): void {
-    const path = new URL(request.url!, 'http://x').pathname;
+    const { pathname: path, search: query } = new URL(request.url!, 'http://x');
     const body = this.files.get(path);
     const fault = this.faults.get(path);
     const status = this.requireAuthorization !== null && request.headers.authorization !== this.requireAuthorization ? 401 : body === undefined ? 404 : fault === 'error500' ? 500 : request.headers['if-none-match'] === etagOf(body) ? 304 : 200;
-    this.seen.push({ path, status, ifNoneMatch: request.headers['if-none-match'] ?? null, authorization: request.headers.authorization ?? null });
+    this.seen.push({ path, query, status, ifNoneMatch: request.headers['if-none-match'] ?? null, authorization: request.headers.authorization ?? null });
     if (status !== 200) {
       response.writeHead(status, body === undefined || status !== 304 ? {} : { ETag: etagOf(body) }).end();
       return;

@@ -1,8 +1,9 @@
 // What the source-fetch tests share: versions of a real imported source database that differ as the test
-// needs (another import time, a newer layout), read as the bytes a publisher serves, and a scheduler that
+// needs (another import time, a newer layout), a small MBTiles file, read as the bytes a publisher serves, and a scheduler that
 // records the checks a RemoteFile asks for instead of running them on the wall clock.
 import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type { Timers } from '../../src/source-fetch/remote-file.js';
 
@@ -42,4 +43,16 @@ export class ManualTimers implements Timers {
   get waiting(): number {
     return this.pending.size;
   }
+}
+
+/** The bytes of a minimal MBTiles file with one tile at 0/0/0, of `format` (pbf: vector tiles the server serves). */
+export function mbtilesFile(dir: string, name: string, format: string, description: string): Buffer {
+  const path = join(dir, name);
+  const sql = new Database(path);
+  sql.exec('CREATE TABLE metadata (name TEXT, value TEXT); CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)');
+  const meta = sql.prepare('INSERT INTO metadata VALUES (?, ?)');
+  for (const [key, value] of Object.entries({ format, description, minzoom: '0', maxzoom: '0', json: '{"vector_layers":[]}' })) meta.run(key, value);
+  sql.prepare('INSERT INTO tiles VALUES (0, 0, 0, ?)').run(gzipSync(Buffer.from(description)));
+  sql.close();
+  return readFileSync(path);
 }
