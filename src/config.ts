@@ -223,12 +223,7 @@ function sourceFetchConfig(env: NodeJS.ProcessEnv): SourceFetchConfig {
 function publishedFileUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = env[name];
   if (!raw) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
+  const url = URL.canParse(raw) ? new URL(raw) : null;
   const example = 'e.g. http://10.0.0.5:8081/toilets.db (credentials as https://user:password@host/…)';
   if (url === null) throw new ConfigError(`${name} is not a URL: use the address the import job publishes the file at, ${example}`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} uses ${url.protocol.replace(/:$/, '')}, which the fetch does not support: use an http:// or https:// address, ${example}`);

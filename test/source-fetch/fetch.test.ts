@@ -193,3 +193,53 @@ describe('TILES_DB_URL, and a URL with credentials and a token', () => {
     assert.ok(!shown.includes('s3cret') && !shown.includes('replica:'), shown);
   });
 });
+
+describe('the size bound, and a shutdown during a transfer', () => {
+  const dir = tempDir('source-fetch-bounds');
+  const live = join(dir.path, 'toilets.db');
+  let publisher: Publisher;
+  let s: Served;
+  let database: Buffer;
+  let closed = false;
+
+  before(async () => {
+    await importedCopy('monaco', live);
+    database = readFileSync(live);
+    publisher = await Publisher.start();
+    publisher.publish('toilets.db', database);
+    s = await serve({ db: live, sourceFetchTimers: new ManualTimers(), env: { TOILETS_DB_URL: publisher.url('toilets.db'), SOURCE_FETCH_MAX_MB: '1' } });
+    await s.app.sourceFetch.checkNow(); // the local copy is the published one
+  });
+  after(async () => {
+    if (!closed) await s?.close();
+    await publisher?.close();
+    dir.remove();
+  });
+
+  test('a file over SOURCE_FETCH_MAX_MB is refused: by its Content-Length before the download, else as it arrives', async () => {
+    const larger = variantOf(live, dir.path, 'larger.db', { imported_at: V3 });
+    assert.ok(larger.length > 1_048_576);
+    publisher.publish('toilets.db', larger);
+    await s.app.sourceFetch.checkNow();
+    assert.match(s.app.sourceFetch.toilets!.status().last_error ?? '', /toilets\.db is \d+\.\d MB, over the limit of 1\.0 MB \(SOURCE_FETCH_MAX_MB\)$/);
+    publisher.fault('toilets.db', 'chunked');
+    await s.app.sourceFetch.checkNow();
+    assert.match(s.app.sourceFetch.toilets!.status().last_error ?? '', /broke off after \d+ bytes: it is over the limit of 1\.0 MB \(SOURCE_FETCH_MAX_MB\)$/);
+    publisher.fault('toilets.db', null);
+    assert.deepEqual(readFileSync(live), database);
+    assert.deepEqual(fetchLeftovers(dir.path), []);
+  });
+
+  test('a shutdown while a transfer hangs ends it and removes its temporary file', async () => {
+    publisher.publish('toilets.db', randomBytes(256 * 1024));
+    publisher.fault('toilets.db', 'hang');
+    const downloads = publisher.downloads('toilets.db');
+    const checking = s.app.sourceFetch.checkNow();
+    while (publisher.downloads('toilets.db') === downloads || fetchLeftovers(dir.path).length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await s.close();
+    closed = true;
+    assert.equal(await checking, undefined);
+    assert.deepEqual(fetchLeftovers(dir.path), []);
+    assert.deepEqual(readFileSync(live), database);
+  });
+});

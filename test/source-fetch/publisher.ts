@@ -1,13 +1,15 @@
 // The import job's side of the tests: a static web server on loopback (real HTTP, node:http) serving
 // published files and their `.sha256` checksum files as nginx would (ETag, If-None-Match → 304), with the
-// faults a replica must survive put on a path: a 500, a body cut short, a body that stops arriving. It keeps
+// faults a replica must survive put on a path: a 500, a body cut short, a body that stops arriving, a body
+// of no stated length. It keeps
 // every request it answered, so a test can tell a 304 from a download.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checksumLine } from '../../src/source-fetch/checksum.js';
 
-export type Fault = 'error500' | 'truncate' | 'hang';
+/** chunked: no Content-Length (the size is known only at the end). */
+export type Fault = 'error500' | 'truncate' | 'hang' | 'chunked';
 
 export interface Seen {
   path: string;
@@ -72,7 +74,7 @@ export class Publisher {
       response.writeHead(status, body === undefined || status !== 304 ? {} : { ETag: etagOf(body) }).end();
       return;
     }
-    response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body!.length, ETag: etagOf(body!) });
+    response.writeHead(200, { 'Content-Type': 'application/octet-stream', ...(fault === 'chunked' ? {} : { 'Content-Length': body!.length }), ETag: etagOf(body!) });
     if (fault === 'truncate') {
       response.write(body!.subarray(0, body!.length >> 1), () => response.destroy());
     } else if (fault === 'hang') {
