@@ -5,7 +5,9 @@
 // file replaced, the same way. A replica reading the new checksum therefore always finds the new file; one
 // that read the old checksum and then the new file sees a mismatch and tries again. A file whose published
 // checksum already states its SHA-256 is left alone, so its ETag stays and the replicas' checks stay 304s.
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// Published files are readable by all (0644, folders it makes 0755): the web server's user may be another,
+// the import job's umask (0077 under systemd) notwithstanding; the data is public.
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { discardTemporary, keepTemporary, temporaryFile } from '../storage/temporaries.js';
 import { checksumLine, parseChecksum, sha256OfFile } from './checksum.js';
@@ -46,11 +48,11 @@ export async function publish(sources: PublishSources, dir: string): Promise<Pub
       throw new PublishError(`${sources.tilesDb} is not published: ${(error as Error).message}`);
     }
   }
-  mkdirSync(dir, { recursive: true });
+  publicFolder(dir);
   const done: PublishedFile[] = [];
   if (existsSync(sources.tilesDb)) done.push(await publishFile(sources.tilesDb, dir, PUBLISHED_NAMES.tiles));
   const dumps = existsSync(sources.dumpDir) ? readdirSync(sources.dumpDir).filter((name) => !name.startsWith('.') && statSync(join(sources.dumpDir, name)).isFile()) : [];
-  if (dumps.length > 0) mkdirSync(join(dir, PUBLISHED_NAMES.dumps), { recursive: true });
+  if (dumps.length > 0) publicFolder(join(dir, PUBLISHED_NAMES.dumps));
   for (const name of dumps) done.push(await publishFile(join(sources.dumpDir, name), join(dir, PUBLISHED_NAMES.dumps), name, `${PUBLISHED_NAMES.dumps}/${name}`));
   done.push(await publishFile(sources.toiletsDb, dir, PUBLISHED_NAMES.toilets));
   return done;
@@ -87,11 +89,17 @@ function placeAtomically(dir: string, name: string, write: (temp: string) => voi
   const temp = temporaryFile(dir, `.${basename(name)}.`, '.publishing');
   try {
     write(temp);
+    chmodSync(temp, 0o644); // a hard link's mode is the source's too: public data in a folder of the job's own
     renameSync(temp, join(dir, name));
     keepTemporary(temp);
   } finally {
     discardTemporary(temp);
   }
+}
+
+/** Makes `dir` if it is not there, readable by all; one that is there keeps the operator's mode. */
+function publicFolder(dir: string): void {
+  if (mkdirSync(dir, { recursive: true }) !== undefined) chmodSync(dir, 0o755);
 }
 
 /** A failure said in one line. */

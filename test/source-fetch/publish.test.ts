@@ -28,6 +28,7 @@ describe('npm run publish-source, served by nginx to a replica', () => {
   const job = join(dir.path, 'job');
   const published = join(dir.path, 'published');
   const env = { TOILETS_DB: join(job, 'toilets.db'), DUMP_DIR: join(job, 'dumps') };
+  const umask = process.umask(0o077); // as the refresh unit has it
   let imported = '';
 
   before(async () => {
@@ -37,7 +38,10 @@ describe('npm run publish-source, served by nginx to a replica', () => {
     writeFileSync(join(job, 'toilets.db'), variantOf(imported, dir.path, 'v1.db', { imported_at: '2026-03-01T00:00:00.000Z' }));
     writeFileSync(join(job, 'dumps', 'NOTICE.txt'), 'ODbL\n');
   });
-  after(() => dir.remove());
+  after(() => {
+    process.umask(umask);
+    dir.remove();
+  });
 
   test('publishes each file beside its checksum, then leaves unchanged ones alone', async () => {
     const first = await publishInto(published, env);
@@ -47,6 +51,9 @@ describe('npm run publish-source, served by nginx to a replica', () => {
     const body = readFileSync(join(published, 'toilets.db'));
     assert.equal(readFileSync(join(published, 'toilets.db.sha256'), 'latin1'), `${sha256Of(body)}  toilets.db\n`, 'sha256sum -c reads it');
     assert.equal(readFileSync(join(published, 'dumps', 'NOTICE.txt.sha256'), 'latin1'), `${sha256Of(Buffer.from('ODbL\n'))}  NOTICE.txt\n`);
+    for (const path of ['', 'dumps', 'toilets.db', 'toilets.db.sha256', 'dumps/NOTICE.txt']) {
+      assert.equal(statSync(join(published, path)).mode & 0o777, path.includes('.') ? 0o644 : 0o755, `${path} is readable by the web server's user`);
+    }
     const stamp = statSync(join(published, 'toilets.db.sha256')).mtimeMs;
     const again = await publishInto(published, env);
     assert.equal(again.code, 0, again.stderr);
@@ -73,8 +80,7 @@ describe('npm run publish-source, served by nginx to a replica', () => {
     let replica: Served;
 
     before(async () => {
-      // nginx's workers may run as another user (nobody, when the tests run as root)
-      for (const folder of [dir.path, published, join(published, 'dumps')]) chmodSync(folder, 0o755);
+      chmodSync(dir.path, 0o755); // nginx's workers run as another user (nobody, when the tests run as root)
       const port = await freePort();
       const web = join(dir.path, 'nginx');
       mkdirSync(web);
