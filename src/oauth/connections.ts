@@ -8,6 +8,7 @@ import type { HttpServer } from '../http/server.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Logger } from '../log.js';
 import { formFields, NO_STORE } from './answers.js';
+import { isDocumentClientId } from './client-documents.js';
 import { OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
 import { escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
@@ -67,7 +68,7 @@ function connectionsList(connections: ConnectionRow[], revoked: boolean): string
   const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const rows = connections
     .map(
-      (c) => `<tr><td><strong>${escapeHtml(c.client_name)}</strong><br><span class="hint">not verified by us; returns to ${escapeHtml(redirectHosts(c.client_metadata))}</span></td><td>${date(c.created_at)}</td><td>${date(c.last_used_at)}</td>
+      (c) => `<tr><td><strong>${escapeHtml(c.client_name)}</strong><br><span class="hint">not verified by us; ${documentHost(c.client_id)}returns to ${escapeHtml(redirectHosts(c.client_metadata))}</span></td><td>${date(c.created_at)}</td><td>${date(c.last_used_at)}</td>
 <td><form method="post" action="${OAUTH_PATHS.connections}"><input type="hidden" name="grant" value="${escapeHtml(c.id)}"><button type="submit">Revoke</button></form></td></tr>`,
     )
     .join('\n');
@@ -76,6 +77,11 @@ function connectionsList(connections: ConnectionRow[], revoked: boolean): string
 <tbody>
 ${rows}
 </tbody></table>`;
+}
+
+/** Where a client ID metadata document's client describes itself ("described at host; "), else nothing. */
+function documentHost(clientId: string): string {
+  return isDocumentClientId(clientId) ? `described at ${escapeHtml(new URL(clientId).host)}; ` : '';
 }
 
 function redirectHosts(metadata: string): string {
