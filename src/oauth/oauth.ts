@@ -60,7 +60,7 @@ export class OAuth {
     registerPageAssets(server);
     registerClientEndpoints(server, { guards, store, grants, log, pendingClientsMax: config.oauthPendingClientsMax });
     registerAuthorization(server, { guards, baseUrl: config.baseUrl, store, accounts: this.accounts.store, grants, documents: this.documents, log });
-    registerConnections(server, { guards, store, grants, log });
+    registerConnections(server, { guards, store, grants, log, baseUrl: config.baseUrl });
   }
 
   start(): void {

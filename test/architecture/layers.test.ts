@@ -52,8 +52,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages,
-  // the client ID metadata documents it fetches (through src/outbound)
-  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/outbound', 'src/config', 'src/log'],
+  // the client ID metadata documents it fetches (through src/outbound), the pages' language as the site's (src/web)
+  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/outbound', 'src/web', 'src/config', 'src/log'],
   // the one way out to addresses others chose (webhooks, client documents): SSRF-hardened, node: modules only
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
