@@ -48,7 +48,7 @@ export function consentPage(language: PageLanguage, client: ClientRow, request: 
   const trusted = host === null || host === returnHost ? escapeHtml(returnHost) : sayHtml(lang, 'consent.hostsAnd', { first: escapeHtml(host), second: escapeHtml(returnHost) });
   const main = `<p>${sayHtml(lang, 'consent.asks', { client: `<strong>${name}</strong> <span class="hint">${t('consent.nameHint')}</span>`, account: `<strong>${escapeHtml(accountName)}</strong>` })}</p>
 <dl>
-${host === null ? '' : `<dt>${t('consent.describedAt')}</dt><dd><strong>${escapeHtml(host)}</strong><br><span class="hint">${sayHtml(lang, 'consent.describedHint', { url: escapeHtml(client.id), host: escapeHtml(host) })}</span></dd>`}
+${host === null ? '' : `<dt>${t('consent.describedAt')}</dt><dd><strong>${escapeHtml(host)}</strong><br><span class="hint">${escapeHtml(client.id)}<br>${sayHtml(lang, 'consent.describedHint', { host: escapeHtml(host) })}</span></dd>`}
 <dt>${t('consent.returnsTo')}</dt><dd><strong>${escapeHtml(returnHost)}</strong><br><span class="hint">${escapeHtml(request.redirect_uri)}</span></dd>
 ${home ? `<dt>${t('consent.homePage')}</dt><dd>${escapeHtml(home)}</dd>` : ''}
 </dl>

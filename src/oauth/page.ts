@@ -125,6 +125,7 @@ h1{font-size:1.5rem;line-height:1.25}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.75rem}}
 ul.grants{padding-left:1.25rem}
 .warning{border-left:4px solid #c60;padding:.25rem .75rem}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}

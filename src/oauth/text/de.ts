@@ -23,7 +23,7 @@ export const de: PageTexts = {
   'consent.asks': '{client} möchte für dein Konto {account} handeln.',
   'consent.nameHint': '(der Name, den sich die App selbst gegeben hat; nicht von uns geprüft)',
   'consent.describedAt': 'Beschreibt sich auf',
-  'consent.describedHint': '{url}: die eigene Beschreibung der App, von dort abgerufen; wir haben nicht geprüft, wer {host} betreibt',
+  'consent.describedHint': 'Die eigene Beschreibung der App, von dort abgerufen; wir haben nicht geprüft, wer {host} betreibt',
   'consent.returnsTo': 'Schickt dich zurück zu',
   'consent.homePage': 'Nennt als Website',
   'consent.loopback': 'Sie schickt dich zu einem Programm auf diesem Computer zurück ({host}): jedes Programm hier könnte behaupten, {name} zu sein.',

@@ -23,7 +23,7 @@ export const en = {
   'consent.asks': '{client} asks to act for your account, {account}.',
   'consent.nameHint': '(the name the app gave itself; not verified by us)',
   'consent.describedAt': 'Describes itself at',
-  'consent.describedHint': "{url}: the app's own description, fetched from there; we have not verified who runs {host}",
+  'consent.describedHint': "The app's own description, fetched from there; we have not verified who runs {host}",
   'consent.returnsTo': 'Returns you to',
   'consent.homePage': 'Says its home page is',
   'consent.loopback': 'It returns you to a program on this computer ({host}): any program here could claim to be {name}.',

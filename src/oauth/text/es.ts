@@ -23,7 +23,7 @@ export const es: PageTexts = {
   'consent.asks': '{client} pide actuar en nombre de su cuenta, {account}.',
   'consent.nameHint': '(el nombre que la aplicación se dio a sí misma; no verificado por nosotros)',
   'consent.describedAt': 'Se describe en',
-  'consent.describedHint': '{url}: la descripción que la aplicación da de sí misma, obtenida de allí; no hemos verificado quién gestiona {host}',
+  'consent.describedHint': 'La descripción que la aplicación da de sí misma, obtenida de allí; no hemos verificado quién gestiona {host}',
   'consent.returnsTo': 'Le devuelve a',
   'consent.homePage': 'Dice que su sitio es',
   'consent.loopback': 'Le devuelve a un programa de este ordenador ({host}): cualquier programa aquí podría hacerse pasar por {name}.',

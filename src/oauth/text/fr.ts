@@ -23,7 +23,7 @@ export const fr: PageTexts = {
   'consent.asks': '{client} demande à agir pour votre compte, {account}.',
   'consent.nameHint': '(le nom que l’application s’est donné ; non vérifié par nous)',
   'consent.describedAt': 'Se décrit sur',
-  'consent.describedHint': '{url} : la description de l’application par elle-même, récupérée là ; nous n’avons pas vérifié qui exploite {host}',
+  'consent.describedHint': 'La description de l’application par elle-même, récupérée là ; nous n’avons pas vérifié qui exploite {host}',
   'consent.returnsTo': 'Vous renvoie vers',
   'consent.homePage': 'Indique comme site',
   'consent.loopback': 'Elle vous renvoie vers un programme de cet ordinateur ({host}) : tout programme ici pourrait prétendre être {name}.',

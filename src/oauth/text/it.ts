@@ -23,7 +23,7 @@ export const it: PageTexts = {
   'consent.asks': '{client} chiede di agire per il Suo account, {account}.',
   'consent.nameHint': '(il nome che l’app si è data da sé; non verificato da noi)',
   'consent.describedAt': 'Si descrive su',
-  'consent.describedHint': '{url}: la descrizione che l’app dà di sé, scaricata da lì; non abbiamo verificato chi gestisce {host}',
+  'consent.describedHint': 'La descrizione che l’app dà di sé, scaricata da lì; non abbiamo verificato chi gestisce {host}',
   'consent.returnsTo': 'La riporta a',
   'consent.homePage': 'Indica come sito',
   'consent.loopback': 'La riporta a un programma su questo computer ({host}): qualsiasi programma qui potrebbe spacciarsi per {name}.',

@@ -23,7 +23,7 @@ export const nl: PageTexts = {
   'consent.asks': '{client} vraagt namens uw account {account} te handelen.',
   'consent.nameHint': '(de naam die de app zichzelf gaf; niet door ons gecontroleerd)',
   'consent.describedAt': 'Beschrijft zichzelf op',
-  'consent.describedHint': '{url}: de eigen beschrijving van de app, daar opgehaald; we hebben niet gecontroleerd wie {host} beheert',
+  'consent.describedHint': 'De eigen beschrijving van de app, daar opgehaald; we hebben niet gecontroleerd wie {host} beheert',
   'consent.returnsTo': 'Stuurt u terug naar',
   'consent.homePage': 'Noemt als website',
   'consent.loopback': 'De app stuurt u terug naar een programma op deze computer ({host}): elk programma hier zou zich als {name} kunnen voordoen.',

@@ -24,7 +24,7 @@ export const pt: PageTexts = {
   'consent.asks': '{client} pede para agir pela sua conta, {account}.',
   'consent.nameHint': '(o nome que a aplicação se deu; não verificado por nós)',
   'consent.describedAt': 'Descreve-se em',
-  'consent.describedHint': '{url}: a descrição que a aplicação faz de si, obtida daí; não verificámos quem gere {host}',
+  'consent.describedHint': 'A descrição que a aplicação faz de si, obtida daí; não verificámos quem gere {host}',
   'consent.returnsTo': 'Devolve-o a',
   'consent.homePage': 'Indica como sítio',
   'consent.loopback': 'Devolve-o a um programa neste computador ({host}): qualquer programa aqui poderia fazer-se passar por {name}.',
