@@ -4,7 +4,7 @@
 // is a page of ours (no open redirector); after, errors go back as redirect parameters with `state` and
 // `iss` (RFC 9207). The POST must come from our own page (Origin) and carry the single-use form token of
 // the consent it answers, bound to the session that saw it. Consent is asked on every authorization: every
-// client here registered itself, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
+// client here registered itself or describes itself in its own document, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
 // minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant.
 import type { GuardDeps, GuardNeeds } from '../api/guards.js';
 import { GuardChain, RECENT_PASSKEY_MS, type SignedIn } from '../api/guards.js';
