@@ -7,13 +7,13 @@
 // as long as its caching headers say (at most 24 h), a failure holds off asking again for a minute, and one
 // host is asked at most HOST_FETCHES times a minute. Times are the injected clock's.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { BASE_URL, Clock, importedData, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService } from '../accounts/support.js';
+import { BASE_URL, Clock, type Service } from '../community/support.js';
+import { Browser } from '../accounts/support.js';
 import { claimAs } from '../partners/support.js';
 import { DOCUMENT_DEFAULT_FRESH_MS, DOCUMENT_MAX_BYTES, DOCUMENT_MAX_FRESH_MS, documentUrlFault, FAILURE_BACKOFF_MS, freshnessMs, HOST_FETCHES, HOST_WINDOW_MS } from '../../src/oauth/client-documents.js';
-import { startDocumentHost, type DocumentHost } from './document-host.js';
+import { documentSuite, type DocumentHost } from './document-host.js';
 import { accountClient, accountMcp, consentToken, fetchFor, form, page, REDIRECT_URI, RESOURCE, SCOPE } from './support.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
@@ -71,23 +71,15 @@ class DocumentAgent implements OAuthClientProvider {
 }
 
 describe('client ID metadata documents', () => {
-  let data: Data;
+  const clock = new Clock(START);
+  const suite = documentSuite(clock);
   let service: Service;
   let host: DocumentHost;
-  const clock = new Clock(START);
+  before(() => {
+    ({ service, host } = suite);
+  });
   const storedClient = (id: string) => service.app.oauth.store.client(id);
   const consents = () => service.app.accounts.store.db.prepare('SELECT count(*) FROM oauth_consents').pluck().get() as number;
-
-  before(async () => {
-    host = await startDocumentHost();
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: host.fetch });
-  });
-  after(async () => {
-    await service?.close();
-    data?.remove();
-    await host?.close();
-  });
 
   const signedIn = async (name: string) => {
     const browser = new Browser(service);

@@ -8,10 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser as Chromium } from 'playwright-core';
 import { axeFindings, chromiumPath, CSP_WATCH, cspViolations, launchBrowser } from '../web/browser.js';
 import { PHONE, WIDE_DESKTOP } from '../web/people.js';
-import { Clock, importedData, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService } from '../accounts/support.js';
+import { Clock } from '../community/support.js';
+import { Browser } from '../accounts/support.js';
 import { LOCALES } from '../../src/web/text/catalogue.js';
-import { startDocumentHost, type DocumentHost } from './document-host.js';
+import { documentSuite } from './document-host.js';
 import { REDIRECT_URI, RESOURCE, SCOPE } from './support.js';
 
 declare const document: any;
@@ -20,28 +20,19 @@ const browserPath = chromiumPath();
 const ENGLISH = ['not verified by us', 'asks to act', 'It gets', 'For how long', 'Approve', 'Deny', 'Describes itself', 'Returns you to', 'a program on this computer'];
 
 describe('the consent page in German and French in Chromium', { skip: browserPath === null ? 'chromium is not installed (apt-get install chromium)' : false }, () => {
-  let data: Data;
-  let service: Service;
-  let host: DocumentHost;
+  const suite = documentSuite(new Clock(Date.now()));
   let chromium: Chromium;
-  const clock = new Clock(Date.now());
-
   before(async () => {
-    host = await startDocumentHost();
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: host.fetch });
     chromium = await launchBrowser(browserPath!);
   });
   after(async () => {
     await chromium?.close();
-    await service?.close();
-    data?.remove();
-    await host?.close();
   });
 
   for (const lang of ['de', 'fr'] as const) {
     for (const [label, viewport] of [['phone', PHONE], ['desktop', WIDE_DESKTOP]] as const) {
       test(`${lang}, ${label}`, async () => {
+        const { service, host } = suite;
         const url = host.url('desk.example.test', '/mcp/client.json');
         host.set(url, { body: { client_id: url, client_name: 'Desk Agent', client_uri: 'https://desk.example.test', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' } });
         const person = new Browser(service);

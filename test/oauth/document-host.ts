@@ -9,7 +9,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { DocumentFetchForTests } from '../../src/oauth/oauth.js';
+import { startAccountsService } from '../accounts/support.js';
+import { importedData, type Clock, type Data, type Service } from '../community/support.js';
 import { tempDir } from '../support/extracts.js';
 
 export interface Answer {
@@ -78,6 +81,32 @@ export async function startDocumentHost(): Promise<DocumentHost> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       dir.remove();
+    },
+  };
+}
+
+/**
+ * The service of a suite whose agents identify themselves by documents on the stand-in host: started before
+ * the suite's first test (the host, a fresh copy of Monaco, the sign-in budget lifted), closed after its last.
+ */
+export function documentSuite(clock: Clock): { readonly service: Service; readonly host: DocumentHost } {
+  const started: { data?: Data; service?: Service; host?: DocumentHost } = {};
+  before(async () => {
+    started.host = await startDocumentHost();
+    started.data = await importedData();
+    started.service = await startAccountsService(started.data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: started.host.fetch });
+  });
+  after(async () => {
+    await started.service?.close();
+    started.data?.remove();
+    await started.host?.close();
+  });
+  return {
+    get service() {
+      return started.service ?? assert.fail('the suite has not started');
+    },
+    get host() {
+      return started.host ?? assert.fail('the suite has not started');
     },
   };
 }

@@ -3,12 +3,12 @@
 // its host lines), the sign-in page and the connections page come in the language Accept-Language asks for,
 // say it (lang, Content-Language, Vary), and carry none of the English sentences.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { PAGE_TEXTS, type PageTextKey } from '../../src/oauth/text/texts.js';
 import { LANGUAGES, LOCALES } from '../../src/web/text/catalogue.js';
-import { Clock, importedData, type Data, type Service } from '../community/support.js';
-import { Browser, startAccountsService } from '../accounts/support.js';
-import { startDocumentHost, type DocumentHost } from './document-host.js';
+import { Clock } from '../community/support.js';
+import { Browser } from '../accounts/support.js';
+import { documentSuite } from './document-host.js';
 import { REDIRECT_URI, RESOURCE, SCOPE } from './support.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -27,25 +27,12 @@ test('every language of the /oauth pages has every key, with the placeholders of
 });
 
 describe('the /oauth pages in each language', () => {
-  let data: Data;
-  let service: Service;
-  let host: DocumentHost;
-  const clock = new Clock(Date.parse('2024-06-05T08:00:00Z'));
+  const suite = documentSuite(new Clock(Date.parse('2024-06-05T08:00:00Z')));
   /** English sentences that must not appear on a page in another language. */
   const ENGLISH = ['not verified by us', 'asks to act for your account', 'It gets', 'For how long', 'Approve only if', 'Describes itself at', 'Sign in with a passkey', 'Connected apps', 'a program on this computer'];
 
-  before(async () => {
-    host = await startDocumentHost();
-    data = await importedData();
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: host.fetch });
-  });
-  after(async () => {
-    await service?.close();
-    data?.remove();
-    await host?.close();
-  });
-
   test('consent, sign-in and connections pages follow Accept-Language', async () => {
+    const { service, host } = suite;
     const url = host.url('languages.example.test');
     host.set(url, { body: { client_id: url, client_name: 'Polyglot Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' } });
     const query = new URLSearchParams({ response_type: 'code', client_id: url, redirect_uri: REDIRECT_URI, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: RESOURCE, scope: SCOPE });
