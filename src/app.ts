@@ -12,7 +12,7 @@ import { Community } from './community/community.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
 import { ListingCounters } from './toilets/listing-counters.js';
-import { OAuth } from './oauth/oauth.js';
+import { OAuth, type DocumentFetchForTests } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
 import { listingsTool } from './account-mcp/listings-tool.js';
 import { eventsFeature } from './account-mcp/events-feature.js';
@@ -49,6 +49,8 @@ export interface AppOptions {
   accessLines?(lines: string): void;
   /** Schedules the checks of TOILETS_DB_URL and TILES_DB_URL (tests: a scheduler of their own); default: real timers. */
   sourceFetchTimers?: Timers;
+  /** Tests only: OAuth client documents fetched from a stand-in on loopback, with the test's own certificate authority. */
+  clientDocumentFetchForTests?: DocumentFetchForTests;
 }
 
 export interface App {
@@ -94,7 +96,7 @@ export function createApp(options: AppOptions): App {
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
   partners.attach(catalog);
-  const oauth = new OAuth(config, accounts, log, now);
+  const oauth = new OAuth(config, accounts, log, now, options.clientDocumentFetchForTests);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);

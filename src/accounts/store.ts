@@ -16,6 +16,7 @@ import { BILLING_TABLES_STEP } from './billing-tables.js';
 import { FIGURES_TABLES_STEP } from './figures-tables.js';
 import { OAUTH_TABLES_STEP } from './oauth-tables.js';
 import { OAUTH_CLIENT_BOUNDS_STEP } from './oauth-client-bounds.js';
+import { OAUTH_CLIENT_DOCUMENTS_STEP } from './oauth-client-documents.js';
 
 /**
  * Step: a coarse device label per session ("Firefox on Android", never the full User-Agent), so the account
@@ -90,6 +91,7 @@ CREATE TABLE recovery_links (
   { version: 5, ...BILLING_TABLES_STEP },
   { version: 6, ...FIGURES_TABLES_STEP },
   { version: 7, ...OAUTH_CLIENT_BOUNDS_STEP },
+  { version: 8, ...OAUTH_CLIENT_DOCUMENTS_STEP },
 ];
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';

@@ -51,9 +51,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage', 'src/cli'],
-  // the authorization server of agents acting for an account: its rows in the accounts database, its pages
-  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
-  // the one way out to addresses others chose (webhooks): SSRF-hardened, node: modules only
+  // the authorization server of agents acting for an account: its rows in the accounts database, its pages,
+  // the client ID metadata documents it fetches (through src/outbound), the pages' language as the site's (src/web)
+  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/outbound', 'src/web', 'src/config', 'src/log'],
+  // the one way out to addresses others chose (webhooks, client documents): SSRF-hardened, node: modules only
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
   'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/log'],
@@ -88,6 +89,17 @@ test('every layer imports only the layers listed for it', () => {
     .filter(({ from, to }) => layerOf(from) !== layerOf(to) && !MAY_IMPORT[layerOf(from)].includes(layerOf(to)))
     .map(({ from, to }) => `${from} imports ${to}`);
   assert.deepEqual(wrong, []);
+});
+
+/** The only modules that reach addresses others chose: webhook delivery, and the OAuth client document fetch. */
+const OUTBOUND_CALLERS = [/^src\/account-events\//, /^src\/oauth\/(client-documents|oauth)\.ts$/];
+
+test('only the webhook delivery and the client document fetch use the outbound module', () => {
+  const callers = projectEdges()
+    .filter(({ from, to }) => to.startsWith('src/outbound/') && !from.startsWith('src/outbound/'))
+    .map(({ from }) => from);
+  assert.ok(callers.includes('src/oauth/client-documents.ts') && callers.some((c) => c.startsWith('src/account-events/')), 'the check sees the callers');
+  assert.deepEqual(callers.filter((from) => !OUTBOUND_CALLERS.some((pattern) => pattern.test(from))), []);
 });
 
 test('the shared rules import no package and nothing else of the project', () => {

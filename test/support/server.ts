@@ -5,7 +5,7 @@
 // that solves challenges, the MCP endpoint's URL).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { App } from '../../src/app.js';
+import type { App, AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
@@ -71,6 +71,8 @@ export interface ServeOptions {
   prepareThreads?: boolean;
   /** Schedules the checks of TOILETS_DB_URL / TILES_DB_URL (default: real timers). */
   sourceFetchTimers?: Timers;
+  /** OAuth client documents from a stand-in https host on loopback (test/oauth/document-host.ts). */
+  clientDocumentFetchForTests?: AppOptions['clientDocumentFetchForTests'];
 }
 
 export async function serve(options: ServeOptions): Promise<Served> {
@@ -84,7 +86,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
-  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers });
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();
