@@ -18,7 +18,7 @@ import { writeFirstDump } from './dumps/first-dump.js';
 import { Accounts } from './accounts/accounts.js';
 import { Partners } from './partners/partners.js';
 import { ListingCounters } from './toilets/listing-counters.js';
-import { OAuth } from './oauth/oauth.js';
+import { OAuth, type DocumentFetchForTests } from './oauth/oauth.js';
 import { registerAccountMcp } from './account-mcp/endpoint.js';
 import { listingsTool } from './account-mcp/listings-tool.js';
 import { eventsFeature } from './account-mcp/events-feature.js';
@@ -44,6 +44,8 @@ import { PROBLEM_TYPES } from './problems.js';
 import { OPERATIONS } from './operations.js';
 import { ACCOUNTS_DATABASE } from './databases.js';
 import { inStartOrder, type Feature } from './feature.js';
+import { SourceFetch } from './source-fetch/source-fetch.js';
+import type { Timers } from './source-fetch/remote-file.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 
@@ -55,6 +57,10 @@ export interface AppOptions {
   places?: PlaceLookup | null;
   /** Writes batches of access-log lines from every thread (main.ts: the log's stdout); default: dropped. */
   accessLines?(lines: string): void;
+  /** Schedules the checks of TOILETS_DB_URL and TILES_DB_URL (tests: a scheduler of their own); default: real timers. */
+  sourceFetchTimers?: Timers;
+  /** Tests only: OAuth client documents fetched from a stand-in on loopback, with the test's own certificate authority. */
+  clientDocumentFetchForTests?: DocumentFetchForTests;
 }
 
 export interface App {
@@ -78,6 +84,8 @@ export interface App {
   billing: Billing;
   /** The basemap's vector tiles (TILES_DB), on this thread only. */
   tiles: TileSource;
+  /** TOILETS_DB_URL and TILES_DB_URL: the published files this replica fetches (src/source-fetch). */
+  sourceFetch: SourceFetch;
   /** The public MCP endpoint of this thread. */
   mcp: McpEndpoint;
   /** The features with a start and a close, in their start order (src/feature.ts); they close in its reverse. */
@@ -102,7 +110,7 @@ export function createApp(options: AppOptions): App {
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
   partners.attach(catalog);
-  const oauth = new OAuth(config, accounts, log, now);
+  const oauth = new OAuth(config, accounts, log, now, options.clientDocumentFetchForTests);
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
@@ -114,6 +122,16 @@ export function createApp(options: AppOptions): App {
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
+  // tiles is made further down; the fetch reloads it only once listen() started both
+  const sourceFetch = new SourceFetch(config.sourceFetch, {
+    toiletsDb: config.toiletsDb,
+    tilesDb: config.tilesDb,
+    reloadToilets: (reason) => catalog.reload(reason),
+    reloadTiles: (reason) => tiles.reload(reason),
+    log,
+    now,
+    timers: options.sourceFetchTimers,
+  });
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -132,8 +150,8 @@ export function createApp(options: AppOptions): App {
     operations: OPERATIONS,
   });
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
-  metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls });
-  registerStatusRoutes(server, { catalog, community, problems, now });
+  metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
+  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch });
   registerPages(server, { config, catalog, reads, problems, now });
   serveCommunity(shared, community, accounts, partners);
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
@@ -154,14 +172,14 @@ export function createApp(options: AppOptions): App {
       : null;
 
   return {
-    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
-    server, catalog, reads, limits, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, mcp, features, threads,
+    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
+    server, catalog, reads, limits, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
   };
 }
 
 /** GET /metrics when METRICS is on (null when off): every thread's counts, the refusals, the data's age. */
-function serveMetrics({ config, now, server, catalog, limits, problems }: Shared, parts: { observing: ObservingBlocks; accessLogDropped(): number; mcpCalls: McpCallCounts }): ServiceMetrics | null {
+function serveMetrics({ config, now, server, catalog, limits, problems }: Shared, parts: { observing: ObservingBlocks; accessLogDropped(): number; mcpCalls: McpCallCounts; sourceFetch: SourceFetch }): ServiceMetrics | null {
   if (!config.metrics) return null;
   const metrics = new ServiceMetrics({
     blocks: () => parts.observing.metricsBlocks(),
@@ -169,6 +187,7 @@ function serveMetrics({ config, now, server, catalog, limits, problems }: Shared
     refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
     mcpCalls: parts.mcpCalls,
     data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
+    sourceFetch: () => parts.sourceFetch.figures(),
     now,
   });
   registerMetricsRoute(server, { metrics, allow: config.metricsAllow, problems });
@@ -215,6 +234,8 @@ interface LifecycleParts {
   heartbeats: Heartbeats;
   threads: ReadThreads | null;
   features: readonly Feature[];
+  /** Started after the features (it reloads the tiles), stopped first: no swap during the shutdown. */
+  sourceFetch: SourceFetch;
   /** After every thread stopped answering, before the endpoints and features close (the access log's writer). */
   closeFirst(): void;
   /** The MCP endpoints, closed once no thread answers any more. */
@@ -222,17 +243,19 @@ interface LifecycleParts {
 }
 
 /** Start: the features in their order, then the port and the read threads. Close: the reverse. */
-function lifecycle({ config, now, server, catalog, heartbeats, threads, features, closeFirst, endpoints }: LifecycleParts): Pick<App, 'listen' | 'close'> {
+function lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'listen' | 'close'> {
   return {
     listen: async () => {
       heartbeats.start(0, now);
       for (const feature of features) feature.start();
+      sourceFetch.start(); // after the features: it reloads the tiles
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },
     close: async () => {
       heartbeats.stop(0);
+      await sourceFetch.close(); // no swap during the shutdown; a transfer under way leaves no file
       catalog.close();
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read
       // thread's are answered here meanwhile); only then may the MCP handler close.

@@ -11,6 +11,7 @@ import { readOAuthSettings, type OAuthSettings } from './oauth/config.js';
 import { readCommunitySettings, type CommunitySettings } from './community/config.js';
 import { readObserveSettings, type ObserveSettings } from './observe/config.js';
 import { readBillingConfig, type BillingConfig } from './billing/config.js';
+import { readSourceFetchConfig, type SourceFetchConfig } from './source-fetch/config.js';
 
 export { ConfigError };
 
@@ -35,6 +36,8 @@ export interface CoreConfig {
   toiletsDb: string;
   /** Extract (path or URL) imported at start when the source database is missing or empty. */
   toiletsExtract: string | null;
+  /** TOILETS_DB_URL, TILES_DB_URL: files an import job publishes, fetched into TOILETS_DB and TILES_DB (src/source-fetch). */
+  sourceFetch: SourceFetchConfig;
   /**
    * Threads listening on the port (default: one per core). Each answers the public reads itself; the
    * others pass every other request to the main thread (src/threads/).
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrlIsDefault: !env.BASE_URL,
     toiletsDb,
     toiletsExtract: env.TOILETS_EXTRACT || null,
+    sourceFetch: readSourceFetchConfig(env),
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
     trustProxy,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),

@@ -6,17 +6,18 @@ import { ACCOUNT_STEPS, accountsDatabase } from './accounts/store.js';
 import { BILLING_TABLES_STEP } from './billing/tables.js';
 import { OAUTH_TABLES_STEP } from './oauth/tables.js';
 import { OAUTH_CLIENT_BOUNDS_STEP } from './oauth/client-bounds-step.js';
+import { OAUTH_CLIENT_DOCUMENTS_STEP } from './oauth/client-documents-step.js';
 import { FIGURES_TABLES_STEP } from './partners/figures-tables.js';
 import { PARTNER_TABLES_STEP } from './partners/tables.js';
 import { collectSteps } from './storage/migrations.js';
 import type { DatabaseKind } from './storage/database.js';
 
-/** ACCOUNTS_DB: accounts (1, 3), partners (2, 6), OAuth (4, 7), billing (5). */
+/** ACCOUNTS_DB: accounts (1, 3), partners (2, 6), OAuth (4, 7, 8), billing (5). */
 export const ACCOUNTS_MIGRATIONS = collectSteps(
   'accounts database',
   ACCOUNT_STEPS,
   [PARTNER_TABLES_STEP, FIGURES_TABLES_STEP],
-  [OAUTH_TABLES_STEP, OAUTH_CLIENT_BOUNDS_STEP],
+  [OAUTH_TABLES_STEP, OAUTH_CLIENT_BOUNDS_STEP, OAUTH_CLIENT_DOCUMENTS_STEP],
   [BILLING_TABLES_STEP],
 );
 

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => {
     app.catalog.reload('SIGHUP');
     app.tiles.reload('SIGHUP');
+    void app.sourceFetch.checkNow(); // a replica checks the published files at once (it logs what fails)
   });
   const stop = (signal: string) => {
     log.info('shutting down: finishing requests in flight', { signal });

@@ -34,7 +34,8 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
     log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
   }
-  const first = firstImport(config.toiletsDb, config.toiletsExtract);
+  // a replica (TOILETS_DB_URL) imports nothing: it fetches what the import job publishes
+  const first = config.sourceFetch.toiletsUrl === null ? firstImport(config.toiletsDb, config.toiletsExtract) : null;
   if (first !== null) {
     log.info(first.demo ? `${first.reason}: importing the demo data (${DEMO_REGION}) before serving` : `${first.reason}: importing TOILETS_EXTRACT before serving`, { extract: first.demo ? basename(first.extract) : config.toiletsExtract, db: config.toiletsDb });
     const stopRemoving = removeTemporariesOnInterrupt();
@@ -45,9 +46,11 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
   try {
     const started = performance.now();
     app.threads?.prepare(config.httpThreads - 1);
-    const report = app.catalog.load();
+    const report = loadOrFetch(app, config, log);
     const info = app.catalog.snapshot.info;
-    if (info.importedAt === null) {
+    if (info.importedAt === null && config.sourceFetch.toiletsUrl !== null) {
+      log.info(`no toilet data in ${config.toiletsDb} yet: waiting for the first fetch from TOILETS_DB_URL (/readyz answers 503 until it lands)`);
+    } else if (info.importedAt === null) {
       log.info(`no toilet data in ${config.toiletsDb}: answers are empty until you run \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set)`);
     } else if (info.missing.length > 0) {
       log.warn(missingPartsNote(info.missing)!, { db: config.toiletsDb, missing: info.missing });
@@ -62,6 +65,21 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
   } catch (error) {
     void app.close().catch(() => undefined); // the start's own error is the one to tell
     throw error;
+  }
+}
+
+/**
+ * Loads the source database. A replica's local copy that cannot be loaded (left by an older release, say) does
+ * not stop the start: the fetch replaces it with the published one; anywhere else it does (firstImport() has
+ * re-imported what it could).
+ */
+function loadOrFetch(app: App, config: Config, log: JsonLogger): LoadReport {
+  try {
+    return app.catalog.load();
+  } catch (error) {
+    if (config.sourceFetch.toiletsUrl === null) throw error;
+    log.error(`the local copy of the source database cannot be loaded (${(error as Error).message}); serving no data until the fetch from TOILETS_DB_URL replaces it`);
+    return { toilets: 0, loadMs: 0, dataAsOf: null };
   }
 }
 

@@ -4,7 +4,7 @@
 // is a page of ours (no open redirector); after, errors go back as redirect parameters with `state` and
 // `iss` (RFC 9207). The POST must come from our own page (Origin) and carry the single-use form token of
 // the consent it answers, bound to the session that saw it. Consent is asked on every authorization: every
-// client here registered itself, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
+// client here registered itself or describes itself in its own document, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
 // minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant.
 import type { GuardDeps, GuardNeeds } from '../api/guards.js';
 import { GuardChain, RECENT_PASSKEY_MS, type SignedIn } from '../api/guards.js';
@@ -14,12 +14,16 @@ import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { AccountsStore } from '../accounts/store.js';
 import type { Logger } from '../log.js';
 import { formFields, NO_STORE } from './answers.js';
+import { isDocumentClientId, type ClientDocuments } from './client-documents.js';
 import { redirectUriRegistered } from './clients.js';
 import { accountResource, OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
-import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, SCOPE } from './lifetimes.js';
-import { confirmBlock, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
+import { SCOPE } from './lifetimes.js';
+import { errorPage, OAUTH_PAGE_CSP, pageRefusal } from './page.js';
+import { confirmPage, consentPage, signInPage } from './consent-page.js';
 import type { AuthorizationRequest, ClientRow, OAuthStore } from './store.js';
+import { LANGUAGE_HEADERS, requestLanguage, say } from './text/texts.js';
+import type { PageLanguage } from '../web/page-language.js';
 
 const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
 const DECISION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'site', session: 'optional' } };
@@ -32,37 +36,40 @@ export interface AuthorizeDeps {
   store: OAuthStore;
   accounts: AccountsStore;
   grants: Grants;
+  documents: ClientDocuments;
   log: Logger;
 }
 
 /** What an authorization request comes to: a page of ours, a redirect to the client, or a request to consent to. */
-type Checked = { page: HttpReply } | { redirect: string } | { request: AuthorizationRequest; client: ClientRow };
+type Checked = { page: HttpReply } | { redirect: string } | { request: AuthorizationRequest };
 
 export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): void {
-  const { baseUrl, store, accounts, grants, log } = deps;
+  const { baseUrl, store, accounts, grants, documents, log } = deps;
   const chain = new GuardChain(deps.guards);
   const resource = accountResource(baseUrl);
+  const secure = baseUrl.startsWith('https:');
 
   chain.route(server, {
     method: 'GET',
     pattern: OAUTH_PATHS.authorize,
     needs: PAGE_NEEDS,
     contentSecurityPolicy: OAUTH_PAGE_CSP,
-    renderRefusal: pageRefusal,
-    handle: (request, context) => {
-      const checked = checkRequest(new URLSearchParams(request.query), store, baseUrl, resource);
+    headers: LANGUAGE_HEADERS,
+    renderRefusal: pageRefusal(secure),
+    handle: async (request, context) => {
+      const language = requestLanguage(request, secure);
+      const query = new URLSearchParams(request.query);
+      const found = repeatedParameter(language, query) ?? (await findClient(language, query.get('client_id'), context.nowMs));
+      if ('page' in found) return found.page;
+      const checked = checkRequest(language, query, found.client, baseUrl, resource);
       if ('page' in checked) return checked.page;
       if ('redirect' in checked) return redirect(checked.redirect);
-      const { client } = checked;
-      if (context.session === null) {
-        return renderOAuthPage({ title: `Sign in to connect ${client.name}`, main: signInBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings. Sign in to decide.`, `${request.path}?${request.query}`), signIn: true });
-      }
-      if (!recentPasskey(context.session, context.nowMs)) {
-        return renderOAuthPage({ title: `Confirm it is you to connect ${client.name}`, main: confirmBlock(`${client.name} (a name it gave itself, not verified by us) asks to read your partner listings for up to ${GRANT_ABSOLUTE_MS / 86_400_000} days. Connecting an app needs your passkey again (at most every ${RECENT_PASSKEY_MS / 60_000} minutes), so a copied session cookie cannot do it.`), signIn: true });
-      }
+      const { client } = found;
+      if (context.session === null) return signInPage(language, client, `${request.path}?${request.query}`);
+      if (!recentPasskey(context.session, context.nowMs)) return confirmPage(language, client, RECENT_PASSKEY_MS);
       const account = accounts.account(context.session.account)!;
       const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
-      return consentPage(client, checked.request, account.display_name, token);
+      return consentPage(language, client, checked.request, account.display_name, token);
     },
   });
 
@@ -71,22 +78,22 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
     pattern: OAUTH_PATHS.authorize,
     needs: DECISION_NEEDS,
     contentSecurityPolicy: OAUTH_PAGE_CSP,
-    headers: ['content-type'],
+    headers: ['content-type', ...LANGUAGE_HEADERS],
     body: { maxBytes: 4096, tooLargeStatus: 400 },
-    renderRefusal: pageRefusal,
+    renderRefusal: pageRefusal(secure),
     handle: (request, context) => {
+      const language = requestLanguage(request, secure);
+      const { lang } = language;
+      const fault = (status: number, key: 'notWhole' | 'signedOut' | 'confirmFirst' | 'ended') =>
+        errorPage(language, status, say(lang, `error.${key}Title`), say(lang, `error.${key}`, { minutes: RECENT_PASSKEY_MS / 60_000 }));
       const form = formFields(request.headers['content-type'], request.body);
       const token = form?.get('consent');
       const decision = form?.get('decision');
-      if (token === undefined || (decision !== 'approve' && decision !== 'deny')) {
-        return errorPage(400, 'The form was not sent whole', 'Answer the consent page with its Approve or Deny button.');
-      }
-      if (context.session === null) return errorPage(401, 'You are signed out', 'Sign in again from the app that asked, and decide once more.');
-      if (decision === 'approve' && !recentPasskey(context.session, context.nowMs)) {
-        return errorPage(401, 'Confirm it is you first', `Approving needs a passkey sign-in from the last ${RECENT_PASSKEY_MS / 60_000} minutes. Go back to the app and start the connection again: the page then asks for your passkey. Nothing was shared.`);
-      }
+      if (token === undefined || (decision !== 'approve' && decision !== 'deny')) return fault(400, 'notWhole');
+      if (context.session === null) return fault(401, 'signedOut');
+      if (decision === 'approve' && !recentPasskey(context.session, context.nowMs)) return fault(401, 'confirmFirst');
       const consent = grants.takeConsent(token, context.session.tokenHash, context.nowMs);
-      if (consent === null) return errorPage(400, 'This consent form has ended', 'It was answered already, is older than 10 minutes, or was shown to another session. Start the connection again from the app.');
+      if (consent === null) return fault(400, 'ended');
       if (decision === 'deny') {
         log.info('oauth authorization denied', { client: consent.client_id });
         return redirect(withParams(consent.redirect_uri, { error: 'access_denied', error_description: 'The person denied the request.', state: consent.state, iss: baseUrl }));
@@ -97,48 +104,40 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
     },
   });
 
-  function consentPage(client: ClientRow, request: AuthorizationRequest, accountName: string, token: string): HttpReply {
-    const redirectUrl = new URL(request.redirect_uri);
-    const metadata = JSON.parse(client.metadata) as { client_uri?: string };
-    const days = (ms: number) => `${ms / 86_400_000} days`;
-    const main = `<p><strong>${escapeHtml(client.name)}</strong> <span class="hint">(the name the app gave itself; not verified by us)</span> asks to act for your account, <strong>${escapeHtml(accountName)}</strong>.</p>
-<dl>
-<dt>Returns you to</dt><dd><strong>${escapeHtml(redirectUrl.host)}</strong><br><span class="hint">${escapeHtml(request.redirect_uri)}</span></dd>
-${metadata.client_uri ? `<dt>Says its home page is</dt><dd>${escapeHtml(metadata.client_uri)}</dd>` : ''}
-</dl>
-<h2>It gets</h2>
-<ul class="grants">
-<li>Read access to your partner claims, billing state and partner profiles (conditions, hours, temporary closures).</li>
-<li>Account events: notices when a claim's status or a profile changes, sent to an address the app chooses.</li>
-</ul>
-<p>It cannot change anything, and it does not see your passkeys or your e-mail address.</p>
-<h2>For how long</h2>
-<p>Until you revoke it on <a href="${OAUTH_PATHS.connections}">your connections page</a>, at most ${days(GRANT_ABSOLUTE_MS)}; it ends sooner when the app does not use it for ${days(REFRESH_IDLE_MS)}.</p>
-<p class="warning">Approve only if you started this from ${escapeHtml(client.name)} yourself and trust ${escapeHtml(redirectUrl.host)}.</p>
-<form method="post" action="${OAUTH_PATHS.authorize}">
-<input type="hidden" name="consent" value="${escapeHtml(token)}">
-<div class="actions">
-<button type="submit" name="decision" value="approve" class="primary">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button>
-</div>
-</form>`;
-    return renderOAuthPage({ title: `Connect ${client.name} to your account?`, main });
+  /**
+   * The client a client_id names: a registered one, or the one its client ID metadata document describes
+   * (fetched when the stored copy is not fresh); else our own page, with the RFC error code and what is wrong.
+   */
+  async function findClient(language: PageLanguage, clientId: string | null, nowMs: number): Promise<{ client: ClientRow } | { page: HttpReply }> {
+    const { lang } = language;
+    if (clientId !== null && isDocumentClientId(clientId)) {
+      const resolved = await documents.resolve(clientId, nowMs);
+      if ('client' in resolved) return resolved;
+      const { error, error_description } = resolved.refused;
+      const status = error === 'temporarily_unavailable' ? 503 : 400;
+      return { page: errorPage(language, status, say(lang, 'error.unidentifiedTitle'), say(lang, 'error.unidentified'), { code: error, detail: error_description }) };
+    }
+    const client = clientId === null ? null : store.client(clientId);
+    if (client === null) return { page: errorPage(language, 400, say(lang, 'error.unknownAppTitle'), say(lang, 'error.unknownApp'), { code: 'invalid_client' }) };
+    return { client };
   }
 }
 
-/** Checks an authorization request in the order that keeps errors off unvalidated redirect URIs. */
-function checkRequest(query: URLSearchParams, store: OAuthStore, issuer: string, resource: string): Checked {
+/** Each parameter may appear once (RFC 6749 section 3.1); our own page when one repeats. */
+function repeatedParameter(language: PageLanguage, query: URLSearchParams): { page: HttpReply } | null {
   const seen = new Set<string>();
   for (const name of query.keys()) {
-    if (seen.has(name)) return { page: errorPage(400, 'The request is malformed', `The parameter ${name} appears more than once; each may appear once. Start again from the app.`) };
+    if (seen.has(name)) return { page: errorPage(language, 400, say(language.lang, 'error.malformedTitle'), say(language.lang, 'error.malformed', { name }), { code: 'invalid_request' }) };
     seen.add(name);
   }
-  const clientId = query.get('client_id');
-  const client = clientId === null ? null : store.client(clientId);
-  if (client === null) return { page: errorPage(400, 'Unknown app', 'The app that sent you here is not registered with this service (client_id is missing or unknown). Nothing was shared.') };
+  return null;
+}
+
+/** Checks an authorization request of a known client in the order that keeps errors off unvalidated redirect URIs. */
+function checkRequest(language: PageLanguage, query: URLSearchParams, client: ClientRow, issuer: string, resource: string): Checked {
   const redirectUri = query.get('redirect_uri');
   if (redirectUri === null || !redirectUriRegistered(JSON.parse(client.redirect_uris) as string[], redirectUri)) {
-    return { page: errorPage(400, 'Unknown return address', `${client.name} asked to return you to an address it did not register (redirect_uri missing or not one of its registered URIs). Nothing was shared, and you are not sent there.`) };
+    return { page: errorPage(language, 400, say(language.lang, 'error.unknownReturnTitle'), say(language.lang, 'error.unknownReturn', { name: client.name })) };
   }
   const state = query.get('state');
   const fail = (error: string, description: string): Checked => ({ redirect: withParams(redirectUri, { error, error_description: description, state, iss: issuer }) });
@@ -150,7 +149,7 @@ function checkRequest(query: URLSearchParams, store: OAuthStore, issuer: string,
   const scope = query.get('scope') ?? SCOPE;
   if (scope.split(' ').some((s) => s !== SCOPE)) return fail('invalid_scope', `The only scope is ${SCOPE}.`);
   if (state !== null && state.length > MAX_STATE_CHARS) return fail('invalid_request', `state may be at most ${MAX_STATE_CHARS} characters.`);
-  return { client, request: { client_id: client.id, redirect_uri: redirectUri, code_challenge: challenge, resource, scope: SCOPE, state } };
+  return { request: { client_id: client.id, redirect_uri: redirectUri, code_challenge: challenge, resource, scope: SCOPE, state } };
 }
 
 /** Approving a consent makes a 30-day credential: like every sensitive operation, it needs a passkey of the last 5 minutes. */
@@ -167,8 +166,3 @@ function withParams(uri: string, params: Record<string, string | null>): string 
 function redirect(location: string): HttpReply {
   return { status: 303, headers: ['Location', location, ...NO_STORE] };
 }
-
-function errorPage(status: number, title: string, detail: string): HttpReply {
-  return renderOAuthPage({ title, main: `<p>${escapeHtml(detail)}</p>`, status });
-}
-

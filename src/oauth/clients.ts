@@ -1,5 +1,6 @@
-// Dynamic client registration (RFC 7591) for agents: public clients only (no secret: token endpoint
-// authentication `none`, PKCE instead), redirect URIs that are https or http on a loopback address
+// The two ways an agent becomes a client: dynamic client registration (RFC 7591) and a client ID metadata
+// document (its client_id an https URL; client-documents.ts fetches it). Both take public clients only (no
+// secret: token endpoint authentication `none`, PKCE instead), redirect URIs that are https or http on a loopback address
 // (RFC 8252), each matched exactly at authorization time, except that a loopback one matches any port
 // (RFC 8252 section 7.3: a native app listens on a port the system gives it). What a client says about itself
 // (its name, its home page) is shown on the consent page marked "not verified by us": nobody vouches for it.
@@ -23,7 +24,8 @@ export interface RegistrationError {
 /** The metadata a registration answers with, and the client keeps. */
 export interface ClientMetadata {
   client_id: string;
-  client_id_issued_at: number;
+  /** Registered clients only: a document's client is not issued by us. */
+  client_id_issued_at?: number;
   client_name: string;
   redirect_uris: string[];
   token_endpoint_auth_method: 'none';
@@ -71,10 +73,14 @@ function optionalText(value: unknown, name: string, max: number): string | Regis
   return value.trim();
 }
 
-/** Checks a registration request's body; the metadata of the new client, or the RFC 7591 error. */
-export function checkRegistration(body: unknown, nowMs: number): ClientMetadata | RegistrationError {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('send the client metadata as a JSON object (RFC 7591)');
-  const m = body as Record<string, unknown>;
+/** What a client says about itself, checked, as both a registration and a client ID metadata document may say it. */
+type CheckedMetadata = Omit<ClientMetadata, 'client_id' | 'client_id_issued_at' | 'client_name'> & { client_name?: string };
+
+/**
+ * The rules both ways of becoming a client share (RFC 7591 metadata): redirect URIs, public clients only,
+ * the grant and response types this server has, the one scope; unknown fields are ignored.
+ */
+function checkMetadata(m: Record<string, unknown>): CheckedMetadata | RegistrationError {
   const uris = m.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
     return { error: 'invalid_redirect_uri', error_description: `redirect_uris is required: an array of 1 to ${MAX_REDIRECT_URIS} URIs` };
@@ -84,10 +90,10 @@ export function checkRegistration(body: unknown, nowMs: number): ClientMetadata 
     if (fault !== null) return { error: 'invalid_redirect_uri', error_description: fault };
   }
   if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none') {
-    return invalid('token_endpoint_auth_method must be "none": this server registers public clients only, which prove themselves with PKCE (S256)');
+    return invalid('token_endpoint_auth_method must be "none": this server takes public clients only, which prove themselves with PKCE (S256)');
   }
-  for (const field of ['client_secret', 'jwks', 'jwks_uri', 'software_statement']) {
-    if (m[field] !== undefined) return invalid(`${field} is not taken: this server registers public clients only; leave it out`);
+  for (const field of ['client_secret', 'client_secret_expires_at', 'jwks', 'jwks_uri', 'software_statement']) {
+    if (m[field] !== undefined) return invalid(`${field} is not taken: this server takes public clients only; leave it out`);
   }
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (!Array.isArray(grantTypes) || !grantTypes.includes('authorization_code') || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
@@ -102,12 +108,9 @@ export function checkRegistration(body: unknown, nowMs: number): ClientMetadata 
   const softwareId = optionalText(m.software_id, 'software_id', 200);
   const softwareVersion = optionalText(m.software_version, 'software_version', 100);
   for (const checked of [name, clientUri, softwareId, softwareVersion]) if (typeof checked === 'object') return checked;
-  const redirectUris = uris as string[];
   return {
-    client_id: `oc_${randomBytes(16).toString('hex')}`,
-    client_id_issued_at: Math.floor(nowMs / 1000),
-    client_name: (name as string | undefined) ?? new URL(redirectUris[0]).host,
-    redirect_uris: redirectUris,
+    ...(name === undefined ? {} : { client_name: name as string }),
+    redirect_uris: uris as string[],
     token_endpoint_auth_method: 'none',
     grant_types: grantTypes as string[],
     response_types: ['code'],
@@ -119,8 +122,38 @@ export function checkRegistration(body: unknown, nowMs: number): ClientMetadata 
   };
 }
 
-export function clientRow(metadata: ClientMetadata, nowMs: number): ClientRow {
-  return { id: metadata.client_id, name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(metadata), created_at: nowMs, authorized_at: null };
+function asObject(body: unknown): Record<string, unknown> | null {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+}
+
+/** Checks a registration request's body; the metadata of the new client, or the RFC 7591 error. */
+export function checkRegistration(body: unknown, nowMs: number): ClientMetadata | RegistrationError {
+  const m = asObject(body);
+  if (m === null) return invalid('send the client metadata as a JSON object (RFC 7591)');
+  const checked = checkMetadata(m);
+  if ('error' in checked) return checked;
+  const { client_name, ...rest } = checked;
+  return { client_id: `oc_${randomBytes(16).toString('hex')}`, client_id_issued_at: Math.floor(nowMs / 1000), client_name: client_name ?? new URL(rest.redirect_uris[0]).host, ...rest };
+}
+
+/**
+ * Checks a client ID metadata document fetched from `url` (draft-ietf-oauth-client-id-metadata-document):
+ * its `client_id` is `url`, the same text; `client_name` and `redirect_uris` are present (MCP); the rest as
+ * for a registration. The metadata the client keeps, or the RFC 7591 error.
+ */
+export function checkDocument(body: unknown, url: string): ClientMetadata | RegistrationError {
+  const m = asObject(body);
+  if (m === null) return invalid('the client ID metadata document is not a JSON object');
+  if (m.client_id !== url) return invalid(`the document's client_id must be its own URL, ${url}, exactly; it says ${JSON.stringify(m.client_id)?.slice(0, 200) ?? 'nothing'}`);
+  if (m.client_name === undefined) return invalid('the document has no client_name: an app that identifies itself by a document names itself there');
+  const checked = checkMetadata(m);
+  if ('error' in checked) return checked;
+  return { ...checked, client_id: url, client_name: checked.client_name! };
+}
+
+/** A new client's row; `documentExpiresAtMs` for a client ID metadata document (until when the stored copy is fresh). */
+export function clientRow(metadata: ClientMetadata, nowMs: number, documentExpiresAtMs: number | null = null): ClientRow {
+  return { id: metadata.client_id, name: metadata.client_name, redirect_uris: JSON.stringify(metadata.redirect_uris), metadata: JSON.stringify(metadata), created_at: nowMs, authorized_at: null, document_expires_at: documentExpiresAtMs };
 }
 
 /**

@@ -3,15 +3,16 @@
 // subscriptions get a terminated envelope. The Revoke POST must come from this page (Origin); the session
 // cookie is SameSite=Lax, so another site's form carries none.
 import { GuardChain, type GuardDeps, type GuardNeeds } from '../api/guards.js';
-import type { HttpReply } from '../http/reply.js';
 import type { HttpServer } from '../http/server.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Logger } from '../log.js';
 import { formFields, NO_STORE } from './answers.js';
+import { isDocumentClientId } from './client-documents.js';
 import { OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
-import { escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
+import { errorPage, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
 import type { ConnectionRow, OAuthStore } from './store.js';
+import { formatDay, LANGUAGE_HEADERS, requestLanguage, say, type Language, type PageTextKey } from './text/texts.js';
 
 const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
 const REVOKE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'site', session: 'optional' } };
@@ -21,23 +22,27 @@ export interface ConnectionsDeps {
   store: OAuthStore;
   grants: Grants;
   log: Logger;
+  baseUrl: string;
 }
 
 export function registerConnections(server: HttpServer, deps: ConnectionsDeps): void {
   const { store, grants, log } = deps;
   const chain = new GuardChain(deps.guards);
-  const refused = (detail: string, status: number): HttpReply => renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status });
+  const secure = deps.baseUrl.startsWith('https:');
 
   chain.route(server, {
     method: 'GET',
     pattern: OAUTH_PATHS.connections,
     needs: PAGE_NEEDS,
     contentSecurityPolicy: OAUTH_PAGE_CSP,
-    renderRefusal: pageRefusal,
+    headers: LANGUAGE_HEADERS,
+    renderRefusal: pageRefusal(secure),
     handle: (request, context) => {
-      if (context.session === null) return renderOAuthPage({ title: 'Connected apps', main: signInBlock('Sign in to see the apps connected to your account.', OAUTH_PATHS.connections), signIn: true });
+      const language = requestLanguage(request, secure);
+      const title = say(language.lang, 'connections.title');
+      if (context.session === null) return renderOAuthPage({ language, title, main: signInBlock(language.lang, say(language.lang, 'connections.signIn'), OAUTH_PATHS.connections), signIn: true });
       const revoked = new URLSearchParams(request.query).get('revoked') === '1';
-      return renderOAuthPage({ title: 'Connected apps', main: connectionsList(store.connections(context.session.account), revoked) });
+      return renderOAuthPage({ language, title, main: connectionsList(language.lang, store.connections(context.session.account), revoked) });
     },
   });
 
@@ -46,38 +51,41 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     pattern: OAUTH_PATHS.connections,
     needs: REVOKE_NEEDS,
     contentSecurityPolicy: OAUTH_PAGE_CSP,
-    headers: ['content-type'],
+    headers: ['content-type', ...LANGUAGE_HEADERS],
     body: { maxBytes: 1024, tooLargeStatus: 400 },
-    renderRefusal: pageRefusal,
+    renderRefusal: pageRefusal(secure),
     handle: (request, context) => {
-      if (context.session === null) return refused('You are signed out: sign in on the connections page, then revoke again.', 401);
+      const language = requestLanguage(request, secure);
+      const refused = (status: number, key: 'connections.signedOut' | 'connections.noSuch') => errorPage(language, status, say(language.lang, 'error.refusedTitle'), say(language.lang, key));
+      if (context.session === null) return refused(401, 'connections.signedOut');
       const grantId = formFields(request.headers['content-type'], request.body)?.get('grant');
-      if (grantId === undefined || !grants.revokeForAccount(grantId, context.session.account)) {
-        return refused('Your account has no such connection (revoked already?). Go back to the connections page.', 404);
-      }
+      if (grantId === undefined || !grants.revokeForAccount(grantId, context.session.account)) return refused(404, 'connections.noSuch');
       log.info('oauth grant revoked by the account', { account: context.session.account, grant: grantId });
       return { status: 303, headers: ['Location', `${OAUTH_PATHS.connections}?revoked=1`, ...NO_STORE] };
     },
   });
 }
 
-function connectionsList(connections: ConnectionRow[], revoked: boolean): string {
-  const done = revoked ? '<p role="status">The connection is revoked: the app can no longer read your listings or receive your events.</p>' : '';
-  if (connections.length === 0) return `${done}<p>No app is connected to your account.</p>`;
-  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+function connectionsList(lang: Language, connections: ConnectionRow[], revoked: boolean): string {
+  const t = (key: PageTextKey) => escapeHtml(say(lang, key));
+  const done = revoked ? `<p role="status">${t('connections.revoked')}</p>` : '';
+  if (connections.length === 0) return `${done}<p>${t('connections.none')}</p>`;
   const rows = connections
     .map(
-      (c) => `<tr><td><strong>${escapeHtml(c.client_name)}</strong><br><span class="hint">not verified by us; returns to ${escapeHtml(redirectHosts(c.client_metadata))}</span></td><td>${date(c.created_at)}</td><td>${date(c.last_used_at)}</td>
-<td><form method="post" action="${OAUTH_PATHS.connections}"><input type="hidden" name="grant" value="${escapeHtml(c.id)}"><button type="submit">Revoke</button></form></td></tr>`,
+      (c) => `<tr><td><strong>${escapeHtml(c.client_name)}</strong><br><span class="hint">${escapeHtml(clientHint(lang, c))}</span></td><td>${formatDay(lang, c.created_at)}</td><td>${formatDay(lang, c.last_used_at)}</td>
+<td><form method="post" action="${OAUTH_PATHS.connections}"><input type="hidden" name="grant" value="${escapeHtml(c.id)}"><button type="submit">${t('connections.revoke')}</button></form></td></tr>`,
     )
     .join('\n');
-  return `${done}<p>These apps can read your partner listings and receive your account events. Revoking one stops it at once.</p>
-<table><thead><tr><th scope="col">App</th><th scope="col">Since</th><th scope="col">Last used</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
+  return `${done}<p>${t('connections.intro')}</p>
+<table><thead><tr><th scope="col">${t('connections.app')}</th><th scope="col">${t('connections.since')}</th><th scope="col">${t('connections.lastUsed')}</th><th scope="col"><span class="hint">${t('connections.action')}</span></th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;
 }
 
-function redirectHosts(metadata: string): string {
-  return [...new Set((JSON.parse(metadata) as { redirect_uris: string[] }).redirect_uris.map((uri) => new URL(uri).host))].join(', ');
+/** "not verified by us; described at <the document's host>; returns to <redirect hosts>". */
+function clientHint(lang: Language, connection: ConnectionRow): string {
+  const hosts = [...new Set((JSON.parse(connection.client_metadata) as { redirect_uris: string[] }).redirect_uris.map((uri) => new URL(uri).host))].join(', ');
+  const described = isDocumentClientId(connection.client_id) ? [say(lang, 'connections.describedAt', { host: new URL(connection.client_id).host })] : [];
+  return [say(lang, 'connections.notVerified'), ...described, say(lang, 'connections.returnsTo', { hosts })].join('; ');
 }

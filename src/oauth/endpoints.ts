@@ -66,7 +66,7 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     if (form === null) return oauthError(400, 'invalid_request', 'Send the token request as application/x-www-form-urlencoded, each field once (RFC 6749 section 4.1.3).');
     const clientId = form.get('client_id');
     if (clientId === undefined || store.client(clientId) === null) {
-      return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first and send its client_id.');
+      return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first, or use a client ID metadata document URL that has been through /oauth/authorize, and send that client_id.');
     }
     const resource = form.get('resource') ?? null;
     const grantType = form.get('grant_type');

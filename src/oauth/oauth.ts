@@ -1,5 +1,5 @@
 // Assembles the authorization server for app.ts: its rows in the accounts database, the grant state
-// machine, the discovery documents, the client endpoints, the authorization and connections pages, the
+// machine, the client ID metadata documents (fetched through an outbound module of its own), the discovery documents, the client endpoints, the authorization and connections pages, the
 // account deletion hook (every grant ends), the connected credentials sign-out everywhere and recovery end
 // (every grant), and the hourly clean-up of what has ended.
 import type { Accounts } from '../accounts/accounts.js';
@@ -16,6 +16,14 @@ import { Grants } from './grants.js';
 import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import { registerPageAssets } from './page.js';
 import { OAuthStore } from './store.js';
+import { ClientDocuments } from './client-documents.js';
+import { OutboundHttp, type OutboundTestAllowance, type Resolver } from '../outbound/outbound-http.js';
+
+/** What a test injects to fetch client documents from a stand-in on loopback: never a setting. */
+export interface DocumentFetchForTests extends OutboundTestAllowance {
+  resolver: Resolver;
+  timeoutMs?: number;
+}
 
 const CLEAN_UP_EVERY_MS = 3_600_000;
 
@@ -30,6 +38,7 @@ export class OAuth {
   readonly needs: readonly string[] = ['accounts'];
   readonly store: OAuthStore;
   readonly grants: Grants;
+  readonly documents: ClientDocuments;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -37,9 +46,12 @@ export class OAuth {
     private readonly accounts: Accounts,
     private readonly log: Logger,
     private readonly now: () => number,
+    fetchForTests?: DocumentFetchForTests,
   ) {
     this.store = new OAuthStore(accounts.store.db);
     this.grants = new Grants(this.store);
+    const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
+    this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });
     accounts.deletion.register({ name: 'oauth grants', erase: (accountId) => void this.grants.revokeAll(accountId, 'account deleted') });
     accounts.connected.register({ name: 'oauth grants', endAll: (accountId, why) => this.grants.revokeAll(accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account') });
   }
@@ -50,8 +62,8 @@ export class OAuth {
     registerDiscovery(server, config.baseUrl);
     registerPageAssets(server);
     registerClientEndpoints(server, { guards, store, grants, log, pendingClientsMax: config.oauthPendingClientsMax });
-    registerAuthorization(server, { guards, baseUrl: config.baseUrl, store, accounts: this.accounts.store, grants, log });
-    registerConnections(server, { guards, store, grants, log });
+    registerAuthorization(server, { guards, baseUrl: config.baseUrl, store, accounts: this.accounts.store, grants, documents: this.documents, log });
+    registerConnections(server, { guards, store, grants, log, baseUrl: config.baseUrl });
   }
 
   start(): void {

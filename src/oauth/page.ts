@@ -2,12 +2,18 @@
 // HTML with one small stylesheet and, where a person must sign in, one small script, both served from
 // /oauth/ (no inline code). Their Content-Security-Policy allows our own files only and forbids framing;
 // it has no form-action, because Chromium applies form-action to the redirect that follows the consent
-// form, and that redirect goes to the client's registered redirect URI.
+// form, and that redirect goes to the client's registered redirect URI. Each page is in the visitor's
+// language (text/texts.ts), and says so (lang, Content-Language, Vary).
 import type { Refusal } from '../api/guards.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
 import type { HttpServer } from '../http/server.js';
 import { pageContentSecurityPolicy } from '../http/security-headers.js';
+import type { HttpRequestInfo } from '../http/server.js';
+import type { PageLanguage } from '../web/page-language.js';
 import { NO_STORE } from './answers.js';
+import { escapeHtml, LOCALES, requestLanguage, say, sayHtml, type Language } from './text/texts.js';
+
+export { escapeHtml };
 
 export const OAUTH_PAGE_CSP = pageContentSecurityPolicy([
   "default-src 'none'",
@@ -21,11 +27,9 @@ export const OAUTH_PAGE_CSP = pageContentSecurityPolicy([
 const STYLE_PATH = '/oauth/oauth.css';
 const SCRIPT_PATH = '/oauth/sign-in.js';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export interface OAuthPage {
+  /** The visitor's language and the headers that go with it (requestLanguage). */
+  language: PageLanguage;
   title: string;
   /** The page's main content, already escaped. */
   main: string;
@@ -35,17 +39,18 @@ export interface OAuthPage {
 }
 
 export function renderOAuthPage(page: OAuthPage): HttpReply {
+  const { lang, headers } = page.language;
   const body = `<!doctype html>
-<html lang="en">
+<html lang="${LOCALES[lang]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)} · Public Toilet Finder</title>
+<title>${escapeHtml(page.title)} · ${escapeHtml(say(lang, 'page.brand'))}</title>
 <link rel="stylesheet" href="${STYLE_PATH}">
 ${page.signIn ? `<script type="module" src="${SCRIPT_PATH}"></script>` : ''}
 </head>
 <body>
-<header><a class="brand" href="/">Public Toilet Finder</a></header>
+<header><a class="brand" href="/">${escapeHtml(say(lang, 'page.brand'))}</a></header>
 <main id="main">
 <h1>${escapeHtml(page.title)}</h1>
 ${page.main}
@@ -53,14 +58,32 @@ ${page.main}
 </body>
 </html>
 `;
-  return { status: page.status ?? 200, headers: ['Content-Type', 'text/html; charset=utf-8', ...NO_STORE], body };
+  return { status: page.status ?? 200, headers: ['Content-Type', 'text/html; charset=utf-8', ...NO_STORE, ...headers], body };
 }
 
-/** A refusal of the guard chain (rate limit, other origin, body size) as a page, with the chain's headers. */
-export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }, _request: unknown, status: number): HttpReply {
-  // the guard's own wording speaks of contributions; here the form is an approval or a revocation
-  const detail = refusal.slug === 'other-origin' ? 'This form must be sent from this site\'s own page. Go back to the page and use its button.' : refusal.detail;
-  const page = renderOAuthPage({ title: 'This request cannot be answered', main: `<p>${escapeHtml(detail)}</p>`, status });
+/**
+ * A page of ours for a request that cannot go on (nor go back to the app): what happened in the visitor's
+ * language; for the app's developer, the RFC 6749 error code and, where there is one, its English description.
+ */
+export function errorPage(language: PageLanguage, status: number, title: string, detail: string, developer?: { code: string; detail?: string }): HttpReply {
+  const { lang } = language;
+  const code = developer === undefined ? '' : `\n<p class="hint">${sayHtml(lang, 'error.code', { code: `<code>${escapeHtml(developer.code)}</code>` })}</p>`;
+  const details = developer?.detail === undefined ? '' : `\n<p class="hint">${sayHtml(lang, 'error.details', { detail: escapeHtml(developer.detail) })}</p>`;
+  return renderOAuthPage({ language, title, main: `<p>${escapeHtml(detail)}</p>${details}${code}`, status });
+}
+
+/**
+ * How the pages answer a refusal of the guard chain (rate limit, other origin, body size): a page with the
+ * chain's headers. `secure`: BASE_URL is https (the language cookie is then Secure).
+ */
+export function pageRefusal(secure: boolean) {
+  return (refusal: Refusal, context: { headers: HeaderList }, request: HttpRequestInfo, status: number): HttpReply => refusalPage(refusal, context, requestLanguage(request, secure), status);
+}
+
+function refusalPage(refusal: Refusal, context: { headers: HeaderList }, language: PageLanguage, status: number): HttpReply {
+  // the guard's own wording speaks of contributions; here the form is an approval or a revocation; other details stay the guard's (English)
+  const detail = refusal.slug === 'other-origin' ? say(language.lang, 'error.otherOrigin') : refusal.detail;
+  const page = renderOAuthPage({ language, title: say(language.lang, 'error.refusedTitle'), main: `<p>${escapeHtml(detail)}</p>`, status });
   const retry = refusal.retryAfterSeconds === undefined ? [] : ['Retry-After', String(refusal.retryAfterSeconds)];
   return { ...page, headers: [...(page.headers ?? []), ...context.headers, ...retry] };
 }
@@ -69,18 +92,25 @@ export function pageRefusal(refusal: Refusal, context: { headers: HeaderList }, 
  * The sign-in block of a page whose person is not signed in: passkey sign-in here (then the page reloads), or
  * the site's sign-up page, which comes back to `returnPath` (its `?next=`).
  */
-export function signInBlock(what: string, returnPath: string): string {
+export function signInBlock(lang: Language, what: string, returnPath: string): string {
   const next = encodeURIComponent(returnPath);
+  const link = `<a href="/signup?next=${next}">${escapeHtml(say(lang, 'signIn.create'))}</a>`;
   return `<p>${escapeHtml(what)}</p>
-<p><button type="button" id="sign-in" class="primary">Sign in with a passkey</button></p>
+<p>${passkeyButton(lang, 'signIn.button')}</p>
 <p id="sign-in-status" role="status" aria-live="polite"></p>
-<p class="hint">No account yet? <a href="/signup?next=${next}">Create one with a passkey</a>; you come back here afterwards.</p>`;
+<p class="hint">${sayHtml(lang, 'signIn.noAccount', { link })}</p>`;
+}
+
+/** The passkey button; the script's messages ride on it in the page's language. */
+function passkeyButton(lang: Language, label: 'signIn.button' | 'confirm.button'): string {
+  const data = (['waiting', 'done', 'unsupported', 'failed'] as const).map((name) => ` data-${name}="${escapeHtml(say(lang, `signIn.${name}`))}"`).join('');
+  return `<button type="button" id="sign-in" class="primary"${data}>${escapeHtml(say(lang, label))}</button>`;
 }
 
 /** The block of a page whose person is signed in, but not with a passkey recently enough: the passkey again, then the page reloads. */
-export function confirmBlock(what: string): string {
+export function confirmBlock(lang: Language, what: string): string {
   return `<p>${escapeHtml(what)}</p>
-<p><button type="button" id="sign-in" class="primary">Confirm with a passkey</button></p>
+<p>${passkeyButton(lang, 'confirm.button')}</p>
 <p id="sign-in-status" role="status" aria-live="polite"></p>`;
 }
 
@@ -94,6 +124,7 @@ h1{font-size:1.5rem;line-height:1.25}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:30rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.75rem}}
 ul.grants{padding-left:1.25rem}
 .warning{border-left:4px solid #c60;padding:.25rem .75rem}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}
@@ -112,18 +143,18 @@ const status = document.getElementById('sign-in-status');
 const post = async (path, body) => {
   const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   const answer = await response.json();
-  if (!response.ok) throw new Error(answer.detail || 'The sign-in failed.');
+  if (!response.ok) throw new Error(answer.detail || button.dataset.failed);
   return answer;
 };
 button?.addEventListener('click', async () => {
   button.disabled = true;
-  status.textContent = 'Waiting for your passkey…';
+  status.textContent = button.dataset.waiting;
   try {
-    if (!window.PublicKeyCredential?.parseRequestOptionsFromJSON) throw new Error('This browser cannot use passkeys here; use a current browser.');
+    if (!window.PublicKeyCredential?.parseRequestOptionsFromJSON) throw new Error(button.dataset.unsupported);
     const options = await post('/api/v1/session/options');
     const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
     await post('/api/v1/session', { credential: credential.toJSON() });
-    status.textContent = 'Signed in.';
+    status.textContent = button.dataset.done;
     location.reload();
   } catch (error) {
     status.textContent = error instanceof Error ? error.message : String(error);

@@ -13,6 +13,8 @@ export interface ClientRow {
   created_at: number;
   /** When a person first approved the client; null until then (it is deleted an hour after registering). */
   authorized_at: number | null;
+  /** A client ID metadata document's client (id: its URL): until when the stored copy is fresh; null for a registered client. */
+  document_expires_at: number | null;
 }
 
 export interface GrantRow {
@@ -69,7 +71,8 @@ export class OAuthStore {
   constructor(readonly db: Database.Database) {
     this.sql = {
       client: db.prepare('SELECT * FROM oauth_clients WHERE id = ?'),
-      insertClient: db.prepare('INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at, authorized_at) VALUES (@id, @name, @redirect_uris, @metadata, @created_at, @authorized_at)'),
+      insertClient: db.prepare('INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at, authorized_at, document_expires_at) VALUES (@id, @name, @redirect_uris, @metadata, @created_at, @authorized_at, @document_expires_at)'),
+      refreshDocument: db.prepare('UPDATE oauth_clients SET name = @name, redirect_uris = @redirect_uris, metadata = @metadata, document_expires_at = @document_expires_at WHERE id = @id AND document_expires_at IS NOT NULL'),
       markAuthorized: db.prepare('UPDATE oauth_clients SET authorized_at = ? WHERE id = ? AND authorized_at IS NULL'),
       evictUnauthorized: db.prepare(
         'DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients WHERE authorized_at IS NULL ORDER BY created_at, rowid LIMIT max(0, (SELECT count(*) FROM oauth_clients WHERE authorized_at IS NULL) - ?))',
@@ -116,6 +119,11 @@ export class OAuthStore {
 
   insertClient(row: ClientRow): void {
     this.sql.insertClient.run(row);
+  }
+
+  /** A document client's newly fetched copy: name, redirect URIs, metadata and freshness (its grants stay). */
+  refreshDocument(row: Pick<ClientRow, 'id' | 'name' | 'redirect_uris' | 'metadata' | 'document_expires_at'>): void {
+    this.sql.refreshDocument.run(row);
   }
 
   /** Records the client's first approval by a person (later ones change nothing). */

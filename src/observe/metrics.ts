@@ -20,7 +20,17 @@ export interface MetricSources {
   mcpCalls: McpCallCounts;
   /** The data in use. */
   data(): { toilets: number; dataAsOf: string | null; importedAt: string | null };
+  /** The published files this replica fetches (src/source-fetch), by file: toilets, tiles. */
+  sourceFetch(): readonly { file: string; counts: FetchCounts }[];
   now: () => number;
+}
+
+/** One fetched file's counts since start; times in ms since the epoch, null before the first. */
+export interface FetchCounts {
+  failures: number;
+  fetched: number;
+  lastSuccessMs: number | null;
+  lastFailureMs: number | null;
 }
 
 export class ServiceMetrics {
@@ -60,6 +70,7 @@ export class ServiceMetrics {
         else this.set(Math.max(0, (sources.now() - since) / 1000));
       },
     });
+    this.fetchMetrics(registers);
     new Counter({
       name: `${PREFIX}access_log_dropped_total`,
       help: 'Access-log lines dropped because a thread wrote faster than the log writer read (its ring was full); never a request held up.',
@@ -80,6 +91,34 @@ export class ServiceMetrics {
         policies.forEach((policy, index) => this.inc({ policy }, Number(Atomics.load(counts, index))));
       },
     });
+  }
+
+  /** TOILETS_DB_URL, TILES_DB_URL: how the fetches of the published files go, by file. */
+  private fetchMetrics(registers: Registry[]): void {
+    const { sourceFetch } = this.sources;
+    const counter = (name: string, help: string, value: (counts: FetchCounts) => number) =>
+      new Counter({
+        name: `${PREFIX}${name}`, help, labelNames: ['file'], registers,
+        collect() {
+          this.reset();
+          for (const { file, counts } of sourceFetch()) this.inc({ file }, value(counts));
+        },
+      });
+    const time = (name: string, help: string, value: (counts: FetchCounts) => number | null) =>
+      new Gauge({
+        name: `${PREFIX}${name}`, help, labelNames: ['file'], registers,
+        collect() {
+          this.reset();
+          for (const { file, counts } of sourceFetch()) {
+            const ms = value(counts);
+            if (ms !== null) this.set({ file }, ms / 1000);
+          }
+        },
+      });
+    counter('source_fetch_failures_total', 'Checks of a published file (TOILETS_DB_URL, TILES_DB_URL) that failed: unreachable, an error answer, a hang, a damaged or refused file.', (c) => c.failures);
+    counter('source_fetch_swaps_total', 'Published files fetched, checked and swapped in for the local copy.', (c) => c.fetched);
+    time('source_fetch_last_success_timestamp_seconds', 'When a check of the published file last went well (unchanged, or fetched), Unix time.', (c) => c.lastSuccessMs);
+    time('source_fetch_last_failure_timestamp_seconds', 'When a check of the published file last failed, Unix time.', (c) => c.lastFailureMs);
   }
 
   /** One write the overlay database refused. */

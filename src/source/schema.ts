@@ -152,7 +152,8 @@ export function openSourceDatabase(path: string): Database.Database {
   return db;
 }
 
-function readableLayouts(): string {
+/** The layout versions this release reads, for messages ("4 and 5"). */
+export function readableLayouts(): string {
   return [...Object.keys(READABLE_OLDER_LAYOUTS), String(SOURCE_SCHEMA_VERSION)].join(' and ');
 }
 

@@ -12,6 +12,7 @@ import type { ToiletCatalog } from '../toilets/catalog.js';
 import { missingPartsNote } from '../toilets/source-parts.js';
 import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
 import type { Community } from '../community/community.js';
+import type { SourceFetch, SourceFetchStatus } from '../source-fetch/source-fetch.js';
 
 /** The service's version, from package.json (dist/src/status/ → the repository root). */
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -24,6 +25,8 @@ export interface StatusDeps {
   community: Community;
   problems: Problems;
   now: () => number;
+  /** The published files this replica fetches (TOILETS_DB_URL, TILES_DB_URL). */
+  sourceFetch: SourceFetch;
 }
 
 /** GET /status: the fields the web app's notice and operators read (README, "Status and health"). */
@@ -42,11 +45,13 @@ export interface ServiceStatus {
    * release wrote lacks (e.g. details), `note` says that a re-import adds it (null when nothing is missing).
    */
   source_layout: { missing: readonly string[]; note: string | null };
+  /** Where a replica fetches its files from, and how that goes (null each when not set). */
+  source_fetch: SourceFetchStatus;
   uptime_seconds: number;
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, community, problems, now } = deps;
+  const { catalog, community, problems, now, sourceFetch } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
@@ -65,6 +70,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       coverage: info.coverage && { name: info.coverage.name, bounds: info.coverage.bounds },
       counts: { ...counts, places: info.places },
       source_layout: { missing: info.missing, note: missingPartsNote(info.missing) },
+      source_fetch: sourceFetch.status(),
       uptime_seconds: Math.floor(process.uptime()),
     };
   };
@@ -78,7 +84,8 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       const nowMs = now();
       const { info } = catalog.snapshot;
       if (info.importedAt === null) {
-        return problems.reply('unavailable', 'No toilet data is loaded: run `npm run import -- <extract.osm.pbf or URL>` (or start with TOILETS_EXTRACT set).', { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
+        const why = sourceFetch.waitingReason() ?? 'No toilet data is loaded: run `npm run import -- <extract.osm.pbf or URL>` (or start with TOILETS_EXTRACT set).';
+        return problems.reply('unavailable', why, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
       }
       if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, trouble: community.writeTrouble() };
       if (probed.trouble !== null) {

@@ -75,9 +75,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
   'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],
-  // the authorization server of agents acting for an account: its rows in the accounts database, its pages
-  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
-  // the one way out to addresses others chose (webhooks): SSRF-hardened, node: modules only
+  // the authorization server of agents acting for an account: its rows in the accounts database, its pages,
+  // the client ID metadata documents it fetches (through src/outbound), the pages' language as the site's (src/web)
+  'src/oauth': ['src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/outbound', 'src/web', 'src/config', 'src/log', 'src/storage'],
+  // the one way out to addresses others chose (webhooks, client documents): SSRF-hardened, node: modules only
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
   'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/log'],
@@ -86,14 +87,16 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
   'src/backup': ['src/community', 'src/accounts', 'src/databases', 'src/storage', 'src/config', 'src/cli'],
   // the operational endpoints of the main thread: what the service serves, and whether it can write
-  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community'],
+  // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
+  'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch'],
   // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
   'src/problems': ['src/http', 'src/api', 'src/community', 'src/moderation', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
   // the service's own databases: each file's layout steps from the features that keep tables in it
   'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -133,6 +136,17 @@ test('every layer imports only the layers listed for it', () => {
     .filter(({ from, to }) => layerOf(from) !== layerOf(to) && !MAY_IMPORT[layerOf(from)].includes(layerOf(to)))
     .map(({ from, to }) => `${from} imports ${to}`);
   assert.deepEqual(wrong, []);
+});
+
+/** The only modules that reach addresses others chose: webhook delivery, and the OAuth client document fetch. */
+const OUTBOUND_CALLERS = [/^src\/account-events\//, /^src\/oauth\/(client-documents|oauth)\.ts$/];
+
+test('only the webhook delivery and the client document fetch use the outbound module', () => {
+  const callers = projectEdges()
+    .filter(({ from, to }) => to.startsWith('src/outbound/') && !from.startsWith('src/outbound/'))
+    .map(({ from }) => from);
+  assert.ok(callers.includes('src/oauth/client-documents.ts') && callers.some((c) => c.startsWith('src/account-events/')), 'the check sees the callers');
+  assert.deepEqual(callers.filter((from) => !OUTBOUND_CALLERS.some((pattern) => pattern.test(from))), []);
 });
 
 test('the shared rules import no package and nothing else of the project', () => {

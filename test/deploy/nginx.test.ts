@@ -4,13 +4,14 @@
 // stays inside, and the header allowlist passes every header a route reads. Skipped without nginx,
 // except in CI (CI=true), where .ci/run installs it and a skip would hide a broken deployment example.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { importedCopy, serve, tempDir, type Served } from '../api/support.js';
 import { REPO_DIR } from '../support/paths.js';
+import { freePort, startNginx } from '../support/nginx.js';
 
 const CONFIG = join(REPO_DIR, 'deploy', 'nginx', 'toilet-finder.conf');
 const NEAREST = '/api/v1/toilets/nearest?lat=43.73&lon=7.42';
@@ -53,15 +54,7 @@ describe('the nginx example in front of the service', { skip: nginxFound ? false
       .replace('listen [::]:80;', '');
     assert.notEqual(site, readFileSync(CONFIG, 'utf8'));
     writeFileSync(join(dir.path, 'site.conf'), site);
-    for (const folder of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir.path, folder));
-    writeFileSync(
-      join(dir.path, 'nginx.conf'),
-      `worker_processes 1;\npid ${dir.path}/nginx.pid;\nerror_log ${dir.path}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
-        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${dir.path}/${kind === 'client_body' ? 'body' : kind};\n`).join('') +
-        `  include ${dir.path}/site.conf;\n}\n`,
-    );
-    nginx = spawn('nginx', ['-p', dir.path, '-c', join(dir.path, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    await waitForPort(port, nginx);
+    nginx = await startNginx(dir.path, port);
   });
   after(async () => {
     nginx?.kill('SIGTERM');
@@ -122,31 +115,3 @@ describe('the nginx example in front of the service', { skip: nginxFound ? false
     assert.deepEqual([...new Set([...read, ...mcp])].filter((header) => !passed.has(header)), []);
   });
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  let stderr = '';
-  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
-  // until it listens or ends (however long a loaded machine takes: no deadline to miss)
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}: ${stderr}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

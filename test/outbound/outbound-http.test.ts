@@ -20,6 +20,7 @@ describe('outbound HTTP', () => {
       if (req.url === '/redirect') return void res.writeHead(302, { Location: `http://127.0.0.1:${port}/target` }).end();
       if (req.url === '/large') return void res.end(Buffer.alloc(OUTBOUND_MAX_ANSWER_BYTES + 1024, 'a'));
       if (req.url === '/slow') return; // never answers
+      if (req.url === '/document') return void res.writeHead(200, { 'Cache-Control': 'max-age=60' }).end('x'.repeat(100));
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ host: req.headers.host }));
     });
     server.on('connection', () => void connections++);
@@ -90,5 +91,31 @@ describe('outbound HTTP', () => {
     assert.equal(large.complete, false);
     const slow = await outbound.post(`http://127.0.0.1:${port}/slow`, {}, '{}');
     assert.equal(!slow.ok && slow.failure, 'timeout');
+  });
+
+  test('a GET reads at most its own cap and answers the headers; a longer Content-Length is not read', async () => {
+    const outbound = new OutboundHttp({ allowPrivate: true });
+    const whole = await outbound.get(`http://127.0.0.1:${port}/document`, {}, 100);
+    assert.ok(whole.ok && whole.complete);
+    assert.equal(whole.headers['cache-control'], 'max-age=60');
+    assert.equal(whole.body.length, 100);
+    const cut = await outbound.get(`http://127.0.0.1:${port}/document`, {}, 99);
+    assert.ok(cut.ok);
+    assert.equal(cut.complete, false);
+    assert.equal(cut.body, '', 'nothing of it is read');
+  });
+
+  test("a test's allowance opens one https port to loopback only, and nothing else", async () => {
+    const resolver: Resolver = (hostname) => Promise.resolve([{ address: hostname === 'inside.example' ? '10.0.0.9' : '127.0.0.1', family: 4 }]);
+    const outbound = new OutboundHttp({ allowPrivate: false, resolver, testAllowance: { ca: '', loopbackPort: 4443 } });
+    assert.equal(outbound.urlFault('https://stand-in.example:4443/c.json'), null);
+    assert.match(outbound.urlFault('https://stand-in.example:4444/c.json')!, /https on port 443/);
+    assert.match(outbound.urlFault('http://stand-in.example:4443/c.json')!, /https on port 443/);
+    const before = connections;
+    const inside = await outbound.get('https://inside.example:4443/c.json', {});
+    assert.match(!inside.ok ? inside.detail : '', /the test port is for loopback only/);
+    const loopbackOn443 = await outbound.get('https://stand-in.example/c.json', {});
+    assert.match(!loopbackOn443.ok ? loopbackOn443.detail : '', /127\.0\.0\.1, which is not a public address/);
+    assert.equal(connections, before, 'no socket opened');
   });
 });

@@ -33,7 +33,7 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
     assert.deepEqual(tables, ['event_outbox', 'event_relay', 'event_subscriptions', 'oauth_access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_consents', 'oauth_grants', 'oauth_refresh_tokens']);
 
     const oauth = new OAuthStore(store.db);
-    oauth.insertClient({ id: 'oc_1', name: 'Agent', redirect_uris: '[]', metadata: '{}', created_at: 0, authorized_at: null });
+    oauth.insertClient({ id: 'oc_1', name: 'Agent', redirect_uris: '[]', metadata: '{}', created_at: 0, authorized_at: null, document_expires_at: null });
     oauth.insertGrant({ id: 'og_1', account_id: 'acc_000000000000000000000001', client_id: 'oc_1', scope: 'account:events', resource: 'https://x/mcp/account', created_at: 0, last_used_at: 0 });
     oauth.insertAccess(secretHash('access'), 'og_1', 10);
     assert.notEqual(oauth.access(secretHash('access')), null);

@@ -5,12 +5,13 @@
 // that solves challenges, the MCP endpoint's URL).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { App } from '../../src/app.js';
+import type { App, AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
 import { findInvalid } from '../../src/schemas/validate.js';
 import type { SchemaName } from '../../src/schemas/resources.js';
+import type { Timers } from '../../src/source-fetch/remote-file.js';
 
 /** Every absolute URL the service emits about itself starts with this (proves BASE_URL is honoured). */
 export const BASE_URL = 'https://toilets.example.test';
@@ -68,6 +69,10 @@ export interface ServeOptions {
   watch?: boolean;
   /** Spawn the read threads before the load, as main.ts does. */
   prepareThreads?: boolean;
+  /** Schedules the checks of TOILETS_DB_URL / TILES_DB_URL (default: real timers). */
+  sourceFetchTimers?: Timers;
+  /** OAuth client documents from a stand-in https host on loopback (test/oauth/document-host.ts). */
+  clientDocumentFetchForTests?: AppOptions['clientDocumentFetchForTests'];
 }
 
 export async function serve(options: ServeOptions): Promise<Served> {
@@ -81,7 +86,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
-  const app = createApp({ config, log: options.log ?? SILENT, now, places });
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();

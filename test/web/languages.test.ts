@@ -2,7 +2,9 @@
 // Portuguese, Dutch and German (chosen by the browser's Accept-Language) leaves no English on the page,
 // in its text or its labels (placeholders, aria-label, alt, title), apart from proper names (marked
 // translate="no"), the OpenStreetMap credit and the mappers' own words quoted in a toilet's details;
-// among the pages are toilets with details and the key systems' pages (RADAR, Eurokey). The human check
+// among the pages are toilets with details and the key systems' pages (RADAR, Eurokey), and, signed in as
+// a moderator with a pending claim, the account's contents, the moderation queue and the partner dashboard
+// (the OAuth pages have their own test: test/oauth/page-texts.test.ts). The human check
 // and the map's controls speak it too. The service worker keeps pages per language: offline, a page
 // never comes back in another language than the one in use. SCREENSHOTS=<dir> writes the finder and a
 // toilet page in French and Portuguese (phone), a toilet page on the desktop, a toilet's details in
@@ -17,6 +19,8 @@ import { LOCALES, type Language, type Message } from '../../src/web/text/catalog
 import { en } from '../../src/web/text/en.js';
 import { importDetailsExtract } from '../support/details-extract.js';
 import { PHONE, WIDE_DESKTOP as DESKTOP } from './people.js';
+import { serviceClient } from '../community/support.js';
+import { createAccountInPage, virtualAuthenticator } from '../oauth/browser-consent.js';
 
 declare const document: any;
 declare const window: any;
@@ -69,7 +73,8 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
   let toilet: string;
 
   before(async () => {
-    site = await startSite('porto', () => NOW);
+    // the sign-in budget lifted: the pages above ask for sign-in options in every language before the signed-in test signs up
+    site = await startSite('porto', () => NOW, { env: { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' } });
     detailsSite = await startSite('monaco', () => NOW, { importInto: (db, dir) => importDetailsExtract(dir, db).then(() => undefined) });
     browser = await launchBrowser(browserPath!);
     const found = (await (await fetch(`${site.base}/api/v1/toilets/nearest?lat=41.1466&lon=-8.611&limit=20`)).json()) as { results: { id: string; opening_hours: string | null }[] };
@@ -123,6 +128,37 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
       await page.context().close();
     });
   }
+
+  test('signed in: the account, the moderation queue and the partner dashboard leave no English in any language', async () => {
+    // one account, a moderator with a pending claim, and a pending submission in the queue
+    const setup = await browser.newContext({ viewport: PHONE, locale: 'en-GB' });
+    const first = await setup.newPage();
+    await virtualAuthenticator(setup, first);
+    await createAccountInPage(first, site.base, 'Maria Moderadora', await serviceClient(site.base).token());
+    const account = await (await first.request.get(`${site.base}/api/v1/account`)).json();
+    site.app.accounts.store.setModerator(account.id, true);
+    const claimed = await first.request.post(`${site.base}/api/v1/toilets/${toilet.slice(3)}/claims`, { data: { business_name: 'Café Trindade', contact_email: 'cafe@example.org' }, headers: { Origin: site.base } });
+    assert.equal(claimed.status(), 201, await claimed.text());
+    const submitted = await serviceClient(site.base).post('/api/v1/submissions', { lat: 41.1496, lon: -8.6109, name: 'Jardim da Cordoaria' }, { origin: site.base });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.json));
+    const storageState = await setup.storageState();
+    await setup.close();
+    const ready: [string, string][] = [['/account', '#passkey-list li'], ['/moderation', '.queue-item'], ['/partner', 'section.listing']];
+    for (const lang of TRANSLATED) {
+      const context = await browser.newContext({ viewport: PHONE, locale: LOCALES[lang], storageState });
+      await context.addInitScript(CSP_WATCH);
+      const page = await context.newPage();
+      for (const [path, shown] of ready) {
+        await page.goto(site.base + path);
+        await page.locator(shown).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        assert.equal(await page.getAttribute('html', 'lang'), LOCALES[lang], path);
+        assert.deepEqual(await englishOn(page, lang), [], `${lang} ${path} signed in`);
+        assert.deepEqual(await cspViolations(page), [], `${lang} ${path}`);
+      }
+      await context.close();
+    }
+  });
 
   test('the checks would see English: the English pages fail them', async () => {
     const page = await open('en');

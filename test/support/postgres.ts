@@ -1,0 +1,80 @@
+// A PostgreSQL cluster of the test's own: Debian's `postgresql` binaries, a fresh data folder in a
+// temporary directory, listening on loopback only (and on a socket in that folder), stopped and removed at
+// the end. PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
+// Without the binaries the tests that need it are skipped, except in CI (CI=true), where .ci/run installs
+// them and a skip would hide the write side's PostgreSQL path.
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { claimPort } from '../../src/http/port.js';
+
+/** The newest installed major version's binaries, or null. */
+function binariesDir(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const majors = readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  return majors.length === 0 ? null : join(root, majors[0], 'bin');
+}
+
+const BIN = binariesDir();
+if (BIN === null && process.env.CI === 'true') throw new Error('PostgreSQL is missing: .ci/run installs it (apt-get install postgresql)');
+
+/** A skip reason for node:test, or false when a cluster can start. */
+export const noPostgres: string | false = BIN === null ? 'PostgreSQL is not installed (apt-get install postgresql); CI fails instead of skipping' : false;
+
+export interface TestPostgres {
+  /** `postgresql://…` for the superuser `toilet_test` (trust authentication on loopback), database `postgres`. */
+  url: string;
+  port: number;
+  /** Where the cluster's files and socket live; gone after stop(). */
+  dir: string;
+  /** Runs one SQL text through psql and returns its unaligned, tuples-only output. */
+  psql(sql: string): string;
+  /** Stops the cluster (fast shutdown) and removes its folder. */
+  stop(): void;
+}
+
+const USER = 'toilet_test';
+const asRoot = userInfo().uid === 0;
+
+/** Runs a PostgreSQL binary as the user it accepts; throws with its output when it fails. */
+function run(binary: string, args: string[]): string {
+  const command = asRoot ? ['runuser', ['-u', 'postgres', '--', join(BIN!, binary), ...args]] as const : [join(BIN!, binary), args] as const;
+  const done = spawnSync(command[0], [...command[1]], { encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`${binary} ${args.join(' ')} failed (${done.error?.message ?? `exit ${done.status}`}):\n${done.stdout}${done.stderr}`);
+  return done.stdout;
+}
+
+/** Starts a fresh cluster; call stop() in an after() hook. */
+export async function startPostgres(): Promise<TestPostgres> {
+  if (BIN === null) throw new Error(noPostgres as string);
+  const dir = mkdtempSync(join(tmpdir(), 'toilet-pg-'));
+  if (asRoot) chownSync(dir, Number(run0('id', ['-u', 'postgres'])), Number(run0('id', ['-g', 'postgres'])));
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-U', USER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const port = await claimPort('127.0.0.1', 0);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
+  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const url = `postgresql://${USER}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    dir,
+    psql: (sql) => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql]),
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A plain command as the current user (the ids of `postgres`). */
+function run0(command: string, args: string[]): string {
+  const done = spawnSync(command, args, { encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${done.stderr}`);
+  return done.stdout.trim();
+}
