@@ -70,20 +70,22 @@ export function plainShape(schema: JsonSchema): (value: unknown) => boolean {
     const check = plainCheck(property);
     if (check !== null) checks.set(name, check);
   }
-  const pairs = Object.entries((schema.dependentRequired ?? {}) as Record<string, string[]>);
+  const pairs = Object.entries((schema.dependentRequired ?? {}) as Record<string, string[]>).flatMap(([name, needs]) => needs.map((other) => [name, other]));
   const required = (schema.required ?? []) as string[];
-  const defaults = Object.entries(properties).filter(([, property]) => property.default !== undefined);
+  const defaults = Object.entries(properties).flatMap(([name, property]) => (property.default === undefined ? [] : [[name, property.default] as const]));
   const simple = schema.type === 'object' && schema.additionalProperties === false && Object.keys(schema).every((key) => SIMPLE_OBJECT_KEYWORDS.has(key));
+  // indexed loops over arrays made here: this runs on every call (iterators and closures cost more than the checks)
   return (value) => {
     if (!simple || value === null || typeof value !== 'object' || Array.isArray(value)) return false;
     const args = value as Json;
-    for (const key in args) {
-      const check = checks.get(key);
-      if (check === undefined || !check(args[key])) return false;
+    const keys = Object.keys(args);
+    for (let i = 0; i < keys.length; i++) {
+      const check = checks.get(keys[i]);
+      if (check === undefined || !check(args[keys[i]])) return false;
     }
-    for (const name of required) if (args[name] === undefined) return false;
-    for (const [name, needs] of pairs) if (args[name] !== undefined && needs.some((other) => args[other] === undefined)) return false;
-    for (const [name, property] of defaults) if (args[name] === undefined) args[name] = property.default;
+    for (let i = 0; i < required.length; i++) if (args[required[i]] === undefined) return false;
+    for (let i = 0; i < pairs.length; i++) if (args[pairs[i][0]] !== undefined && args[pairs[i][1]] === undefined) return false;
+    for (let i = 0; i < defaults.length; i++) if (args[defaults[i][0]] === undefined) args[defaults[i][0]] = defaults[i][1];
     return true;
   };
 }

@@ -83,7 +83,7 @@ export class FastPath {
     if (method !== 'tools/call' || !isObject(params) || !hasOnly(params, CALL_KEYS)) return null;
     const { name, arguments: args, _meta: meta } = params;
     if (!isToolName(name) || !isObject(args) || !(era === 'modern' ? isModernCall(request, name, meta) : isLegacyMeta(meta))) return null;
-    this.tools.marksPieces(gzip);
+    this.tools.markPieces();
     const outcome = this.tools.call(name, args, meta as Json | undefined);
     if (outcome === null) return null;
     if (outcome instanceof Promise) return outcome.then((later) => this.toolReply(era, id, name, later, headers, gzip, true));
@@ -94,7 +94,7 @@ export class FastPath {
   private toolReply(era: Era, id: string | number, tool: ToolName, answer: ToolAnswer, headers: HeaderList, gzip: boolean, later: boolean): HttpReply {
     this.tools.counted(tool, answer);
     if (!isRead(answer)) return this.reply(era, id, bytes(JSON.stringify(era === 'modern' ? { ...answer, ...MODERN_RESULT } : answer)), headers, gzip, later);
-    return this.reply(era, id, answer, headers, gzip, later, gzip && !later ? this.tools.answerPieces() : NO_PIECES);
+    return this.reply(era, id, answer, headers, gzip, later, later ? NO_PIECES : this.tools.answerPieces());
   }
 
   /** A JSON-RPC result as the SDK writes it: modern as one JSON body, 2025-era as one event of a stream. */

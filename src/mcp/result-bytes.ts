@@ -64,23 +64,41 @@ export class ResultBytes {
 
   /**
    * What JSON.stringify writes between the quotes for `plain` read as latin1 (the reads' answers are
-   * ASCII): quotes and backslashes escaped. `pieces`: the answer's, mapped here while marking.
+   * ASCII): quotes and backslashes escaped. With the answer's `pieces`, each constant fragment is copied
+   * in its escaped form, made once (they hold ~85 % of a nearest answer's bytes and ~90 % of its quotes),
+   * and only the rest is escaped byte by byte; while marking, the pieces are mapped here.
    */
   stringOf(plain: Uint8Array, pieces: Pieces | null): void {
     this.reserve(plain.length * 6);
-    if (!this.marking || pieces === null || pieces.count === 0) {
+    if (pieces === null || pieces.count === 0) {
       this.mark(null);
       this.length = escapeInto(this.out, this.length, plain, 0, plain.length);
       return;
     }
     const { starts, count, sources } = pieces;
+    const out = this.out;
+    const words = wordsOf(plain);
+    const outWords = wordsOf(out);
     if (starts[0] > 0) this.mark(null);
-    let at = escapeInto(this.out, this.length, plain, 0, starts[0]);
+    let at = escapeInto(out, this.length, plain, 0, starts[0], words, outWords);
     for (let m = 0; m < count; m++) {
       const source = sources[m];
+      const end = m + 1 < count ? starts[m + 1] : plain.length;
+      let from = starts[m];
       this.length = at;
-      this.mark(source === null ? null : stringFormOf(source));
-      at = escapeInto(this.out, at, plain, starts[m], m + 1 < count ? starts[m + 1] : plain.length);
+      if (source === null) {
+        this.mark(null);
+      } else {
+        const form = stringFormOf(source);
+        this.mark(form);
+        if (form.length <= 8) for (let k = 0; k < form.length; k++) out[at++] = form[k];
+        else {
+          out.set(form, at);
+          at += form.length;
+        }
+        from += source.length;
+      }
+      if (from < end) at = escapeInto(out, at, plain, from, end, words, outWords);
     }
     this.length = at;
   }
@@ -177,9 +195,7 @@ const HIGHS = 0x80808080;
  * at a time where none of them is a quote or a backslash (a word test; a third faster than byte by byte
  * on nearest answers, which have a quote every ~9 bytes), and only ASCII text is taken four at a time.
  */
-function escapeInto(out: Buffer, at: number, plain: Uint8Array, from: number, to: number): number {
-  const words = wordsOf(plain);
-  const outWords = wordsOf(out);
+function escapeInto(out: Buffer, at: number, plain: Uint8Array, from: number, to: number, words = wordsOf(plain), outWords = wordsOf(out)): number {
   let i = from;
   for (; i + 4 <= to; i += 4) {
     const word = words.getUint32(i, true);

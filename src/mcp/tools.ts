@@ -126,14 +126,14 @@ export class ToolSet {
   }
 
   /**
-   * Whether the reads mark the pieces of their answers from now on (for the gzip form of the fast path's
-   * answer): set before a call that will be gzipped, and off again before one that will not.
+   * Has the reads mark the pieces of their answers from now on (the fast path copies constant fragments
+   * whole, and gzips from the pieces); the REST routes set it per request themselves.
    */
-  marksPieces(on: boolean): void {
-    this.deps.reads.preparesGzip(on);
+  markPieces(): void {
+    this.deps.reads.preparesGzip(true);
   }
 
-  /** The pieces of the answer read last, made while marksPieces was on; valid until the next read. */
+  /** The pieces of the answer read last, made while markPieces was on; valid until the next read. */
   answerPieces(): Pieces {
     return this.deps.reads.answerPieces();
   }
