@@ -13,6 +13,7 @@ import { loadPlaceIndex } from '../support/place-index.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve as serveApp } from '../support/server.js';
+import { assertGzipAgrees } from '../support/gzip.js';
 
 export { BASE_URL, SILENT } from '../support/server.js';
 export const MODERN = '2026-07-28';
@@ -178,4 +179,31 @@ export async function rest(served: Served, path: string): Promise<any> {
   const response = await fetch(served.origin + path);
   assert.equal(response.status, 200, `${path} answered ${response.status}`);
   return response.json();
+}
+
+const LEGACY = '2025-11-25';
+
+/** The body and headers of a plain tools/call of `era`, as a well-behaved client sends it. */
+export function toolCallRequest(era: 'modern' | 'legacy', name: string, args: Record<string, unknown>, id: number): { headers: Record<string, string>; body: string } {
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': era === 'modern' ? MODERN : LEGACY,
+      ...(era === 'modern' ? { 'Mcp-Method': 'tools/call', 'Mcp-Name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(era === 'modern' ? { _meta: envelope } : {}) } }),
+  };
+}
+
+/**
+ * Asserts that the gzip answer to a tool call decodes (node:zlib) to exactly the plain answer, in either
+ * framing; returns both sizes and the tool's result, parsed from the plain answer.
+ */
+export async function assertToolGzipAgrees(port: number, era: 'modern' | 'legacy', name: string, args: Record<string, unknown>, id = 1): Promise<{ plain: number; gzip: number; result: any }> {
+  const { plain, gzip, decoded } = await assertGzipAgrees(port, '/mcp', toolCallRequest(era, name, args, id));
+  const text = decoded.toString();
+  const message = JSON.parse(era === 'modern' ? text : text.replace(/^event: message\ndata: /, '').replace(/\n\n$/, ''));
+  return { plain, gzip, result: message.result };
 }
