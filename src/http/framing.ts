@@ -5,7 +5,7 @@
 // its bytes ever happens (uWS closes the connection itself on the other ambiguous cases: Content-Length
 // with Transfer-Encoding, a list of codings, a length that is not a plain number). Two header reads
 // per request; a scan of the headers only when a body length is announced.
-import type { HttpRequest } from './uws.js';
+import type { TransportRequest as HttpRequest } from './transport.js';
 
 export interface FramingFault {
   /** 400: ambiguous framing; 501: a transfer coding other than chunked. */
