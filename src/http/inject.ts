@@ -3,7 +3,7 @@
 // Node's fetch adds (so compression, CORS and guards see what they would over a socket), a decoded body
 // with its Content-Encoding kept, redirects followed unless `redirect: 'manual'`, a streamed body for
 // answers written in chunks (SSE), and the client's going away (its signal, or cancelling the body)
-// reported to the handler as an abort. For tests whose subject is not the socket: framing, pipelining,
+// reported to the handler as an abort; each request arrives on a later turn of the event loop. For tests whose subject is not the socket: framing, pipelining,
 // threads and graceful close need a real connection (loopback).
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RouteTable } from './route-table.js';
@@ -59,6 +59,9 @@ async function inject(table: RouteTable, open: Set<InjectedResponse>, input: str
 }
 
 async function injectOnce(table: RouteTable, open: Set<InjectedResponse>, request: Request, remoteAddress: string): Promise<Response> {
+  // A request arrives on a later turn of the event loop, as from a socket: a client that loops on
+  // injected answers must not starve timers and I/O (file watchers, the clock of a test's wait).
+  await new Promise((resolve) => setImmediate(resolve));
   const url = new URL(request.url);
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
   const headers: [string, string][] = [['host', url.host]];

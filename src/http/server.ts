@@ -15,6 +15,7 @@ import { framingFault, type FramingFault } from './framing.js';
 import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
 import { represent } from './representation.js';
 import { securityHeaders, type SecurityOptions } from './security-headers.js';
+import { uwsTransport } from './uws.js';
 import { Injector, type InjectOptions } from './inject.js';
 import { matchesPattern, RouteTable } from './route-table.js';
 import type { ListeningTransport, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
@@ -111,10 +112,8 @@ export interface HttpServerOptions {
   readonly transport?: TransportFactory;
 }
 
-/** A listening transport for a route table (loaded on listen: a server only injected into never loads one). */
-export type TransportFactory = (routes: RouteTable) => Promise<ListeningTransport>;
-
-const uwsTransport: TransportFactory = async (routes) => (await import('./uws.js')).uwsTransport(routes);
+/** A listening transport for a route table (made by listen(): a server only injected into never makes one). */
+export type TransportFactory = (routes: RouteTable) => ListeningTransport;
 
 export interface CloseOptions {
   /** Longest wait for in-flight requests before their connections are cut (default 10 000 ms). */
@@ -308,10 +307,11 @@ export class HttpServer {
   }
 
   /** Starts listening; resolves with the bound port (port 0 picks a free one). */
-  async listen(host: string, port: number): Promise<number> {
-    if (this.listening || this.state.closing) throw new Error('server is already listening or closed');
+  listen(host: string, port: number): Promise<number> {
+    if (this.listening || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
     this.listening = true;
-    this.transport ??= await this.makeTransport(this.table);
+    // made synchronously: a thread asked to listen and then to count has bound before it counts
+    this.transport ??= this.makeTransport(this.table);
     return this.transport.listen(host, port);
   }
 

@@ -2,7 +2,7 @@
 // registers the server's route table on a uWS app, whose request and response objects are the
 // interface's first implementation as they are. The package silently swaps in a slow pure-JS fallback
 // when its native binary cannot load; we refuse to start on that fallback unless UWS_ALLOW_FALLBACK=1,
-// because the service's throughput targets assume the native server. Loaded by the first listen().
+// because the service's throughput targets assume the native server.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import uws from '@trufflesuite/uws-js-unofficial';

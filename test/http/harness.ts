@@ -1,16 +1,26 @@
-// Starts a real HttpServer on an ephemeral loopback port for a test, with problem+json hooks.
+// Starts a real HttpServer for a test, with problem+json hooks: on an ephemeral loopback port, or with
+// `inject` answered in process (no socket: for tests whose subject is not the connection).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
+import { INJECT_ORIGIN } from '../../src/http/inject.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
+
+/** How a test reaches its server: over a loopback socket, or in process. */
+export type Reach = 'socket' | 'inject';
+/** Both, for tests whose subject is routing and answers rather than the connection. */
+export const REACHES: readonly Reach[] = ['socket', 'inject'];
 
 export const BASE_URL = 'http://toilets.test';
 
 export interface TestServer {
   readonly server: HttpServer;
-  /** e.g. "http://127.0.0.1:41234" */
+  /** e.g. "http://127.0.0.1:41234" (INJECT_ORIGIN in process) */
   readonly origin: string;
+  /** 0 in process */
   readonly port: number;
+  /** fetch() to this server: over the socket, or server.inject in process. */
+  readonly fetch: typeof fetch;
   readonly problems: Problems;
   /** Errors the serverError hook saw, with their requests. */
   readonly errors: { error: unknown; request: HttpRequestInfo }[];
@@ -18,7 +28,7 @@ export interface TestServer {
 
 export async function startServer(
   register: (server: HttpServer, problems: Problems) => void,
-  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void } = {},
+  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void; reach?: Reach } = {},
 ): Promise<TestServer> {
   const problems = new Problems(BASE_URL, PROBLEM_TYPES);
   const errors: TestServer['errors'] = [];
@@ -28,10 +38,11 @@ export async function startServer(
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
   });
   register(server, problems);
+  if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
   const host = options.host ?? '127.0.0.1';
   const port = await server.listen(host, 0);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { server, origin, port, problems, errors };
+  return { server, origin, port, fetch, problems, errors };
 }
 
 export interface RawAnswer {

@@ -39,8 +39,8 @@ describe('security headers', () => {
   before(async () => {
     const db = join(dir.path, 'toilets.db');
     await importInto('monaco', db);
-    https = await serve({ db, env: { RATE_LIMIT_PER_MINUTE: '30', OVERLAY_DB: join(dir.path, 'a.db') } }); // BASE_URL https://toilets.example.test
-    plain = await serve({ db, env: { BASE_URL: 'http://localhost:8080', OVERLAY_DB: join(dir.path, 'b.db') } });
+    https = await serve({ db, env: { RATE_LIMIT_PER_MINUTE: '30', OVERLAY_DB: join(dir.path, 'a.db') }, reach: 'socket' }); // BASE_URL https://toilets.example.test
+    plain = await serve({ db, env: { BASE_URL: 'http://localhost:8080', OVERLAY_DB: join(dir.path, 'b.db') }, reach: 'socket' }); // the headers as sent
   });
   after(async () => {
     await https?.close();
