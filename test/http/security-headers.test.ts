@@ -84,7 +84,7 @@ describe('security headers', () => {
 
   it('are on the answer to a request refused for its framing', async () => {
     const answer = await rawBytes(plain.origin, 'POST /api/v1/submissions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n');
-    assert.match(answer, /^HTTP\/1\.1 501 /);
+    assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.match(answer, /\r\nX-Content-Type-Options: nosniff\r\n/i);
     assert.match(answer, /\r\nContent-Security-Policy: frame-ancestors 'none'\r\n/i);
   });

@@ -249,9 +249,13 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
   const cases: [string, string, number, RegExp][] = [
     ['two different Content-Length headers', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}x', 400, /several different Content-Length headers \(2, 3\)/],
     ['two different Content-Length headers on an unrouted path', 'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 2\r\n\r\n{}x', 400, /several different Content-Length/],
-    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /Transfer-Encoding gzip is not read here/],
-    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /identity/],
-    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 501, /xchunked/],
+    // RFC 9112 §6.3: chunked not the final coding is a 400, and the connection closes
+    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /Transfer-Encoding gzip does not end with chunked/],
+    ['Transfer-Encoding chunked, gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /chunked, gzip does not end with chunked/],
+    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /identity/],
+    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 400, /xchunked/],
+    // §6.1: chunked last after a coding the server does not read is a 501
+    ['Transfer-Encoding gzip, chunked', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /gzip, chunked is not read here/],
   ];
   for (const [what, bytes, status, detail] of cases) {
     test(`${what}: ${status} problem, and the connection closes`, async () => {
