@@ -6,6 +6,7 @@
 // reported to the handler as an abort; each request arrives on a later turn of the event loop. For tests whose subject is not the socket: framing, pipelining,
 // threads and graceful close need a real connection (loopback).
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { ipBytes } from './client-ip.js';
 import type { RouteTable } from './route-table.js';
 import type { BodyBytes, TransportRequest, TransportResponse } from './transport.js';
 
@@ -13,7 +14,7 @@ import type { BodyBytes, TransportRequest, TransportResponse } from './transport
 export const INJECT_ORIGIN = 'http://inject.invalid';
 
 export interface InjectOptions {
-  /** The peer address the server sees (default 127.0.0.1), as text. */
+  /** The peer address the server sees (default 127.0.0.1), as text (IPv4 or IPv6). */
   readonly remoteAddress?: string;
 }
 
@@ -248,7 +249,7 @@ function decoded(bytes: Uint8Array, coding: string | null): Uint8Array {
 }
 
 function addressBytes(text: string): ArrayBuffer {
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (v4 !== null) return new Uint8Array(v4.slice(1).map(Number)).buffer;
-  throw new RangeError(`inject: remoteAddress ${text} is not an IPv4 address; pass X-Forwarded-For with TRUST_PROXY for others`);
+  const bytes = ipBytes(text);
+  if (bytes === null) throw new RangeError(`inject: remoteAddress ${text} is not an IP address`);
+  return bytes.buffer as ArrayBuffer;
 }

@@ -4,12 +4,15 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/http/problem-types.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
+import { nodeTransport } from '../../src/http/node-transport.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
-/** How a test reaches its server: over a loopback socket, or in process. */
-export type Reach = 'socket' | 'inject';
-/** Both, for tests whose subject is routing and answers rather than the connection. */
-export const REACHES: readonly Reach[] = ['socket', 'inject'];
+/** How a test reaches its server: over a loopback socket to the uWS or the node:http transport, or in process. */
+export type Reach = 'socket' | 'node' | 'inject';
+/** All three, for tests whose subject is routing and answers rather than the connection. */
+export const REACHES: readonly Reach[] = ['socket', 'node', 'inject'];
+/** The two listening transports, for tests whose subject is the connection. */
+export const SOCKETS: readonly Reach[] = ['socket', 'node'];
 
 export const BASE_URL = 'http://toilets.test';
 
@@ -36,6 +39,7 @@ export async function startServer(
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
+    ...(options.reach === 'node' ? { transport: nodeTransport } : {}),
   });
   register(server, problems);
   if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
@@ -43,6 +47,11 @@ export async function startServer(
   const port = await server.listen(host, 0);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return { server, origin, port, fetch, problems, errors };
+}
+
+/** startServer with `reach` (for a describe looped over REACHES or SOCKETS). */
+export function startServerOn(reach: Reach, register: Parameters<typeof startServer>[0], options: Parameters<typeof startServer>[1] = {}): Promise<TestServer> {
+  return startServer(register, { ...options, reach });
 }
 
 export interface RawAnswer {

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
-import { BASE_URL, connectionError, gate, rawRequest, readJson, REACHES, startServer, type TestServer } from './harness.js';
+import { BASE_URL, connectionError, gate, rawRequest, readJson, REACHES, SOCKETS, startServer, startServerOn, type TestServer } from './harness.js';
 
 const JSON_TYPE = ['Content-Type', 'application/json'];
 
@@ -159,13 +159,13 @@ describe('HttpServer with a failing serverError hook', () => {
   });
 });
 
-describe('HttpServer aborted requests', () => {
+for (const reach of SOCKETS) describe(`HttpServer aborted requests (${reach})`, () => {
   test('a client that leaves before an async answer aborts the signal and nothing is written', async () => {
     const entered = gate();
     const release = gate();
     const aborted = gate();
     let settledAfterAbort = false;
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/slow', handler: async (request) => {
         request.signal.addEventListener('abort', () => aborted.open());
         entered.open();
@@ -195,7 +195,7 @@ describe('HttpServer aborted requests', () => {
     const entered = gate();
     const release = gate();
     const signalState = gate<boolean>();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/late-signal', handler: async (request) => {
         entered.open();
         await release.promise;
@@ -215,11 +215,11 @@ describe('HttpServer aborted requests', () => {
   });
 });
 
-describe('HttpServer request framing (RFC 9112 §6)', () => {
+for (const reach of SOCKETS) describe(`HttpServer request framing (RFC 9112 §6) (${reach})`, () => {
   let t: TestServer;
   let bodies = 0;
   before(async () => {
-    t = await startServer((server) => {
+    t = await startServerOn(reach, (server) => {
       server.route({ method: 'POST', pattern: '/echo', maxBodyBytes: 1000, handler: (request) => {
         bodies++;
         return echo(request);
@@ -262,8 +262,13 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
       const before = bodies;
       const { text, closed } = await exchange(bytes);
       assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `));
-      assert.match(text, /application\/problem\+json/);
-      assert.match(text, detail);
+      // node:http's parser (llhttp) refuses several Content-Length headers and a coding after chunked
+      // itself, before a request exists: a bare answer (node-transport.ts refuseMalformed), no problem
+      const parserRefused = reach === 'node' && (/Content-Length: \d+\r\nContent-Length/.test(bytes) || /chunked, /.test(bytes));
+      if (!parserRefused) {
+        assert.match(text, /application\/problem\+json/);
+        assert.match(text, detail);
+      }
       assert.ok(closed, 'the connection is closed after the answer');
       assert.equal(bodies, before, 'the handler never sees the request');
     });
@@ -282,10 +287,11 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
     assert.equal(bodies, before);
   });
 
-  test('one Content-Length (also sent twice), or chunked alone, is read as usual', async () => {
+  test('one Content-Length (also sent twice, on uWS), or chunked alone, is read as usual', async () => {
     for (const bytes of [
       'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
-      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      // llhttp refuses even two equal Content-Length headers (400): RFC 9112 §6.3 allows either
+      ...(reach === 'node' ? [] : ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}']),
       'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
     ]) {
       const { text } = await exchange(bytes);
@@ -350,11 +356,11 @@ for (const reach of REACHES) describe(`HttpServer request bodies (${reach})`, ()
   });
 });
 
-describe('HttpServer synchronous answers', () => {
+for (const reach of SOCKETS) describe(`HttpServer synchronous answers (${reach})`, () => {
   test('pipelined requests on one connection are each answered, in order, with their own body', async () => {
     // Like the reads: every answer is a view of one reused buffer, valid only until the next request.
     const shared = Buffer.alloc(64);
-    const t: TestServer = await startServer((server) => {
+    const t: TestServer = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/n/:n', handler: (request) => {
         const text = JSON.stringify({ n: request.params.n });
         shared.write(text, 'latin1');
@@ -388,7 +394,7 @@ describe('HttpServer synchronous answers', () => {
   });
 
   test('a HEAD answer, and a client gone before its answer is written', async () => {
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/x', handler: () => ({ status: 200, headers: JSON_TYPE, body: '{"x":1}' }) });
     });
     try {
@@ -408,11 +414,11 @@ describe('HttpServer synchronous answers', () => {
   });
 });
 
-describe('HttpServer graceful close', () => {
+for (const reach of SOCKETS) describe(`HttpServer graceful close (${reach})`, () => {
   test('waits for an in-flight request, then refuses new connections', async () => {
     const entered = gate();
     const release = gate();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/slow', handler: async () => {
         entered.open();
         await release.promise;
@@ -441,7 +447,7 @@ describe('HttpServer graceful close', () => {
   test('cuts requests still running after the timeout and aborts their signals', async () => {
     const entered = gate();
     const aborted = gate();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/never', handler: (request) => {
         request.signal.addEventListener('abort', () => aborted.open());
         entered.open();
@@ -457,7 +463,7 @@ describe('HttpServer graceful close', () => {
   });
 
   test('listen refuses a second call', async () => {
-    const t = await startServer(() => {});
+    const t = await startServerOn(reach, () => {});
     await assert.rejects(t.server.listen('127.0.0.1', 0), /already listening/);
     await t.server.close();
   });
