@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { SoftwareAuthenticator } from '../support/authenticator.js';
 import { assertValid, importedData, serviceClient, SITE_ORIGIN, TEST_ENV, type Clock, type Data, type Service } from '../community/support.js';
-import { serve, SILENT } from '../support/server.js';
+import { serve, SILENT, type Reach } from '../support/server.js';
 import type { SchemaName } from '../../src/schemas/resources.js';
 import type { Logger } from '../../src/log.js';
 
 /** The service of the community tests, with a logger of the test's own. */
-export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT): Promise<Service> {
-  const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now, log });
+export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT, reach?: Reach): Promise<Service> {
+  const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now, log, reach });
   return { app, url: origin, clock, ...serviceClient(origin), close };
 }
 
