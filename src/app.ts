@@ -80,6 +80,8 @@ export interface App {
   mcp: McpEndpoint;
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
   threads: ReadThreads | null;
+  /** Starts the background work (retention, relays, heartbeats): listen() does, an app only injected into (tests) calls it. */
+  start(): void;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
   listen(): Promise<number>;
   /** Stops accepting, finishes in-flight requests, stops watching the data. */
@@ -169,6 +171,21 @@ export function createApp(options: AppOptions): App {
       ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), failure: hooks.serverError })
       : null;
 
+  let started = false;
+  function start(): void {
+    if (started) return;
+    started = true;
+    community.start();
+    heartbeats.start(0, now);
+    accounts.start();
+    partners.start();
+    oauth.start();
+    accountEvents.start();
+    billing.start();
+    tiles.start();
+    sourceFetch.start();
+  }
+
   return {
     server,
     catalog,
@@ -185,16 +202,9 @@ export function createApp(options: AppOptions): App {
     sourceFetch,
     mcp,
     threads,
+    start,
     listen: async () => {
-      community.start();
-      heartbeats.start(0, now);
-      accounts.start();
-      partners.start();
-      oauth.start();
-      accountEvents.start();
-      billing.start();
-      tiles.start();
-      sourceFetch.start();
+      start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;

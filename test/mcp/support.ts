@@ -1,7 +1,7 @@
-// Shared by the MCP tests: the real app on a loopback port (test/support/server.ts) over a copy of the
-// cached import of a real extract (test/support/extracts.ts), the official client SDKs (v2 in both
-// protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the clients hide (headers,
-// status codes, cache hints).
+// Shared by the MCP tests: the real app, in process or on a loopback port (test/support/server.ts), over
+// a copy of the cached import of a real extract (test/support/extracts.ts), the official client SDKs (v2
+// in both protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the clients hide
+// (headers, status codes, cache hints).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,7 +12,7 @@ import type { App } from '../../src/app.js';
 import { loadPlaceIndex } from '../support/place-index.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
-import { serve as serveApp } from '../support/server.js';
+import { serve as serveApp, type Reach } from '../support/server.js';
 import { assertGzipAgrees } from '../support/gzip.js';
 
 export { BASE_URL, SILENT } from '../support/server.js';
@@ -51,7 +51,7 @@ export async function importMonaco(): Promise<Extract> {
 
 export interface Served {
   app: App;
-  /** http://127.0.0.1:<port> */
+  /** The app's origin (an in-process one unless reach is 'socket'). */
   origin: string;
   /** The MCP endpoint. */
   url: URL;
@@ -63,6 +63,8 @@ export interface ServeOptions {
   env?: Record<string, string>;
   now?: () => number;
   places?: PlaceLookup | null;
+  /** In process unless 'socket' (pipelining, the connection's close). */
+  reach?: Reach;
 }
 
 /** The test server (test/support/server.ts) at FIXED_NOW unless told, with its MCP endpoint's URL. */
