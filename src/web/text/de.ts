@@ -68,6 +68,9 @@ export const de: Translation = {
   'item.changingTable': 'Wickeltisch',
   'item.partner': 'Partner: {name}',
   'item.unnamed': 'Öffentliche Toilette',
+  'item.atHost': 'Toilette bei {name}',
+  'item.onStreet': 'Öffentliche Toilette, {name}',
+  'item.inPlace': 'Öffentliche Toilette in {name}',
   'dir.N': 'Norden', 'dir.NE': 'Nordosten', 'dir.E': 'Osten', 'dir.SE': 'Südosten',
   'dir.S': 'Süden', 'dir.SW': 'Südwesten', 'dir.W': 'Westen', 'dir.NW': 'Nordwesten',
 

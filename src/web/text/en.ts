@@ -71,6 +71,9 @@ export const en = {
   'item.changingTable': 'Changing table',
   'item.partner': 'Partner: {name}',
   'item.unnamed': 'Public toilet',
+  'item.atHost': 'Toilets at {name}',
+  'item.onStreet': 'Public toilet on {name}',
+  'item.inPlace': 'Public toilet in {name}',
   'dir.N': 'north', 'dir.NE': 'north-east', 'dir.E': 'east', 'dir.SE': 'south-east',
   'dir.S': 'south', 'dir.SW': 'south-west', 'dir.W': 'west', 'dir.NW': 'north-west',
 

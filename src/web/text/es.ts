@@ -70,6 +70,9 @@ export const es: Translation = {
   'item.changingTable': 'Cambiador de bebés',
   'item.partner': 'Socio: {name}',
   'item.unnamed': 'Baño público',
+  'item.atHost': 'Baño en {name}',
+  'item.onStreet': 'Baño público, {name}',
+  'item.inPlace': 'Baño público en {name}',
   'dir.N': 'norte', 'dir.NE': 'nordeste', 'dir.E': 'este', 'dir.SE': 'sudeste',
   'dir.S': 'sur', 'dir.SW': 'sudoeste', 'dir.W': 'oeste', 'dir.NW': 'noroeste',
 

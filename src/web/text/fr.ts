@@ -69,6 +69,9 @@ export const fr: Translation = {
   'item.changingTable': 'Table à langer',
   'item.partner': 'Partenaire : {name}',
   'item.unnamed': 'Toilettes publiques',
+  'item.atHost': 'Toilettes chez {name}',
+  'item.onStreet': 'Toilettes publiques, {name}',
+  'item.inPlace': 'Toilettes publiques près de {name}',
   'dir.N': 'nord', 'dir.NE': 'nord-est', 'dir.E': 'est', 'dir.SE': 'sud-est',
   'dir.S': 'sud', 'dir.SW': 'sud-ouest', 'dir.W': 'ouest', 'dir.NW': 'nord-ouest',
 

@@ -69,6 +69,9 @@ export const it: Translation = {
   'item.changingTable': 'Fasciatoio',
   'item.partner': 'Partner: {name}',
   'item.unnamed': 'Bagno pubblico',
+  'item.atHost': 'Bagno presso {name}',
+  'item.onStreet': 'Bagno pubblico, {name}',
+  'item.inPlace': 'Bagno pubblico presso {name}',
   'dir.N': 'nord', 'dir.NE': 'nord-est', 'dir.E': 'est', 'dir.SE': 'sud-est',
   'dir.S': 'sud', 'dir.SW': 'sud-ovest', 'dir.W': 'ovest', 'dir.NW': 'nord-ovest',
 

@@ -69,6 +69,9 @@ export const nl: Translation = {
   'item.changingTable': 'Babyverschoontafel',
   'item.partner': 'Partner: {name}',
   'item.unnamed': 'Openbaar toilet',
+  'item.atHost': 'Toilet bij {name}',
+  'item.onStreet': 'Openbaar toilet, {name}',
+  'item.inPlace': 'Openbaar toilet bij {name}',
   'dir.N': 'noorden', 'dir.NE': 'noordoosten', 'dir.E': 'oosten', 'dir.SE': 'zuidoosten',
   'dir.S': 'zuiden', 'dir.SW': 'zuidwesten', 'dir.W': 'westen', 'dir.NW': 'noordwesten',
 

@@ -71,6 +71,9 @@ export const pt: Translation = {
   'item.changingTable': 'Fraldário',
   'item.partner': 'Parceiro: {name}',
   'item.unnamed': 'Casa de banho pública',
+  'item.atHost': 'Casa de banho em {name}',
+  'item.onStreet': 'Casa de banho pública, {name}',
+  'item.inPlace': 'Casa de banho pública em {name}',
   'dir.N': 'norte', 'dir.NE': 'nordeste', 'dir.E': 'este', 'dir.SE': 'sudeste',
   'dir.S': 'sul', 'dir.SW': 'sudoeste', 'dir.W': 'oeste', 'dir.NW': 'noroeste',
 
