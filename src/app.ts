@@ -147,7 +147,7 @@ export function createApp(options: AppOptions): App {
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
-  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
+  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
