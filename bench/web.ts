@@ -48,7 +48,8 @@ try {
     await throttled(listPage);
     // the list a search from coordinates draws (near me without the geolocation prompt)
     await listPage.goto(`${base}/?lat=43.7384&lon=7.4246`);
-    await listPage.waitForFunction('window.__firstList !== undefined');
+    // a function, not a string: the page's CSP (no 'unsafe-eval') refuses a string predicate
+    await listPage.waitForFunction(() => (globalThis as { __firstList?: number }).__firstList !== undefined);
     firstList.push(await listPage.evaluate<number>('window.__firstList'));
     await listContext.close();
   }

@@ -1,8 +1,9 @@
 // The overview of the whole coverage for zoomed-out maps (issue 43): the area API answers boxes of at
 // most 0.2° and 200 toilets, so a map of a region draws counts instead. Per zoom level 0..MAX_ZOOM the
-// toilets are counted in a grid of CELL_PIXELS-wide cells (Web Mercator, 256-pixel tiles); each cell is
+// toilets are counted in a grid of CELL_PIXELS-wide cells (Web Mercator; zoom levels as MapLibre GL counts
+// them, 512 pixels round the world at level 0); each cell is
 // one [lon, lat, count] at the mean position of its toilets, snapped to an eighth of the cell, so even a
-// cell of one toilet never gives its full-precision position (at MAX_ZOOM the snap is about 200 m).
+// cell of one toilet never gives its full-precision position (at MAX_ZOOM the snap is about 100 m).
 // Built once per data version and overlay change (toilets marked gone drop out), never per request.
 import type { ToiletTable } from '../toilets/table.js';
 import { Trait } from '../toilets/table.js';
@@ -13,6 +14,8 @@ export const MAX_ZOOM = 12;
 const CELL_PIXELS = 48;
 /** A cell's centre of mass is snapped to this fraction of its side. */
 const SNAP_FRACTION = 8;
+/** The world's width in pixels at level 0. */
+const WORLD_PIXELS = 512;
 /** Web Mercator's latitude limit. */
 const MAX_LAT = 85.0511;
 
@@ -38,7 +41,7 @@ function latOf(y: number): number {
 
 /** Decimals that keep a snapped coordinate exact enough at this level (and no more). */
 function decimalsAt(zoom: number): number {
-  const snapDegrees = 360 / ((2 ** zoom * 256) / CELL_PIXELS) / SNAP_FRACTION;
+  const snapDegrees = 360 / ((2 ** zoom * WORLD_PIXELS) / CELL_PIXELS) / SNAP_FRACTION;
   return Math.max(0, Math.ceil(-Math.log10(snapDegrees)) + 1);
 }
 
@@ -54,7 +57,7 @@ export function buildLevels(table: Pick<ToiletTable, 'count' | 'lat' | 'lon' | '
 }
 
 function level(x: Float64Array, y: Float64Array, zoom: number): OverviewLevel {
-  const cells = (2 ** zoom * 256) / CELL_PIXELS;
+  const cells = (2 ** zoom * WORLD_PIXELS) / CELL_PIXELS;
   const sums = new Map<number, { x: number; y: number; count: number }>();
   for (let i = 0; i < x.length; i++) {
     const key = Math.floor(y[i] * cells) * Math.ceil(cells) + Math.floor(x[i] * cells);

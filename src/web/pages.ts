@@ -93,6 +93,9 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
         message = '';
       }
     }
+    // the map's first view: the data's coverage (web/src/find.ts fits it into the map's box)
+    const bounds = catalog.snapshot.info.coverage?.bounds;
+    const coverage = bounds ? ` data-coverage="${bounds.join(',')}"` : '';
     return {
       title: text(context.lang, 'site.name'),
       description: text(context.lang, 'site.tagline'),
@@ -117,7 +120,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
 <h2 id="results-heading" class="visually-hidden">${t('find.results')}</h2>
 <ol id="result-list" class="result-list">${results}</ol>
 </section>
-<div id="map-wrap" class="map-wrap" hidden>
+<div id="map-wrap" class="map-wrap"${coverage}>
 <div id="map" class="map" role="region" aria-label="${t('find.map')}"></div>
 <p id="map-message" class="map-message" role="status" aria-live="polite"></p>
 </div>

@@ -23,6 +23,7 @@ export function resultItemHtml(lang: Language, item: ToiletItem | NearestItem, h
     item.partner ? `<span class="tag partner">${escapeHtml(text(lang, 'item.partner', { name: item.partner.name }))}</span>` : '',
   ].filter(Boolean);
   const distance = 'distance_m' in item ? `<p class="dist">${escapeHtml(distanceLabel(lang, item))}</p>` : '';
-  const marker = number === null ? '' : `<span class="marker-number" aria-hidden="true">${number}</span>`;
+  // the marker's number on the map, for the eye only: the row's own text says the rest
+  const marker = number === null ? '' : `<span class="marker-number open-${open.state}" aria-hidden="true">${number}</span>`;
   return `<li class="result" data-id="${escapeHtml(item.id)}">${marker}<a href="${escapeHtml(href)}"${item.name === null ? '' : ' translate="no"'}>${escapeHtml(displayName(lang, item, title))}</a>${distance}<p class="tags">${facts.join(' ')}</p></li>`;
 }
