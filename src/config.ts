@@ -156,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
     tilesRateLimitPerMinute: integer(env, 'TILES_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
-    overviewRateLimitPerMinute: integer(env, 'OVERVIEW_RATE_LIMIT_PER_MINUTE', 600, 0, 1e9),
+    overviewRateLimitPerMinute: integer(env, 'OVERVIEW_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
     geocoder: readGeocoderConfig(env),
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),

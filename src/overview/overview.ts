@@ -1,12 +1,12 @@
-// The overview documents of the data in use, made when first asked after each data version and overlay
-// change (the catalog tells of both) and kept until the next: the levels (clusters.ts) as JSON, the
-// places document (the coverage, its name and its settlements, for a map without basemap tiles), and the
-// titles of unnamed toilets (titles.ts, from the source database, once per data version).
+// The overview documents of the data in use: the levels' tiles (clusters.ts) as JSON, built at each load
+// and again when an overlay change marks a toilet gone or back (the catalog tells of both); the places
+// document (the coverage, its name and its settlements, for a map without basemap tiles) and the titles
+// of unnamed toilets (titles.ts), both read from the source database when first asked after a load.
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { bodyEtag } from '../http/etag.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
-import { buildLevels, MAX_ZOOM } from './clusters.js';
+import { buildLevels, hiddenKey } from './clusters.js';
 import { buildTitles } from './titles.js';
 import type { SiteTitle } from '../rules/site-title.js';
 
@@ -23,8 +23,14 @@ function document(value: unknown): OverviewDocument {
   return { body, etag: bodyEtag(body) };
 }
 
+/** A tile with no toilet: the same small answer everywhere. */
+const EMPTY_TILE = Buffer.from('{"cells":[]}');
+
 export class Overview {
-  private levels: OverviewDocument[] | null = null;
+  /** Per level, the JSON of each tile by `x/y`. */
+  private levels: Map<string, Buffer>[] | null = null;
+  /** The rows marked gone when the levels were built: an overlay change that keeps them keeps the levels. */
+  private levelsHidden = '';
   private placesDocument: OverviewDocument | null = null;
   private titleMap: Map<string, SiteTitle> | null = null;
   /** How long the last build of the levels took (bench/, the log). */
@@ -36,20 +42,28 @@ export class Overview {
   ) {
     catalog.onChange(() => {
       this.levels = this.placesDocument = this.titleMap = null;
+      this.build();
     });
-    // a toilet marked gone (or back) changes the counts, nothing else here
-    catalog.onOverlayChange(() => (this.levels = null));
+    // a toilet marked gone (or back) changes the counts; votes, ratings and listings do not
+    catalog.onOverlayChange(() => {
+      if (hiddenKey(this.catalog.snapshot.table) !== this.levelsHidden) this.build();
+    });
   }
 
-  /** The level of `zoom` (0..MAX_ZOOM). */
-  level(zoom: number): OverviewDocument {
-    if (this.levels === null) {
-      const started = performance.now();
-      const { table } = this.catalog.snapshot;
-      this.levels = buildLevels(table).map((cells, z) => document({ zoom: z, max_zoom: MAX_ZOOM, toilets: cells.reduce((n, cell) => n + cell[2], 0), cells }));
-      this.lastBuildMs = performance.now() - started;
-    }
-    return this.levels[zoom];
+  /** Builds the levels of the data in use now (at each load: the first map view must not wait for it). */
+  build(): void {
+    const started = performance.now();
+    const { table } = this.catalog.snapshot;
+    this.levelsHidden = hiddenKey(table);
+    this.levels = buildLevels(table).map((tiles) => new Map([...tiles].map(([key, cells]) => [key, Buffer.from(JSON.stringify({ cells }))])));
+    this.lastBuildMs = performance.now() - started;
+  }
+
+  /** The tile x/y of level `zoom` (0..MAX_ZOOM): its cells as {cells: [[lon, lat, count], …]}. */
+  tile(zoom: number, x: number, y: number): OverviewDocument {
+    if (this.levels === null) this.build();
+    const body = this.levels![zoom].get(`${x}/${y}`) ?? EMPTY_TILE;
+    return { body, etag: bodyEtag(body) };
   }
 
   /** The coverage (its name and bounds, null without data) and its settlements as [lon, lat, name]. */

@@ -1,6 +1,6 @@
 // The overview's routes, on the main thread (the read threads pass these requests on), each answer
 // rate limited by the overview's own budget (RATE_LIMIT_POLICIES.overviewPerIp) and revalidated by ETag:
-//   GET /overview/{z}.json          the counts of level z (0..MAX_ZOOM): {zoom, max_zoom, toilets, cells}
+//   GET /overview/{z}/{x}/{y}.json  the counts in tile x/y of level z (0..MAX_ZOOM): {cells: [[lon, lat, count]]}
 //   GET /overview/places.json       the coverage and its settlements: {coverage, places: [[lon, lat, name]]}
 //   GET /overview/titles.json?ids=  the site's titles of these unnamed toilets (at most MAX_TITLE_IDS ids)
 // These serve the site's map, not integrations: a level carries counts, never a toilet's full position.
@@ -22,21 +22,52 @@ const ID = new RegExp(TOILET_ID.pattern);
 /** The overview changes with the data and with moderation: five minutes fresh, then revalidated. */
 const CACHE = 'public, max-age=300';
 
-type OverviewRequest = { kind: 'level'; zoom: number } | { kind: 'places' } | { kind: 'titles'; ids: string[] };
+type OverviewRequest = { kind: 'places' } | { kind: 'titles'; ids: string[] };
+interface TileRequest {
+  z: number;
+  x: number;
+  y: number;
+}
 
 export function registerOverviewRoutes(server: HttpServer, deps: { config: Config; limits: Limits; problems: Problems; now: () => number; overview: Overview }): void {
   const { overview } = deps;
-  new GuardChain(deps).route<OverviewRequest>(server, {
+  const chain = new GuardChain(deps);
+  const needs = { rateLimit: RATE_LIMIT_POLICIES.overviewPerIp };
+  chain.route<TileRequest>(server, {
+    method: 'GET',
+    pattern: '/overview/:z/:x/:file',
+    needs,
+    headers: ['if-none-match'],
+    validate: (request) => tileRequest(request.params),
+    handle: (request, { input: { z, x, y }, headers }) => conditional(request, overview.tile(z, x, y), headers),
+  });
+  chain.route<OverviewRequest>(server, {
     method: 'GET',
     pattern: '/overview/:file',
-    needs: { rateLimit: RATE_LIMIT_POLICIES.overviewPerIp },
+    needs,
     headers: ['if-none-match'],
     validate: (request) => overviewRequest(request),
     handle: (request, { input, headers }) => {
       if (input.kind === 'titles') return json(Buffer.from(JSON.stringify({ titles: overview.titles(input.ids) })), headers);
-      return conditional(request, input.kind === 'places' ? overview.places() : overview.level(input.zoom), headers);
+      return conditional(request, overview.places(), headers);
     },
   });
+}
+
+/** z, x and y of `/overview/{z}/{x}/{y}.json`, or a 400 saying what they must be. */
+function tileRequest(params: Readonly<Record<string, string>>): { input: TileRequest } | Refusal {
+  const number = (raw: string | undefined) => (raw !== undefined && /^\d{1,5}$/.test(raw) ? Number(raw) : NaN);
+  const z = number(params.z);
+  const x = number(params.x);
+  const y = number(/^(\d+)\.json$/.exec(params.file)?.[1]);
+  const last = 2 ** z - 1;
+  const invalid = [
+    ...(Number.isNaN(z) || z > MAX_ZOOM ? [{ name: 'z', reason: `must be a whole number from 0 to ${MAX_ZOOM}` }] : []),
+    ...(Number.isNaN(x) || x > last ? [{ name: 'x', reason: 'must be a whole number from 0 to 2^z - 1' }] : []),
+    ...(Number.isNaN(y) || y > last ? [{ name: 'y', reason: 'must be a whole number from 0 to 2^z - 1, followed by .json' }] : []),
+  ];
+  if (invalid.length === 0) return { input: { z, x, y } };
+  return { slug: 'invalid-parameters', detail: `Ask for /overview/{z}/{x}/{y}.json: ${invalid.map((p) => `${p.name} ${p.reason}`).join('; ')}.`, invalidParams: invalid };
 }
 
 function json(body: Buffer, headers: HeaderList): HttpReply {
@@ -53,11 +84,9 @@ function overviewRequest(request: HttpRequestInfo): { input: OverviewRequest } |
   const file = request.params.file;
   if (file === 'places.json') return { input: { kind: 'places' } };
   if (file === 'titles.json') return titlesRequest(new URLSearchParams(request.query));
-  const level = /^(\d{1,2})\.json$/.exec(file);
-  if (level !== null && Number(level[1]) <= MAX_ZOOM) return { input: { kind: 'level', zoom: Number(level[1]) } };
   return {
     slug: 'not-found',
-    detail: `No overview document is called ${JSON.stringify(file)}. Ask for /overview/{z}.json with z from 0 to ${MAX_ZOOM}, /overview/places.json or /overview/titles.json?ids=<ids>.`,
+    detail: `No overview document is called ${JSON.stringify(file)}. Ask for /overview/{z}/{x}/{y}.json with z from 0 to ${MAX_ZOOM}, /overview/places.json or /overview/titles.json?ids=<ids>.`,
   };
 }
 

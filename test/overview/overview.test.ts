@@ -15,10 +15,16 @@ describe('overview levels', () => {
     const traits = Uint8Array.from([0, 0, 0, Trait.Hidden]);
     const levels = buildLevels({ count: 4, lat, lon, traits });
     assert.equal(levels.length, MAX_ZOOM + 1);
-    for (const cells of levels) assert.equal(cells.reduce((n, cell) => n + cell[2], 0), 3);
-    assert.deepEqual(levels[0].map((cell) => cell[2]), [3]);
-    const deepest = levels[MAX_ZOOM];
-    assert.deepEqual(deepest.map((cell) => cell[2]), [2, 1]);
+    const cellsOf = (level: (typeof levels)[number]) => [...level.values()].flat();
+    for (const level of levels) assert.equal(cellsOf(level).reduce((n, cell) => n + cell[2], 0), 3);
+    assert.deepEqual([...levels[0].keys()], ['0/0']);
+    assert.deepEqual(cellsOf(levels[0]).map((cell) => cell[2]), [3]);
+    const deepest = cellsOf(levels[MAX_ZOOM]);
+    assert.deepEqual(deepest.map((cell) => cell[2]).sort(), [1, 2]);
+    // each cell sits in the tile of its own position
+    for (const [key, cells] of levels[MAX_ZOOM]) {
+      for (const [cellLon] of cells) assert.equal(Number(key.split('/')[0]), Math.floor(((cellLon + 180) / 360) * 2 ** MAX_ZOOM));
+    }
     for (const [cellLon, cellLat] of deepest) {
       assert.ok(![...lat].includes(cellLat) && ![...lon].includes(cellLon), `${cellLon},${cellLat} is snapped`);
       // snapped within an eighth of a cell (about 0.001° at level 12)
@@ -40,28 +46,45 @@ describe('overview served from Monaco', () => {
     data.remove();
   });
 
-  test('every level counts the 29 toilets, with its own rate limit and an ETag', async () => {
+  test('every level counts the 29 toilets in its tiles, with its own rate limit and an ETag', async () => {
     const source = readSourceToilets(data.toiletsDb);
     const exact = new Set(source.map((t) => `${t.lon},${t.lat}`));
+    const tileOf = (z: number, lon: number, lat: number) => {
+      const sin = Math.sin((lat * Math.PI) / 180);
+      const y = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
+      return [Math.floor(((lon + 180) / 360) * 2 ** z), Math.floor(y * 2 ** z)];
+    };
     for (const z of [0, 6, MAX_ZOOM]) {
-      const answer = await s.get(`/overview/${z}.json`);
-      assert.equal(answer.status, 200);
-      assert.equal(answer.json.zoom, z);
-      assert.equal(answer.json.toilets, source.length);
-      assert.equal(answer.json.cells.reduce((n: number, cell: number[]) => n + cell[2], 0), source.length);
-      for (const [lon, lat] of answer.json.cells) assert.ok(!exact.has(`${lon},${lat}`));
-      assert.match(answer.headers.get('ratelimit-policy') ?? '', /"overview-per-ip";q=40;w=60/);
+      // the tiles over Monaco's toilets, each asked once
+      const tiles = new Set(source.map((t) => tileOf(z, t.lon, t.lat).join('/')));
+      let counted = 0;
+      for (const tile of tiles) {
+        const answer = await s.get(`/overview/${z}/${tile}.json`);
+        assert.equal(answer.status, 200);
+        counted += answer.json.cells.reduce((n: number, cell: number[]) => n + cell[2], 0);
+        for (const [lon, lat] of answer.json.cells) assert.ok(!exact.has(`${lon},${lat}`));
+        assert.match(answer.headers.get('ratelimit-policy') ?? '', /"overview-per-ip";q=40;w=60/);
+      }
+      assert.equal(counted, source.length, `level ${z}`);
     }
-    const first = await s.get('/overview/3.json');
+    assert.deepEqual((await s.get('/overview/3/0/0.json')).json, { cells: [] });
+    const first = await s.get('/overview/3/4/2.json');
     const etag = first.headers.get('etag')!;
-    const again = await fetch(`${s.url}/overview/3.json`, { headers: { 'If-None-Match': etag, 'X-Forwarded-For': '198.51.100.1' } });
+    const again = await fetch(`${s.url}/overview/3/4/2.json`, { headers: { 'If-None-Match': etag, 'X-Forwarded-For': '198.51.100.1' } });
     assert.equal(again.status, 304);
   });
 
   test('unknown documents and bad ids are refused with what to ask instead', async () => {
-    const deep = await s.get(`/overview/${MAX_ZOOM + 1}.json`);
-    assert.equal(deep.status, 404);
-    assert.match(deep.json.detail, /z from 0 to 12/);
+    const deep = await s.get(`/overview/${MAX_ZOOM + 1}/0/0.json`);
+    assert.equal(deep.status, 400);
+    assert.deepEqual(deep.json.invalid_params.map((p: { name: string }) => p.name), ['z']);
+    const malformed = await s.get('/overview/a/b/0.pbf');
+    assert.deepEqual(malformed.json.invalid_params.map((p: { name: string }) => p.name), ['z', 'x', 'y']);
+    const outside = await s.get('/overview/2/4/1.json');
+    assert.deepEqual(outside.json.invalid_params.map((p: { name: string }) => p.name), ['x']);
+    const unknown = await s.get('/overview/levels.json');
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.json.detail, /\/overview\/\{z\}\/\{x\}\/\{y\}\.json/);
     const none = await s.get('/overview/titles.json');
     assert.equal(none.status, 400);
     assert.equal(none.json.invalid_params[0].name, 'ids');
@@ -96,7 +119,7 @@ describe('overview served from Monaco', () => {
   test('a toilet marked gone leaves the counts at the next request', async () => {
     assert.equal(moderate(data, ['gone', 'n1876837922', '--reason', 'demolished']).status, 0);
     s.app.catalog.refreshOverlays(null);
-    const answer = await s.get('/overview/0.json');
-    assert.equal(answer.json.toilets, 28);
+    const answer = await s.get('/overview/0/0/0.json');
+    assert.equal(answer.json.cells[0][2], 28);
   });
 });

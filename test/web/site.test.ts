@@ -135,7 +135,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     page.on('request', (r) => {
       if (r.url().includes('/api/v1/toilets?')) wideRequests++;
     });
-    const overview = page.waitForRequest((r) => /\/overview\/9\.json$/.test(r.url()));
+    const overview = page.waitForRequest((r) => /\/overview\/9\/\d+\/\d+\.json$/.test(r.url()));
     const nearest = page.waitForRequest((r) => r.url().includes('/api/v1/toilets/nearest?lat='));
     await page.evaluate(() => (window as unknown as { toiletMap: { jumpTo(o: object): void } }).toiletMap.jumpTo({ zoom: 9 }));
     await Promise.all([overview, nearest]);

@@ -13,7 +13,7 @@ import { getJson, lang, locale, localHref, startPage, t } from './common.js';
 import type { ToiletMap, View } from './map.js';
 import { formatBytes, saveArea, savedArea, savedAreaAnswer } from './offline.js';
 import { learnTitles, titleOf } from './titles.js';
-import { centreOf, fittedView } from './view.js';
+import { centreOf, fittedView, overviewTiles } from './view.js';
 
 const form = document.getElementById('search') as HTMLFormElement;
 const placeInput = document.getElementById('place') as HTMLInputElement;
@@ -37,7 +37,8 @@ let shown: { kind: 'query'; query: Query } | { kind: 'view'; view: View } | null
 let listed: readonly ToiletItem[] = [];
 let map: ToiletMap | null = null;
 let mapPromise: Promise<ToiletMap | null> | null = null;
-const overviewLevels = new Map<number, Promise<[number, number, number][]>>();
+/** The overview's tiles asked so far, by `z/x/y`. */
+const overviewTileCache = new Map<string, Promise<[number, number, number][]>>();
 
 function filters(): Set<Filter> {
   return new Set(FILTERS.filter((f) => (form.elements.namedItem(f) as HTMLInputElement).checked));
@@ -157,14 +158,19 @@ function markStale(headers: Headers): void {
   if (saved) say(`${message.textContent ?? ''} ${t('find.offlineData', { date: dateText(saved) })}`);
 }
 
-function overviewLevel(zoom: number): Promise<[number, number, number][]> {
-  const level = Math.max(0, Math.min(OVERVIEW_MAX_ZOOM, Math.floor(zoom)));
-  let cells = overviewLevels.get(level);
-  if (cells === undefined) {
-    cells = getJson<{ cells: [number, number, number][] }>(`/overview/${level}.json`).then((answer) => (answer.status === 200 ? answer.body.cells : []), () => []);
-    overviewLevels.set(level, cells);
-  }
-  return cells;
+/** The overview's cells in a view: the tiles of its level that the view covers, each asked once per page. */
+async function overviewCells(view: View): Promise<[number, number, number][]> {
+  const level = Math.max(0, Math.min(OVERVIEW_MAX_ZOOM, Math.floor(view.zoom)));
+  const tiles = overviewTiles(view, level);
+  const answers = await Promise.all(tiles.map((tile) => {
+    let cells = overviewTileCache.get(tile);
+    if (cells === undefined) {
+      cells = getJson<{ cells: [number, number, number][] }>(`/overview/${tile}.json`).then((answer) => (answer.status === 200 ? answer.body.cells : []), () => []);
+      overviewTileCache.set(tile, cells);
+    }
+    return cells;
+  }));
+  return answers.flat();
 }
 
 /** The overview's counts under a wide view (the list then holds only the nearest to its centre); none otherwise. */
@@ -175,7 +181,7 @@ function drawOverview(): void {
     map.showOverview([]);
     return;
   }
-  void overviewLevel(view.zoom).then((cells) => shown?.kind === 'view' && shown.view === view && map?.showOverview(cells));
+  void overviewCells(view).then((cells) => shown?.kind === 'view' && shown.view === view && map?.showOverview(cells));
 }
 
 /** Lists the toilets of a map view: those in it (a view within the area box), else those nearest its centre over the overview's counts. */

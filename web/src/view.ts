@@ -1,6 +1,6 @@
-// The map's first view before MapLibre is loaded: the box that fitting the data's coverage into the map's
-// box on screen will show (Web Mercator; MapLibre's zoom levels count 512-pixel tiles), so the page can ask for the
-// toilets in it while the map library is still on its way.
+// The map's views without MapLibre: the first one, the box that fitting the data's coverage into the map's
+// box on screen will show (Web Mercator; MapLibre's zoom levels count 512-pixel tiles), so the page can ask
+// for the toilets in it while the map library is still on its way; and the overview tiles a view covers.
 import type { View } from './map.js';
 
 /** The world's width in pixels at zoom 0, as MapLibre GL counts zoom levels. */
@@ -29,4 +29,18 @@ export function fittedView(bounds: readonly number[], width: number, height: num
 
 export function centreOf(view: View): { lat: number; lon: number } {
   return { lat: latOf((mercatorY(view.north) + mercatorY(view.south)) / 2), lon: (view.west + view.east) / 2 };
+}
+
+/** The most overview tiles one view asks for (a wide screen at a fractional zoom needs about 30). */
+const MAX_TILES = 48;
+
+/** The `z/x/y` of the overview tiles of level `level` (512-pixel tiles, as the server cuts them) that cover the view. */
+export function overviewTiles(view: View, level: number): string[] {
+  const n = 2 ** level;
+  const clamp = (value: number) => Math.max(0, Math.min(n - 1, Math.floor(value * n)));
+  const [west, east] = [clamp(mercatorX(view.west)), clamp(mercatorX(view.east))];
+  const [north, south] = [clamp(mercatorY(Math.min(view.north, 85.05))), clamp(mercatorY(Math.max(view.south, -85.05)))];
+  const tiles: string[] = [];
+  for (let x = west; x <= east; x++) for (let y = north; y <= south; y++) if (tiles.length < MAX_TILES) tiles.push(`${level}/${x}/${y}`);
+  return tiles;
 }
