@@ -20,7 +20,7 @@ describe('overview levels', () => {
     assert.deepEqual([...levels[0].keys()], ['0/0']);
     assert.deepEqual(cellsOf(levels[0]).map((cell) => cell[2]), [3]);
     const deepest = cellsOf(levels[MAX_ZOOM]);
-    assert.deepEqual(deepest.map((cell) => cell[2]).sort(), [1, 2]);
+    assert.deepEqual(deepest.map((cell) => cell[2]).sort((a, b) => a - b), [1, 2]);
     // each cell sits in the tile of its own position
     for (const [key, cells] of levels[MAX_ZOOM]) {
       for (const [cellLon] of cells) assert.equal(Number(key.split('/')[0]), Math.floor(((cellLon + 180) / 360) * 2 ** MAX_ZOOM));
