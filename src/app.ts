@@ -1,5 +1,5 @@
 // Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
-// basemap tiles, HTTP routes.
+// basemap tiles, the site's overview, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import { ToiletCatalog } from './toilets/catalog.js';
@@ -26,6 +26,8 @@ import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
 import { TileSource } from './tiles/tile-source.js';
 import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
+import { Overview } from './overview/overview.js';
+import { registerOverviewRoutes } from './overview/routes.js';
 import { claimPort } from './http/port.js';
 import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
@@ -148,7 +150,9 @@ export function createApp(options: AppOptions): App {
     registerMetricsRoute(server, { metrics: current, allow: config.metricsAllow, problems });
   }
   registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch });
-  registerPages(server, { config, catalog, reads, problems, now });
+  const overview = new Overview(catalog, config.toiletsDb);
+  registerOverviewRoutes(server, { config, limits, problems, now, overview });
+  registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, partners: partners.context });
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
@@ -164,7 +168,7 @@ export function createApp(options: AppOptions): App {
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
-  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
+  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   const threads =
     config.httpThreads > 1
