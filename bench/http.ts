@@ -2,7 +2,7 @@
 // what uWS serves): each endpoint's req/s as a ratio to the bare-uWS ceiling answering a body of the
 // same size, measured in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUT_DIR } from './dataset.js';
 import { hasCommand } from './measure.js';
@@ -67,6 +67,12 @@ export async function runWrk(name: string, port: number, requests: string[], sec
  * The mean size in bytes of the answers to request lines (as runWrk takes them, with its headers), fetched one
  * by one, as they cross the wire: a compressed answer counts its compressed bytes.
  */
+/** User + system CPU of a process, all its threads, in µs (/proc/<pid>/stat, clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 export async function meanAnswerBytes(port: number, requests: string[], headers: Record<string, string> = {}): Promise<number> {
   let total = 0;
   for (const line of requests) {

@@ -6,14 +6,15 @@
 // after another within each round, so what the shared machine does to one round it does to all three;
 // each figure is the median of the rounds with their spread. REST nearest is measured the same way on the
 // server with the fast path and, when given, on a build of the code before it (`before`).
-import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { meanAnswerBytes, runWrk, startProcess, type WrkResult } from './http.js';
+import { meanAnswerBytes, processCpuMicros, runWrk, startProcess, type WrkResult } from './http.js';
 import { toolCallRequestLines, type McpEra } from './mcp.js';
 import { median } from './observability.js';
 import { seededRandom } from './measure.js';
+import { compressionLines, compressionRatios, type CompressionRatio } from './compression.js';
+import { TARGETS } from './targets.js';
 
 export interface McpPathsOptions {
   /** dist/src/main.js of this build. */
@@ -128,17 +129,12 @@ async function measureGroup(group: Workload[], connections: number, servers: Rec
 async function run(port: number, child: ChildProcess, requests: string[], headers: Record<string, string>, connections: number, options: McpPathsOptions) {
   const name = `mcp-paths-${port}`;
   await runWrk(name, port, requests, options.warmupSeconds, headers, connections);
-  const before = cpuMicros(child.pid!);
+  const before = processCpuMicros(child.pid!);
   const wrk = await runWrk(name, port, requests, options.seconds, headers, connections);
-  const spent = cpuMicros(child.pid!) - before;
+  const spent = processCpuMicros(child.pid!) - before;
   return { wrk, cpuUs: spent / (wrk.requestsPerSecond * options.seconds) };
 }
 
-/** User + system CPU of a process, all its threads, in µs (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 function start(main: string, env: NodeJS.ProcessEnv): Promise<Server> {
   return startProcess([main], env);
@@ -199,10 +195,33 @@ export async function mcpPathsSection(db: string, quick: boolean, before: string
     '',
   );
   lines.push(...mcpPathsLines(figures, rounds));
+  lines.push(...(await mcpCompressionLines(db, env, rounds, seconds)));
   const rest = figures.filter((x) => x.name.startsWith('REST'));
   for (const connections of new Set(rest.map((x) => x.connections))) {
     const [now, earlier] = ['REST nearest (coordinates)', 'REST nearest, build before'].map((name) => rest.find((x) => x.name === name && x.connections === connections));
     if (now && earlier) lines.push(`REST nearest at ${connections} connections, this build ÷ the build before: ${(now.ratio.median / earlier.ratio.median).toFixed(3)} (ratios to the same ceiling rounds).`);
   }
   return lines;
+}
+
+/** The fast path's gzip answers against its plain ones (bench/compression.ts), on a server of their own. */
+async function mcpCompressionLines(db: string, env: NodeJS.ProcessEnv, rounds: number, seconds: number): Promise<string[]> {
+  const { calls } = workloads(db);
+  const server = await start(join(process.cwd(), 'dist', 'src', 'main.js'), env);
+  let results: CompressionRatio[];
+  try {
+    results = await compressionRatios({ port: server.port, pid: server.child.pid!, reads: calls.map((c) => [`${c.name}, fast path`, c.requests, c.headers]), rounds, seconds, warmupSeconds: 1 });
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  return [
+    '',
+    '## MCP tool calls: gzip answers against plain ones (fast path, issue 42)',
+    '',
+    `${rounds} rounds per call, each running the calls plain and with \`Accept-Encoding: gzip\` one after the other (the order flips every`,
+    'round); ratio = gzip calls/s ÷ plain calls/s of the same round; CPU: the server\'s, all threads, per call (median of the rounds).',
+    'The gzip form is written from the answer\'s pieces (src/rules/gzip-bytes.ts), in the JSON body and in the 2025-era event stream.',
+    '',
+    ...compressionLines(results, TARGETS.gzipRatioMin),
+  ];
 }

@@ -25,7 +25,7 @@ import { machineFigures, machineLine } from './machine.js';
 import { toolCallRequestLines } from './mcp.js';
 import { mcpPathsSection } from './mcp-paths.js';
 import { median, observabilityCost } from './observability.js';
-import { compressionRatios } from './compression.js';
+import { compressionLines, compressionRatios } from './compression.js';
 import { observingCpu } from './observing-cpu.js';
 import Database from 'better-sqlite3';
 
@@ -310,13 +310,7 @@ async function compressionSection(port: number, reads: [string, string[]][]): Pr
     'every round); ratio = gzip req/s ÷ plain req/s of the same round. Bytes: mean body on the wire over 100 answers.',
     '',
   );
-  row(['read', 'plain bytes', 'gzip bytes', 'plain req/s per round', 'gzip req/s per round', 'median ratio', 'spread', 'target', 'verdict']);
-  row(['---', '---', '---', '---', '---', '---', '---', '---', '---']);
-  for (const r of results) {
-    const ratio = median(r.ratios);
-    const rps = (values: number[]) => values.map((v) => Math.round(v)).join(', ');
-    row([r.name, r.plainBytes, `${r.gzipBytes} (${fmt((r.gzipBytes / r.plainBytes) * 100, 0)}%)`, rps(r.plainRps), rps(r.gzipRps), fmt(ratio, 2), `${fmt(Math.min(...r.ratios), 2)}..${fmt(Math.max(...r.ratios), 2)}`, `≥ ${TARGETS.gzipRatioMin}`, atLeast(ratio, TARGETS.gzipRatioMin)]);
-  }
+  lines.push(...compressionLines(results, TARGETS.gzipRatioMin));
 }
 
 /** Alternating pairs for the in-process cost of the defaults (bench/observing-cpu.ts). */

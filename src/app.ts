@@ -1,5 +1,5 @@
 // Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
-// basemap tiles, HTTP routes.
+// basemap tiles, the site's overview, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import type { Problems } from './http/problem.js';
@@ -32,6 +32,8 @@ import { createPlaceLookup } from './places/service.js';
 import { ReadThreads } from './threads/read-threads.js';
 import { TileSource } from './tiles/tile-source.js';
 import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
+import { Overview } from './overview/overview.js';
+import { registerOverviewRoutes } from './overview/routes.js';
 import { claimPort } from './http/port.js';
 import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
@@ -94,6 +96,8 @@ export interface App {
   threads: ReadThreads | null;
   /** Writes the open data dump in the background when DUMP_DIR has none yet (src/dumps/first-dump.ts). */
   writeFirstDump(): void;
+  /** Starts the background work (retention, relays, heartbeats): listen() does, an app only injected into (tests) calls it. */
+  start(): void;
   /** Binds the port (0 = any free one), starts the read threads on it, and resolves with it. */
   listen(): Promise<number>;
   /** Stops accepting, finishes in-flight requests, stops watching the data. */
@@ -152,7 +156,9 @@ export function createApp(options: AppOptions): App {
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
   registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch });
-  registerPages(server, { config, catalog, reads, problems, now });
+  const overview = new Overview(catalog, config.toiletsDb);
+  registerOverviewRoutes(server, { config, limits, problems, now, overview });
+  registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
   serveCommunity(shared, community, accounts, partners);
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
@@ -162,7 +168,7 @@ export function createApp(options: AppOptions): App {
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
-  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log);
+  const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   // the features with a start and a close; their order follows what each declares it needs (src/feature.ts)
   const features = inStartOrder<Feature>([accounts, community, partners, oauth, accountEvents, billing, tiles]);
@@ -242,13 +248,20 @@ interface LifecycleParts {
   endpoints: readonly { close(): Promise<void> }[];
 }
 
-/** Start: the features in their order, then the port and the read threads. Close: the reverse. */
-function lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'listen' | 'close'> {
+/** Start: the features in their order (once), then the port and the read threads. Close: the reverse. */
+function lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    heartbeats.start(0, now);
+    for (const feature of features) feature.start();
+    sourceFetch.start(); // after the features: it reloads the tiles
+  };
   return {
+    start,
     listen: async () => {
-      heartbeats.start(0, now);
-      for (const feature of features) feature.start();
-      sourceFetch.start(); // after the features: it reloads the tiles
+      start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;

@@ -51,6 +51,8 @@ export interface CoreConfig {
   areaRateLimitPerMinute: number;
   /** Requests per minute per IP for the basemap tiles (/tiles/); 0 lifts the limit. */
   tilesRateLimitPerMinute: number;
+  /** Requests per minute per IP for the site's overview (/overview/); 0 lifts the limit. */
+  overviewRateLimitPerMinute: number;
   /** Optional remote geocoder for place names the embedded lookup does not know (GEOCODER_URL, _MODE, _TIMEOUT_MS). */
   geocoder: GeocoderConfig;
   /** Nearest search looks no farther than this. */
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
     tilesRateLimitPerMinute: integer(env, 'TILES_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
+    overviewRateLimitPerMinute: integer(env, 'OVERVIEW_RATE_LIMIT_PER_MINUTE', 1200, 0, 1e9),
     geocoder: readGeocoderConfig(env),
     nearestMaxDistanceM: integer(env, 'NEAREST_MAX_DISTANCE_M', 50_000, 1, 20_000_000),
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),

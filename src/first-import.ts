@@ -1,8 +1,9 @@
 // What `npm start` imports before it serves, if anything: TOILETS_EXTRACT when the source database is
 // missing, empty, unreadable, from an older layout or still the demo data; with no TOILETS_EXTRACT, the
 // built-in demo extract (data/demo/) when there is no source database at all, or when the demo data in
-// it is from an older layout. An operator's own data is never replaced by the demo.
-import { existsSync } from 'node:fs';
+// it is from an older layout. An operator's own data is never replaced by the demo. With the demo data
+// comes its basemap (installDemoTiles).
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -10,6 +11,8 @@ import { isReadableLayout, missingParts, readMeta, SOURCE_SCHEMA_VERSION } from 
 
 /** The demo extract shipped with the service (ODbL, credited in data/demo/README.md). */
 export const DEMO_EXTRACT = fileURLToPath(new URL('../../data/demo/monaco-2020-07-19.osm.pbf', import.meta.url));
+/** The demo extract's basemap (tilemaker, as `npm run import -- --tiles` builds it; data/demo/README.md). */
+export const DEMO_TILES = fileURLToPath(new URL('../../data/demo/monaco-2020-07-19.mbtiles', import.meta.url));
 /** The region the demo data covers, as /status and the log name it. */
 export const DEMO_REGION = 'Monaco';
 
@@ -38,6 +41,21 @@ export function firstImport(toiletsDb: string, toiletsExtract: string | null): F
     return { extract: DEMO_EXTRACT, demo: true, reason: `${state.reason} and no TOILETS_EXTRACT` };
   }
   return null;
+}
+
+/**
+ * Puts the demo's basemap at TILES_DB when the demo data is served and there is no tiles file yet, so a
+ * first `npm start` shows a real map; true when it did. An operator's tiles file is never replaced, and the
+ * server shows the demo's tiles only with the demo data (src/tiles/tile-source.ts).
+ */
+export function installDemoTiles(tilesDb: string): boolean {
+  if (existsSync(tilesDb) || !existsSync(DEMO_TILES)) return false;
+  // under a temporary name, then renamed: the tiles' watcher never sees half a file
+  mkdirSync(dirname(resolve(tilesDb)), { recursive: true });
+  const partial = `${tilesDb}.demo-partial`;
+  copyFileSync(DEMO_TILES, partial);
+  renameSync(partial, tilesDb);
+  return true;
 }
 
 type SourceState =

@@ -6,7 +6,7 @@ import { loadConfig, retiredSettingWarnings, RETIRED_SETTINGS, type Config, type
 import type { JsonLogger } from './log.js';
 import { createApp, type App } from './app.js';
 import { importFromSource, removeTemporariesOnInterrupt } from '../importer/index.js';
-import { DEMO_REGION, firstImport } from './first-import.js';
+import { DEMO_REGION, firstImport, installDemoTiles } from './first-import.js';
 import { missingPartsNote } from './toilets/source-parts.js';
 import { storageTrouble } from './storage/errors.js';
 import type { LoadReport } from './toilets/catalog.js';
@@ -56,6 +56,7 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
       log.warn(missingPartsNote(info.missing)!, { db: config.toiletsDb, missing: info.missing });
     }
     if (info.demo) {
+      if (installDemoTiles(config.tilesDb)) log.info('the demo data comes with its basemap: copied to TILES_DB', { tiles: config.tilesDb });
       log.info(`serving the demo data (${info.coverage?.name ?? DEMO_REGION}, OpenStreetMap as of ${info.dataAsOf?.slice(0, 10) ?? 'an unknown date'}): import your region with \`npm run import -- <extract.osm.pbf or URL>\` (or start with TOILETS_EXTRACT set); it replaces the demo`);
     }
     app.catalog.watch();

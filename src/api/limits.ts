@@ -1,5 +1,5 @@
 // The service's rate limits (spec: Limits): one shared per-IP budget for REST and MCP, the area
-// endpoint's own, the basemap tiles' own (not in the spec: tiles are no API operation), the sign-in
+// endpoint's own, the basemap tiles' own (not in the spec: tiles are no API operation), the site's overview's own, the sign-in
 // and registration attempts' own (src/accounts), and OAuth client registrations' own (src/oauth: clients
 // call it from anywhere, so it must not spend the sign-in budget of the addresses they share). Quotas come from the config; policy names and windows
 // from the operations registry.
@@ -11,6 +11,7 @@ export interface Limits {
   perIp: FixedWindowRateLimiter;
   areaPerIp: FixedWindowRateLimiter;
   tilesPerIp: FixedWindowRateLimiter;
+  overviewPerIp: FixedWindowRateLimiter;
   accountsPerIp: FixedWindowRateLimiter;
   registrationPerIp: FixedWindowRateLimiter;
   /** Requests refused per policy (RATE_LIMIT_POLICY_NAMES order), by every thread: shared memory, for /metrics. */
@@ -18,7 +19,7 @@ export interface Limits {
 }
 
 /** The limiters among the limits. */
-const LIMITERS = ['perIp', 'areaPerIp', 'tilesPerIp', 'accountsPerIp', 'registrationPerIp'] as const;
+const LIMITERS = ['perIp', 'areaPerIp', 'tilesPerIp', 'overviewPerIp', 'accountsPerIp', 'registrationPerIp'] as const;
 
 /** The policies' names, in the order of Limits.refusals. */
 export const RATE_LIMIT_POLICY_NAMES: readonly string[] = Object.values(RATE_LIMIT_POLICIES).map((policy) => policy.name);
@@ -29,16 +30,17 @@ export type LimitTables = Record<keyof Limits, SharedArrayBuffer>;
 /** Addresses counted exactly for sign-in attempts: far fewer than readers, so a smaller table (3 MiB). */
 const ACCOUNT_ATTEMPT_KEYS = 100_000;
 
-type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'accountRateLimitPerMinute' | 'registrationRateLimitPerMinute'>;
+type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'overviewRateLimitPerMinute' | 'accountRateLimitPerMinute' | 'registrationRateLimitPerMinute'>;
 
 export function createLimits(quotas: Quotas, tables?: LimitTables): Limits {
   const limiter = (policy: RateLimitPolicy, limit: number, table: SharedArrayBuffer | undefined, maxKeys?: number) =>
     new FixedWindowRateLimiter({ name: policy.name, limit, windowSeconds: policy.windowSeconds }, { table, maxKeys });
-  const { perIp, areaPerIp, tilesPerIp, accountsPerIp, registrationPerIp } = RATE_LIMIT_POLICIES;
+  const { perIp, areaPerIp, tilesPerIp, overviewPerIp, accountsPerIp, registrationPerIp } = RATE_LIMIT_POLICIES;
   return {
     perIp: limiter(perIp, quotas.rateLimitPerMinute, tables?.perIp),
     areaPerIp: limiter(areaPerIp, quotas.areaRateLimitPerMinute, tables?.areaPerIp),
     tilesPerIp: limiter(tilesPerIp, quotas.tilesRateLimitPerMinute, tables?.tilesPerIp),
+    overviewPerIp: limiter(overviewPerIp, quotas.overviewRateLimitPerMinute, tables?.overviewPerIp),
     accountsPerIp: limiter(accountsPerIp, quotas.accountRateLimitPerMinute, tables?.accountsPerIp, ACCOUNT_ATTEMPT_KEYS),
     registrationPerIp: limiter(registrationPerIp, quotas.registrationRateLimitPerMinute, tables?.registrationPerIp, ACCOUNT_ATTEMPT_KEYS),
     refusals: new BigInt64Array(tables?.refusals ?? new SharedArrayBuffer(8 * RATE_LIMIT_POLICY_NAMES.length)),
@@ -50,6 +52,7 @@ export function limitTables(limits: Limits): LimitTables {
     perIp: limits.perIp.table,
     areaPerIp: limits.areaPerIp.table,
     tilesPerIp: limits.tilesPerIp.table,
+    overviewPerIp: limits.overviewPerIp.table,
     accountsPerIp: limits.accountsPerIp.table,
     registrationPerIp: limits.registrationPerIp.table,
     refusals: limits.refusals.buffer as SharedArrayBuffer,

@@ -5,7 +5,7 @@ import type { Snapshot, SnapshotHolder } from '../toilets/snapshot.js';
 import { Trait, type ToiletTable } from '../toilets/table.js';
 import type { PointFilter } from '../index/point-filter.js';
 import { hoursAt, ITEM_END, ITEM_END_NEXT, ToiletRenderer, writeCoordinate } from '../toilets/render.js';
-import { fragment, JsonBytes } from '../rules/json-bytes.js';
+import { fragment, JsonBytes, type Pieces } from '../rules/json-bytes.js';
 import { GzipBytes } from '../rules/gzip-bytes.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { initialBearingDegrees } from '../geo/sphere.js';
@@ -118,6 +118,11 @@ export class Reads {
    */
   preparesGzip(on: boolean): void {
     this.out.setMarking(on);
+  }
+
+  /** The pieces of the answer returned last (none unless preparesGzip was on), for a writer that copies it into a larger answer. */
+  answerPieces(): Pieces {
+    return this.out.pieces();
   }
 
   /** The gzip form of the answer returned last (made while preparesGzip was on); valid until the next one. */

@@ -7,7 +7,7 @@ import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
 import type { Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
-import { chooseCoding, MIN_COMPRESS_BYTES } from '../http/encoding.js';
+import { acceptsGzip, MIN_COMPRESS_BYTES } from '../http/encoding.js';
 import { parseQuery } from '../schemas/query.js';
 import type { AreaParams, FindParams } from '../schemas/params.js';
 import { operationIn, API_PREFIX, READ_OPERATIONS, type OperationSpec } from '../schemas/operations.js';
@@ -34,12 +34,6 @@ export interface RestDeps {
 
 export const PUBLIC_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUBLIC_READ_EXPOSED_HEADERS, maxAgeSeconds: 86400 });
 const TOILET_ID_PATTERN = new RegExp(TOILET_ID.pattern);
-const GZIP: readonly ['gzip'] = ['gzip'];
-
-/** Whether the answer to `request` goes out in gzip (as representation.ts would choose). */
-function wantsGzip(request: HttpRequestInfo): boolean {
-  return request.acceptEncoding !== undefined && request.acceptEncoding !== '' && chooseCoding(request.acceptEncoding, GZIP) === 'gzip';
-}
 
 export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
   const { config, reads, problems, areaCache } = deps;
@@ -84,7 +78,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
         }, context);
       };
       try {
-        const gzip = wantsGzip(request);
+        const gzip = acceptsGzip(request.acceptEncoding);
         reads.preparesGzip(gzip);
         const body = reads.findNear(context.input, context.nowMs);
         // a promised answer (a remote place lookup) is coded by the write path
@@ -102,7 +96,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
     },
     handle: (request, { input, nowMs, headers }) => {
-      const gzip = wantsGzip(request);
+      const gzip = acceptsGzip(request.acceptEncoding);
       const hit = areaCache.get(request.query, nowMs);
       let body: Buffer;
       let encodings: HttpReply['encodings'];
@@ -125,7 +119,7 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
     handle: (request, context) => {
       // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
       const id = request.params.id;
-      const gzip = wantsGzip(request);
+      const gzip = acceptsGzip(request.acceptEncoding);
       reads.preparesGzip(gzip);
       const body = TOILET_ID_PATTERN.test(id) ? reads.toilet(id, context.nowMs) : null;
       if (body === null) {

@@ -10,6 +10,19 @@ export function formatIpBytes(bytes: Uint8Array): string {
   return formatIPv6(groups);
 }
 
+/** The bytes of a textual address as a socket gives it: 4 for IPv4, 16 for IPv6 (what formatIpBytes reads); null if it is none. */
+export function ipBytes(text: string): Uint8Array | null {
+  if (!text.includes(':')) return parseIPv4(text);
+  const groups = parseIPv6(text);
+  if (groups === null) return null;
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < 8; i++) {
+    bytes[2 * i] = groups[i] >> 8;
+    bytes[2 * i + 1] = groups[i] & 0xff;
+  }
+  return bytes;
+}
+
 /** Canonical text of a textual IPv4 or IPv6 address, or null if it is not one (ports, zones, names are rejected). */
 export function normalizeIp(text: string): string | null {
   if (text.includes(':')) {

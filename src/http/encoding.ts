@@ -1,8 +1,8 @@
 // Content codings (RFC 9110 §8.4.1, §12.5.3): which coding an answer goes out in, from the client's
 // Accept-Encoding and the codings the server has for it, and compressing a body per request.
 //
-// The REST reads' answers come with their gzip form made from their pieces (src/rules/gzip-bytes.ts, without
-// a compressor); other answers that need compressing per request use gzip at level 1 only. Measured on the service's own answers
+// The REST reads' and the MCP fast path's answers come with their gzip form made from their pieces
+// (src/rules/gzip-bytes.ts, without a compressor); other answers that need compressing per request use gzip at level 1 only. Measured on the service's own answers
 // (docs/PERFORMANCE.md, "Compression"): level 1 makes a 5 KB nearest answer 23 % of its size in ~16 µs
 // of CPU; level 6 saves 4 % more bytes for a third more CPU; brotli at quality 1 costs as much for a larger
 // answer, and at quality 4–5 is 8–15 % smaller for 2.5 times the CPU. Brotli pays where a body is compressed
@@ -85,8 +85,8 @@ export function chooseCoding(acceptEncoding: string, offered: readonly Compressi
   return best;
 }
 
-// An event stream is never compressed per answer: a streamed one cannot be, and one written whole (the MCP
-// fast path's 2025-era answer) must go out as the streamed one does.
+// An event stream is never compressed per answer: a streamed one cannot be. One written whole (the MCP fast
+// path's 2025-era answer) goes out in gzip only when its writer prepared that form (HttpReply.encodings).
 const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|javascript|xml|wasm)|application\/[\w.-]+\+(json|xml)|image\/svg\+xml)/i;
 const typeVerdicts = new Map<string, boolean>();
 
@@ -99,6 +99,13 @@ export function isCompressible(contentType: string): boolean {
     typeVerdicts.set(contentType, verdict);
   }
   return verdict;
+}
+
+const GZIP: readonly Compression[] = ['gzip'];
+
+/** Whether an answer to this Accept-Encoding ('' or undefined when absent) goes out in gzip, as representation.ts would choose. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && acceptEncoding !== '' && chooseCoding(acceptEncoding, GZIP) === 'gzip';
 }
 
 /** `body` compressed per request (gzip level 1; see the header comment). */

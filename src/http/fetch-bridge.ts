@@ -4,7 +4,7 @@
 import { endResponse, headerNames, isBodiless, statusLine, writeHeaders, type HeaderList } from './reply.js';
 import { compressResponseBody } from './representation.js';
 import type { HttpRequestInfo } from './request-info.js';
-import type { HttpResponse } from './uws.js';
+import type { TransportResponse as HttpResponse } from './transport.js';
 
 /**
  * A web Request for `request`; `origin` (e.g. "https://toilets.example") makes the URL absolute.

@@ -35,12 +35,12 @@ export const HTTP_PROBLEMS = {
   'bad-framing': {
     title: 'Ambiguous request framing',
     status: 400,
-    description: 'The request says in two ways, or in a way that does not agree, where its body ends: several different Content-Length headers, a Content-Length that is not a number, or Content-Length together with Transfer-Encoding. A proxy and this server could read it differently, so it is refused and the connection closed. Send one Content-Length, or Transfer-Encoding: chunked alone.',
+    description: 'The request says in two ways, or in a way that does not agree, where its body ends: several different Content-Length headers, a Content-Length that is not a number, Content-Length together with Transfer-Encoding, or a Transfer-Encoding whose last coding is not chunked. A proxy and this server could read it differently, so it is refused and the connection closed. Send one Content-Length, or Transfer-Encoding: chunked alone.',
   },
   'transfer-coding-not-implemented': {
     title: 'Transfer coding not implemented',
     status: 501,
-    description: 'The request body uses a transfer coding this server does not read; only chunked is. The connection is closed. Send the body with a Content-Length, or with Transfer-Encoding: chunked.',
+    description: 'The request body uses a transfer coding before chunked that this server does not read; only chunked is. The connection is closed. Send the body with a Content-Length, or with Transfer-Encoding: chunked.',
   },
   'payload-too-large': {
     title: 'Payload too large',

@@ -1,7 +1,7 @@
 // The answer a route handler returns, and the one function that writes it to a uWS response.
 import { STATUS_CODES } from 'node:http';
 import type { Compression } from './encoding.js';
-import type { HttpResponse } from './uws.js';
+import type { TransportResponse as HttpResponse } from './transport.js';
 
 /**
  * Header name/value pairs flattened into one array: [name0, value0, name1, value1, ...].

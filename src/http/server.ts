@@ -1,11 +1,13 @@
-// The HTTP server every endpoint stands on: uWS routing plus the few things each request needs
-// (declared headers, params, client IP, an optional body), kept off the hot path unless asked for.
+// The HTTP server every endpoint stands on: routing plus the few things each request needs (declared
+// headers, params, client IP, an optional body), kept off the hot path unless asked for. It knows its
+// transport only through transport.ts' request/response interface: the routes go into a route table
+// (route-table.ts) that the listening transport (uWS, uws.ts) registers and inject() answers in process.
 //
-// A handler that answers synchronously has its answer written before its uWS callback returns (uWS has
-// corked the socket, so the answers to requests read together leave in one write). It must be: uWS closes
-// a connection whose next pipelined request arrives while an answer is still pending. Async answers,
-// bodies and web Responses go through an Exchange, which registers onAborted and writes inside res.cork()
-// when the answer is ready.
+// A handler that answers synchronously has its answer written before its transport callback returns (uWS
+// has corked the socket, so the answers to requests read together leave in one write). It must be: uWS
+// closes a connection whose next pipelined request arrives while an answer is still pending. Async
+// answers, bodies and web Responses go through an Exchange, which registers onAborted and writes inside
+// res.cork() when the answer is ready.
 import { formatIpBytes, forwardedClientIp } from './client-ip.js';
 import type { CorsOptions, CorsPolicy } from './cors.js';
 import { sendResponse } from './fetch-bridge.js';
@@ -13,19 +15,14 @@ import { framingFault, type FramingFault } from './framing.js';
 import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
 import { represent } from './representation.js';
 import { securityHeaders, type SecurityOptions } from './security-headers.js';
-import {
-  closeListenSocket,
-  createApp,
-  listenSocketPort,
-  type HttpRequest,
-  type HttpResponse,
-  type UwsApp,
-  type us_listen_socket,
-} from './uws.js';
+import { uwsTransport } from './uws.js';
+import { Injector, type InjectOptions } from './inject.js';
+import { matchesPattern, RouteTable } from './route-table.js';
+import type { ListeningTransport, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a handler gets: plain values read while the uWS request was still valid. */
+/** What a handler gets: plain values read while the transport's request was still valid. */
 import type { HttpRequestInfo } from './request-info.js';
 export type { HttpRequestInfo };
 
@@ -111,7 +108,12 @@ export interface HttpServerOptions {
   readonly onUnreadableForwardedFor?: () => void;
   /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
   readonly security?: SecurityOptions;
+  /** Makes the transport that listen() starts, over the server's route table; default uWS (uws.ts). */
+  readonly transport?: TransportFactory;
 }
+
+/** A listening transport for a route table (made by listen(): a server only injected into never makes one). */
+export type TransportFactory = (routes: RouteTable) => ListeningTransport;
 
 export interface CloseOptions {
   /** Longest wait for in-flight requests before their connections are cut (default 10 000 ms). */
@@ -144,8 +146,6 @@ interface PatternEntry {
 const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
 // Answer of last resort, when the serverError hook itself fails.
 const FALLBACK_500: HttpReply = { status: 500, headers: ['Content-Type', 'text/plain; charset=utf-8'], body: 'Internal Server Error' };
-
-const UWS_METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
 
 /** What the server shares with its exchanges: the in-flight count and the error hook. */
 class ServerState {
@@ -188,7 +188,11 @@ class ServerState {
 }
 
 export class HttpServer {
-  private readonly app: UwsApp = createApp();
+  /** Every handler by method and pattern: what the listening transport registers and inject() matches. */
+  private readonly table = new RouteTable();
+  private readonly injector = new Injector(this.table);
+  private readonly makeTransport: TransportFactory;
+  private transport: ListeningTransport | null = null;
   private readonly hooks: ServerHooks;
   private readonly state: ServerState;
   private readonly trustedProxyHops: number;
@@ -199,7 +203,7 @@ export class HttpServer {
   private readonly patterns = new Map<string, PatternEntry>();
   /** In the order registered: a route's number is its position (routeSpecs, dispatch). */
   private readonly routes: { spec: RouteSpec; route: CompiledRoute }[] = [];
-  private listenSocket: us_listen_socket | null = null;
+  private listening = false;
   private closed: Promise<void> | null = null;
   /** Requests this server has received (routed or not), for thread statistics. */
   requestsReceived = 0;
@@ -215,7 +219,26 @@ export class HttpServer {
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
     this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
-    this.app.any('/*', (res, req) => this.unrouted(res, req));
+    this.makeTransport = options.transport ?? uwsTransport;
+    this.register('*', '/*', (res, req) => this.unrouted(res, req));
+  }
+
+  /** The transport serving the socket ('uws', 'node'), or null before listen(). */
+  get transportName(): string | null {
+    return this.transport?.name ?? null;
+  }
+
+  /**
+   * fetch(input, init) answered in this process by the same routes, guards and write path as a socket's
+   * requests (inject.ts); a relative URL is taken against INJECT_ORIGIN. Needs no listen().
+   */
+  inject(input: string | URL | Request, init?: RequestInit, options?: InjectOptions): Promise<Response> {
+    return this.injector.fetch(input, init, options);
+  }
+
+  private register(method: TransportMethod, pattern: string, handler: TransportHandler): void {
+    this.table.add(method, pattern, handler);
+    this.transport?.handle(method, pattern, handler);
   }
 
   route(definition: RouteDefinition): this {
@@ -245,8 +268,8 @@ export class HttpServer {
     };
     const contentSecurityPolicy = definition.contentSecurityPolicy ?? null;
     this.routes.push({ spec: { method, pattern, headers, maxBodyBytes: route.maxBodyBytes, cors: definition.cors?.options ?? null, contentSecurityPolicy, operation }, route });
-    this.app[UWS_METHOD[method]](pattern, (res, req) => this.serve(route, res, req, method));
-    if (method === 'GET') this.app.head(pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
+    this.register(method, pattern, (res, req) => this.serve(route, res, req, method));
+    if (method === 'GET') this.register('HEAD', pattern, (res, req) => this.serve(route, res, req, 'HEAD'));
     if (definition.cors !== undefined) this.enableCors(entry, pattern, definition.cors, method);
     return this;
   }
@@ -285,17 +308,11 @@ export class HttpServer {
 
   /** Starts listening; resolves with the bound port (port 0 picks a free one). */
   listen(host: string, port: number): Promise<number> {
-    if (this.listenSocket !== null || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
-    return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (socket === false) {
-          reject(new Error(`cannot listen on ${host}:${port}`));
-          return;
-        }
-        this.listenSocket = socket;
-        resolve(listenSocketPort(socket));
-      });
-    });
+    if (this.listening || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
+    this.listening = true;
+    // made synchronously: a thread asked to listen and then to count has bound before it counts
+    this.transport ??= this.makeTransport(this.table);
+    return this.transport.listen(host, port);
   }
 
   /**
@@ -311,10 +328,7 @@ export class HttpServer {
   private async drain(timeoutMs: number): Promise<void> {
     const state = this.state;
     state.closing = true;
-    if (this.listenSocket !== null) {
-      closeListenSocket(this.listenSocket);
-      this.listenSocket = null;
-    }
+    this.transport?.stopListening();
     if (state.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
@@ -324,7 +338,8 @@ export class HttpServer {
         };
       });
     }
-    this.app.close();
+    this.transport?.close();
+    this.injector.close();
   }
 
   private serve(route: CompiledRoute, res: HttpResponse, req: HttpRequest, method: string): void {
@@ -466,7 +481,7 @@ export class HttpServer {
   private enableCors(entry: PatternEntry, pattern: string, cors: CorsPolicy, method: HttpMethod): void {
     if (entry.cors === null) {
       entry.cors = cors;
-      this.app.options(pattern, (res, req) => {
+      this.register('OPTIONS', pattern, (res, req) => {
         const request = new ServerRequest(res, 'OPTIONS', req.getUrl(), req.getQuery() ?? '', EMPTY, EMPTY, null);
         this.observing(request, this.preflightOperation);
         this.writeNow(res, entry.preflight!, request, this.answerHeaders, false);
@@ -478,7 +493,7 @@ export class HttpServer {
     entry.preflight = cors.preflight(entry.corsMethods);
   }
 
-  /** The header must be read now, while uWS's request is valid; the socket address can wait. */
+  /** The header must be read now, while the transport's request is valid; the socket address can wait. */
   private forwardedIp(req: HttpRequest): string | null {
     if (this.trustedProxyHops === 0) return null;
     const ip = forwardedClientIp(req.getHeader('x-forwarded-for'), this.trustedProxyHops);
@@ -638,7 +653,7 @@ function replyBytes(reply: HttpReply, head: boolean): number {
 
 function readParams(req: HttpRequest, names: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) params[names[i]] = decodeParam(req.getParameter(i));
+  for (let i = 0; i < names.length; i++) params[names[i]] = decodeParam(req.getParameter(i) ?? '');
   return params;
 }
 
@@ -665,15 +680,4 @@ function readAllHeaders(req: HttpRequest): Record<string, string> {
     headers[name] = previous === undefined ? value : `${previous}${name === 'cookie' ? '; ' : ', '}${value}`;
   });
   return headers;
-}
-
-/** Whether a request path (split on '/') fits a route pattern, the way the uWS router matches it. */
-function matchesPattern(segments: readonly string[], parts: readonly string[]): boolean {
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
-    if (i >= parts.length) return false;
-    if (segment === '*') return true;
-    if (segment.startsWith(':') ? parts[i] === '' : segment !== parts[i]) return false;
-  }
-  return parts.length === segments.length;
 }

@@ -42,6 +42,7 @@ function compiledOnFirstUse(schema: JsonSchema, compiler = ajv): () => ValidateF
 export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): CheckedSchema<unknown, T> {
   const validator = compiledOnFirstUse(schema);
   const quickly = compiledOnFirstUse(schema, quick);
+  const plain = plainShape(schema);
   const known = Object.keys((schema.properties ?? {}) as object);
   const checked = standardSchema<unknown, T>(schema, (value) => {
     const validate = validator();
@@ -49,18 +50,76 @@ export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): 
     const invalid = check?.(value as T) ?? [];
     return invalid.length > 0 ? refusal(invalid) : { value: value as T };
   });
-  return { ...checked, passing: (value) => (quickly()(value) && (check?.(value as T) ?? []).length === 0 ? (value as T) : null) };
+  const passes = (value: unknown): value is T => (plain(value) || quickly()(value)) && (check?.(value as T) ?? []).length === 0;
+  return { ...checked, passing: (value) => (passes(value) ? value : null) };
 }
 
-/** A tool's output schema; a result that fails it is a bug the SDK reports as a tool error. */
-export function toolOutput<T>(schema: JsonSchema): CheckedSchema<T, T> {
+type Json = Record<string, unknown>;
+
+/**
+ * The schema's check for the arguments most calls send, read from the schema itself: an object of only
+ * numbers, integers, booleans and patterned strings within their bounds, with the pairs and required
+ * members it names, completed with its defaults. False sends the value to ajv (anything else: text with
+ * a length bound, other keywords), which also decides every value this refuses. A third of ajv's time
+ * for the same yes (docs/PERFORMANCE.md); test/mcp/arguments.test.ts holds the two to the same answers.
+ */
+export function plainShape(schema: JsonSchema): (value: unknown) => boolean {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const checks = new Map<string, (value: unknown) => boolean>();
+  for (const [name, property] of Object.entries(properties)) {
+    const check = plainCheck(property);
+    if (check !== null) checks.set(name, check);
+  }
+  const pairs = Object.entries((schema.dependentRequired ?? {}) as Record<string, string[]>).flatMap(([name, needs]) => needs.map((other) => [name, other]));
+  const required = (schema.required ?? []) as string[];
+  const defaults = Object.entries(properties).flatMap(([name, property]) => (property.default === undefined ? [] : [[name, property.default] as const]));
+  const simple = schema.type === 'object' && schema.additionalProperties === false && Object.keys(schema).every((key) => SIMPLE_OBJECT_KEYWORDS.has(key));
+  // indexed loops over arrays made here: this runs on every call (iterators and closures cost more than the checks)
+  return (value) => {
+    if (!simple || value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const args = value as Json;
+    const keys = Object.keys(args);
+    for (let i = 0; i < keys.length; i++) {
+      const check = checks.get(keys[i]);
+      if (check === undefined || !check(args[keys[i]])) return false;
+    }
+    for (let i = 0; i < required.length; i++) if (args[required[i]] === undefined) return false;
+    for (let i = 0; i < pairs.length; i++) if (args[pairs[i][0]] !== undefined && args[pairs[i][1]] === undefined) return false;
+    for (let i = 0; i < defaults.length; i++) if (args[defaults[i][0]] === undefined) args[defaults[i][0]] = defaults[i][1];
+    return true;
+  };
+}
+
+const SIMPLE_OBJECT_KEYWORDS = new Set(['type', 'properties', 'dependentRequired', 'required', 'additionalProperties', 'description', 'title']);
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples']);
+
+/** The check of one property when it is a plain one (see plainShape), else null. */
+function plainCheck(property: JsonSchema): ((value: unknown) => boolean) | null {
+  const { type, minimum, maximum, pattern } = property as { type?: unknown; minimum?: number; maximum?: number; pattern?: string };
+  const keywords = Object.keys(property).filter((key) => !ANNOTATIONS.has(key));
+  const within = (value: number) => (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
+  const only = (...allowed: string[]) => keywords.every((key) => allowed.includes(key));
+  if (type === 'number' && only('type', 'minimum', 'maximum')) return (value) => typeof value === 'number' && Number.isFinite(value) && within(value);
+  if (type === 'integer' && only('type', 'minimum', 'maximum')) return (value) => typeof value === 'number' && Number.isInteger(value) && within(value);
+  if (type === 'boolean' && only('type')) return (value) => typeof value === 'boolean';
+  if (type === 'string' && only('type', 'pattern') && pattern !== undefined) {
+    const matches = new RegExp(pattern, 'u'); // as ajv compiles patterns
+    return (value) => typeof value === 'string' && matches.test(value);
+  }
+  return null;
+}
+
+/**
+ * A tool's output schema; a result that fails it is a bug the SDK reports as a tool error. The fast path
+ * does not check its answers: they are the reads' answers by construction, which test/mcp/answer-schema
+ * checks against this schema over generated answers.
+ */
+export function toolOutput<T>(schema: JsonSchema): StandardSchemaWithJSON<T, T> {
   const validator = compiledOnFirstUse(schema);
-  const quickly = compiledOnFirstUse(schema, quick);
-  const checked = standardSchema<T, T>(schema, (value) => {
+  return standardSchema<T, T>(schema, (value) => {
     const validate = validator();
     return validate(value) ? { value: value as T } : { issues: invalidParamsFromErrors(validate.errors ?? []).map((p) => ({ message: `${p.name} ${p.reason}` })) };
   });
-  return { ...checked, passing: (value) => (quickly()(value) ? (value as T) : null) };
 }
 
 /** "Change these 2 arguments and call the tool again: lat: must be ...; lon: ..." */

@@ -12,6 +12,7 @@ import type { JsonSchema } from '../schemas/refs.js';
 import { selfContainedSchema } from '../schemas/resources.js';
 import { toolArguments, toolOutput } from './arguments.js';
 import { hostHintOrigin } from './host-hint.js';
+import type { Pieces } from '../rules/json-bytes.js';
 
 export interface ToolDeps {
   reads: Reads;
@@ -59,8 +60,23 @@ const GET_ARGUMENT_NOTES: Record<string, string> = {
 export type ToolName = 'find_toilets_near' | 'get_toilet';
 export const TOOL_NAMES: readonly ToolName[] = ['find_toilets_near', 'get_toilet'];
 
-/** A result now, or once a place lookup has answered. */
-export type ToolOutcome = CallToolResult | Promise<CallToolResult>;
+/**
+ * A read tool's outcome before it becomes a result: the read's ASCII answer (and, for a no_results
+ * answer, the sentence saying why), or a tool error. The SDK path makes a CallToolResult of it
+ * (resultOf), the fast path writes its bytes (answer-bytes.ts).
+ */
+export type ToolAnswer = ReadAnswer | CallToolResult;
+export interface ReadAnswer {
+  /** The read's answer; a view of the reads' buffer when the call answered directly (see Reads). */
+  readonly body: Buffer;
+  readonly note: string | null;
+}
+/** An answer now, or once a place lookup has answered. */
+export type ToolOutcome = ToolAnswer | Promise<ToolAnswer>;
+
+export function isRead(answer: ToolAnswer): answer is ReadAnswer {
+  return (answer as Partial<ReadAnswer>).body !== undefined;
+}
 
 export class ToolSet {
   private readonly arguments = {
@@ -81,13 +97,18 @@ export class ToolSet {
     server.registerTool(
       'find_toilets_near',
       { title: 'Find public toilets nearby', description: FIND_DESCRIPTION, inputSchema: this.arguments.find_toilets_near, outputSchema: this.output.find_toilets_near, annotations: READ_ONLY },
-      async (args, ctx) => this.counted('find_toilets_near', await this.findNear(args, meta(ctx))),
+      (args, ctx) => this.resultNow('find_toilets_near', this.findNear(args, meta(ctx))),
     );
     server.registerTool(
       'get_toilet',
       { title: 'Get one public toilet', description: GET_DESCRIPTION, inputSchema: this.arguments.get_toilet, outputSchema: this.output.get_toilet, annotations: READ_ONLY },
-      (args) => this.counted('get_toilet', this.getToilet(args.id)),
+      (args) => this.resultNow('get_toilet', this.getToilet(args.id)),
     );
+  }
+
+  /** The SDK's result, made before anything else runs: a direct answer is a view of the reads' buffer. */
+  private resultNow(tool: ToolName, outcome: ToolOutcome): CallToolResult | Promise<CallToolResult> {
+    return outcome instanceof Promise ? outcome.then((later) => resultOf(this.counted(tool, later))) : resultOf(this.counted(tool, outcome));
   }
 
   /**
@@ -104,22 +125,31 @@ export class ToolSet {
     return checked && this.findNear(checked, meta);
   }
 
-  /** Whether a result is one the SDK passes as it is: an error result, or structured content its output schema takes. */
-  passesOutput(tool: ToolName, result: CallToolResult): boolean {
-    return result.isError === true || this.output[tool].passing(result.structuredContent) !== null;
+  /**
+   * Has the reads mark the pieces of their answers from now on (the fast path copies constant fragments
+   * whole, and gzips from the pieces); the REST routes set it per request themselves.
+   */
+  markPieces(): void {
+    this.deps.reads.preparesGzip(true);
   }
 
-  /** Tells the metrics about a call's result; once per call answered. */
-  counted(tool: ToolName, result: CallToolResult): CallToolResult {
-    this.deps.onToolCall?.(tool, result.isError === true ? 'error' : 'ok');
-    return result;
+  /** The pieces of the answer read last, made while markPieces was on; valid until the next read. */
+  answerPieces(): Pieces {
+    return this.deps.reads.answerPieces();
+  }
+
+  /** Tells the metrics about a call's answer; once per call answered. */
+  counted(tool: ToolName, answer: ToolAnswer): ToolAnswer {
+    this.deps.onToolCall?.(tool, isRead(answer) ? 'ok' : 'error');
+    return answer;
   }
 
   private findNear(args: FindParams, meta: Readonly<Record<string, unknown>> | undefined): ToolOutcome {
     try {
       // The hint costs a place lookup when it names only a city: ask for it only when it can be used.
       const hint = args.place === undefined && args.lat === undefined ? hostHintOrigin(meta, this.deps.places) : null;
-      return hint instanceof Promise ? hint.then((origin) => this.nearestFrom(args, origin), (error: unknown) => this.failure(error)) : this.nearestFrom(args, hint);
+      // a later read may run before the caller resumes: a promised answer gets bytes of its own
+      return hint instanceof Promise ? hint.then((origin) => owned(this.nearestFrom(args, origin)), (error: unknown) => this.failure(error)) : this.nearestFrom(args, hint);
     } catch (error) {
       return this.failure(error);
     }
@@ -135,14 +165,14 @@ export class ToolSet {
     }
   }
 
-  private found(body: Buffer, args: FindParams): CallToolResult {
-    const result = answer(body);
-    const found = result.structuredContent as { status: string; origin: { lat: number; lon: number; label: string } | null };
-    if (found.status === 'no_results' && found.origin !== null) result.content.push({ type: 'text', text: this.deps.reads.noResultsReason(found.origin, args) });
-    return result;
+  /** The answer, with the sentence saying why when it has no results from an origin (reads.ts starts it so). */
+  private found(body: Buffer, args: FindParams): ReadAnswer {
+    if (!startsWith(body, NO_RESULTS_FROM_ORIGIN)) return { body, note: null };
+    const { origin } = JSON.parse(body.toString('latin1')) as { origin: { lat: number; lon: number; label: string } };
+    return { body, note: this.deps.reads.noResultsReason(origin, args) };
   }
 
-  private getToilet(id: string): CallToolResult {
+  private getToilet(id: string): ToolAnswer {
     try {
       const body = this.deps.reads.toilet(id, this.deps.now());
       if (body === null) {
@@ -150,7 +180,7 @@ export class ToolSet {
           `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Use the id of a find_toilets_near result (e.g. n123456); call find_toilets_near again if the toilet was found long ago.`,
         );
       }
-      return answer(body);
+      return { body, note: null };
     } catch (error) {
       return this.failure(error);
     }
@@ -168,27 +198,32 @@ export class ToolSet {
   }
 }
 
-/** The ASCII JSON each result's structured content was parsed from (the fast path writes it as it is). */
-const sources = new WeakMap<object, string>();
+/** How a findToiletsNear answer without results from an origin begins (reads.ts STATUS_NO_RESULTS). */
+const NO_RESULTS_FROM_ORIGIN = Buffer.from('{"status":"no_results","origin":{');
 
-/** The read's JSON text a result's structured content was parsed from; undefined for any other result. */
-export function structuredSource(result: CallToolResult): string | undefined {
-  const structured = result.structuredContent;
-  return typeof structured === 'object' && structured !== null ? sources.get(structured) : undefined;
+function startsWith(body: Buffer, prefix: Buffer): boolean {
+  return body.length >= prefix.length && body.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
 }
 
-/** A read's JSON as structured content, the same JSON as text, then the data credit as a line of its own. */
-function answer(body: Buffer): CallToolResult {
-  const json = body.toString('latin1'); // answers are ASCII
+/** A promised answer's bytes copied out of the reads' buffer, which the next read writes over. */
+function owned(outcome: ToolOutcome): ToolOutcome {
+  return outcome instanceof Promise || !isRead(outcome) ? outcome : { body: Buffer.from(outcome.body), note: outcome.note };
+}
+
+/**
+ * A tool's answer as the SDK's result: the read's JSON as structured content, the same JSON as text,
+ * then the data credit as a line of its own, then the no-results sentence if any.
+ */
+export function resultOf(answer: ToolAnswer): CallToolResult {
+  if (!isRead(answer)) return answer;
+  const json = answer.body.toString('latin1'); // answers are ASCII
   const structured = JSON.parse(json) as { attribution: { text: string } };
-  sources.set(structured, json);
-  return {
-    content: [
-      { type: 'text', text: json },
-      { type: 'text', text: structured.attribution.text },
-    ],
-    structuredContent: structured,
-  };
+  const content: CallToolResult['content'] = [
+    { type: 'text', text: json },
+    { type: 'text', text: structured.attribution.text },
+  ];
+  if (answer.note !== null) content.push({ type: 'text', text: answer.note });
+  return { content, structuredContent: structured };
 }
 
 function toolError(message: string): CallToolResult {

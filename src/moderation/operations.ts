@@ -7,7 +7,7 @@ const NOT_MODERATOR = 'The signed-in account does not hold the moderator role (t
 
 /**
  * The moderator queue of the site (issue 31): what `npm run moderate` lists and does, through the one
- * moderation module (src/community/moderation.ts), for accounts with the moderator role.
+ * moderation module (src/moderation/moderation.ts), for accounts with the moderator role.
  */
 export const MODERATION_OPERATIONS: readonly OperationSpec[] = [
   {

@@ -18,6 +18,15 @@ function readsAs(magnitude: number, digits: number): boolean {
   return Math.round(magnitude * scale) / scale === magnitude;
 }
 
+/** An answer's pieces: their starts (the first `count`, ascending) and the constant fragment at each, if any. */
+export interface Pieces {
+  readonly starts: Int32Array;
+  readonly count: number;
+  readonly sources: readonly (Uint8Array | null)[];
+}
+
+const NO_STARTS = new Int32Array(0);
+
 export class JsonBytes {
   private out = Buffer.allocUnsafeSlow(1 << 16);
   /** `out` again, for copies four bytes at a time; and the source range() copied from last, likewise. */
@@ -52,6 +61,11 @@ export class JsonBytes {
   /** The answer's piece starts while marking (the first markCount), else null; valid until the next write. */
   pieceStarts(): Int32Array | null {
     return this.marking ? this.marks : null;
+  }
+
+  /** The answer's pieces (none unless marking); valid until the next write. */
+  pieces(): Pieces {
+    return this.marking ? { starts: this.marks, count: this.markCount, sources: this.sources } : { starts: NO_STARTS, count: 0, sources: [] };
   }
 
   /** By piece start: the fragment written there, or null for a slice or text written fresh. */

@@ -1,7 +1,7 @@
 // Bodies of the moderator queue's operations (issue 31: the web queue), which the spec leaves to us. They
-// say what `npm run moderate -- list` and its actions say (src/community/moderation.ts is the one module
+// say what `npm run moderate -- list` and its actions say (src/moderation/moderation.ts is the one module
 // behind both), so a page action is exactly a command line action: approve, reject, lock, unlock, gone;
-// business claims (src/community/claim-moderation.ts) are approved, with an optional corrected name, or rejected.
+// business claims (src/moderation/claim-moderation.ts) are approved, with an optional corrected name, or rejected.
 import { FACT_ATTRIBUTES } from '../rules/facts.js';
 import { closedObject, ref } from './refs.js';
 import { TOILET_ID } from './toilet-id.js';

@@ -25,6 +25,8 @@ export const RATE_LIMIT_POLICIES = {
   areaPerIp: { name: 'area-per-ip', quota: 300, windowSeconds: 60 },
   /** The basemap (/tiles/): a map view loads 10–30 tiles, so they have a budget of their own, not the API's. */
   tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
+  /** The site's overview of the coverage (src/overview): a map move asks up to ~30 of its tiles and a few titles. */
+  overviewPerIp: { name: 'overview-per-ip', quota: 1200, windowSeconds: 60 },
   /** Sign-in and registration attempts (src/accounts): few, so a stolen cookie or an enumeration script gets nowhere fast. */
   accountsPerIp: { name: 'accounts-per-ip', quota: 10, windowSeconds: 60 },
   /** OAuth client registrations (src/oauth): a budget of their own, so registering never spends the sign-in one. */

@@ -10,6 +10,9 @@ export const TILES_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/
 /** Web Mercator's latitude limit: bounds of a file that names none. */
 const WORLD: readonly number[] = [-180, -85.0511, 180, 85.0511];
 
+/** The metadata row that marks the demo data's basemap. */
+export const DEMO_MARK = 'toilet_finder_demo';
+
 export class MbTilesError extends Error {}
 
 /** A tile as stored: its bytes, and whether they are gzipped (tilemaker's are). */
@@ -24,6 +27,8 @@ export class MbTiles {
   readonly tileJsonEtag: string;
   readonly minZoom: number;
   readonly maxZoom: number;
+  /** The demo data's basemap (data/demo/, metadata `toilet_finder_demo`): a map of the demo region only. */
+  readonly demo: boolean;
   private readonly tileQuery: Database.Statement<[number, number, number], { tile_data: Buffer }>;
 
   private constructor(
@@ -32,6 +37,7 @@ export class MbTiles {
   ) {
     const meta = new Map((db.prepare('SELECT name, value FROM metadata').all() as { name: string; value: string }[]).map((row) => [row.name, row.value]));
     if (meta.get('format') !== 'pbf') throw new MbTilesError(`it holds ${meta.get('format') ?? 'tiles of no stated format'}, not vector tiles (format pbf); build it with \`npm run import -- --tiles\``);
+    this.demo = meta.get(DEMO_MARK) === 'true';
     this.minZoom = zoomOf(meta.get('minzoom'), 0);
     this.maxZoom = zoomOf(meta.get('maxzoom'), 14);
     const bounds = numbers(meta.get('bounds'), 4) ?? WORLD;

@@ -2,6 +2,7 @@
 // and the folder is watched as the catalog watches the source database (SIGHUP reloads too). A file that
 // cannot be opened, or that has gone, is logged and the tiles already in use stay in service, as the
 // catalog does with toilet data; until a file is first opened there are no tiles (the routes answer 404).
+// The demo data's basemap counts as no tiles once other data is served.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileStamp, ReplacedFileWatch } from '../storage/replaced-file.js';
@@ -17,18 +18,22 @@ export class TileSource {
   private watcher: ReplacedFileWatch | null = null;
   readonly path: string;
 
-  /** `tilesUrl`: the `tiles` URL template of the TileJSON document. */
+  /**
+   * `tilesUrl`: the `tiles` URL template of the TileJSON document; `servesDemo`: whether the data in use is
+   * the demo data, whose basemap (data/demo/) is served only with it, never under an operator's region.
+   */
   constructor(
     path: string,
     private readonly tilesUrl: string,
     private readonly log: Logger,
+    private readonly servesDemo: () => boolean = () => false,
   ) {
     this.path = resolve(path);
   }
 
-  /** The tiles in use, or null when there is no tiles file. */
+  /** The tiles in use, or null when there is no tiles file (or only the demo's, under other data). */
   get current(): MbTiles | null {
-    return this.inUse;
+    return this.inUse?.demo && !this.servesDemo() ? null : this.inUse;
   }
 
   /** Opens the file if there is one, then watches for a new one. */

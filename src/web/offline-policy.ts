@@ -1,5 +1,5 @@
 // What the service worker (web/src/sw.ts) may keep for offline use, as a pure function so the server's
-// tests can check it too: only GET answers of the three public reads, tiles, the hashed assets and the
+// tests can check it too: only GET answers of the three public reads and the site's overview, tiles, the hashed assets and the
 // public pages (each page's copies per language: pageCacheKey); never an answer to a request that carried credentials, never one marked no-store or
 // private (account, dashboard and moderator pages must not reappear offline on a shared phone).
 
@@ -8,7 +8,7 @@ export type OfflineKind = 'asset' | 'tile' | 'read' | 'page';
 /** The app's icons (web/icons.mjs draws them at build time), served under fixed names the manifest lists. */
 export const APP_ICONS: readonly string[] = ['/icon.svg', '/icon-192.png', '/icon-512.png', '/icon-maskable-512.png'];
 
-const READ = /^\/api\/v1\/toilets(\/nearest|\/[A-Za-z0-9_-]{1,64})?$/;
+const READ = /^\/api\/v1\/toilets(\/nearest|\/[A-Za-z0-9_-]{1,64})?$|^\/overview\/[a-z0-9]+\.json$/;
 const PAGE = /^\/(t\/[A-Za-z0-9_%-]+|propose|licenses|offline)?$/;
 
 /** The kind of a same-origin GET the worker may cache, or null for everything else. */

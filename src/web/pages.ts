@@ -18,10 +18,11 @@ import './text/catalogues.js';
 import { pageLanguage } from './page-language.js';
 import { licensesPage, offlinePage } from './info-pages.js';
 import { resultItemHtml } from './text/html.js';
-import type { Attribution, FindResult, ToiletItem } from './text/item.js';
+import { displayName, type Attribution, type FindResult, type ToiletItem } from './text/item.js';
 import { renderToiletMain } from './toilet-page.js';
 import { keyPage } from './key-pages.js';
 import type { ToiletDetails } from '../rules/details.js';
+import type { SiteTitle } from '../rules/site-title.js';
 import { ACCOUNT_PAGES, accountPage, type PartnerPayments } from './account-pages.js';
 
 export interface PageDeps {
@@ -32,6 +33,8 @@ export interface PageDeps {
   now: () => number;
   /** The built front end; default: dist/web. */
   assets?: Assets;
+  /** The site's title of an unnamed toilet (src/overview), or null; default: none. */
+  siteTitle?: (id: string) => SiteTitle | null;
 }
 
 export const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'] as const;
@@ -39,6 +42,7 @@ const PAGE_HEADERS = ['accept-language', 'cookie'];
 
 export function registerPages(server: HttpServer, deps: PageDeps): void {
   const { config, catalog, reads, problems, now } = deps;
+  const siteTitle = deps.siteTitle ?? (() => null);
   const assets = deps.assets ?? new Assets();
   const csp = contentSecurityPolicy(config);
   assets.register(server, problems, csp);
@@ -83,12 +87,15 @@ export function registerPages(server: HttpServer, deps: PageDeps): void {
           if (found.status === 'place_not_found') message = t('find.placeNotFound', { place });
           else if (found.results.length === 0) message = t('find.none');
           else message = t('find.nearestTo', { label: found.origin?.label ?? place });
-          results = found.results.map((item) => resultItemHtml(context.lang, item, localPath(context, `/t/${encodeURIComponent(item.id)}`))).join('');
+          results = found.results.map((item, i) => resultItemHtml(context.lang, item, localPath(context, `/t/${encodeURIComponent(item.id)}`), siteTitle(item.id), i + 1)).join('');
         }
       } catch {
         message = '';
       }
     }
+    // the map's first view: the data's coverage (web/src/find.ts fits it into the map's box)
+    const bounds = catalog.snapshot.info.coverage?.bounds;
+    const coverage = bounds ? ` data-coverage="${bounds.join(',')}"` : '';
     return {
       title: text(context.lang, 'site.name'),
       description: text(context.lang, 'site.tagline'),
@@ -113,7 +120,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
 <h2 id="results-heading" class="visually-hidden">${t('find.results')}</h2>
 <ol id="result-list" class="result-list">${results}</ol>
 </section>
-<div id="map-wrap" class="map-wrap" hidden>
+<div id="map-wrap" class="map-wrap"${coverage}>
 <div id="map" class="map" role="region" aria-label="${t('find.map')}"></div>
 <p id="map-message" class="map-message" role="status" aria-live="polite"></p>
 </div>
@@ -139,11 +146,12 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
         }
         const { toilet, details, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; details?: ToiletDetails; attribution: Attribution };
         const detailsPending = catalog.snapshot.info.missing.includes('details');
+        const title = siteTitle(toilet.id);
         return {
-          title: `${toilet.name ?? text(context.lang, 'item.unnamed')} – ${text(context.lang, 'site.name')}`,
+          title: `${displayName(context.lang, toilet, title)} – ${text(context.lang, 'site.name')}`,
           description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
           script: 'toilet.js',
-          main: renderToiletMain(context, toilet, attribution, details, detailsPending),
+          main: renderToiletMain(context, toilet, attribution, details, detailsPending, title),
         };
       }),
   });

@@ -4,6 +4,7 @@
 // claims the toilet from here: the page shows the claim form in a signed-in browser and a link to sign in
 // and come back otherwise (the HTML is the same for everyone; the script picks).
 import { text, type Language, type TextKey } from './text/catalogue.js';
+import type { SiteTitle } from '../rules/site-title.js';
 import { displayName, feeAmount, type Attribution, type ToiletItem } from './text/item.js';
 import { closingTime, decimal, longDate, monthYear, spanList, weekdayName } from './text/format.js';
 import { escapeHtml } from './text/html.js';
@@ -24,6 +25,7 @@ export function renderToiletMain(
   attribution: Attribution,
   details?: ToiletDetails,
   detailsPending = false,
+  title: SiteTitle | null = null,
 ): string {
   const { lang } = context;
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(lang, key, vars));
@@ -55,7 +57,7 @@ export function renderToiletMain(
 
   const directions = Object.values(toilet.directions);
   return `<article class="toilet" data-toilet-id="${escapeHtml(toilet.id)}">
-<h1${toilet.name === null ? '' : ' translate="no"'}>${escapeHtml(displayName(lang, toilet))}</h1>
+<h1${toilet.name === null ? '' : ' translate="no"'}>${escapeHtml(displayName(lang, toilet, title))}</h1>
 ${toilet.partner ? partnerHtml(lang, toilet.partner) : ''}
 <section aria-labelledby="h-who"><h2 id="h-who">${t('toilet.who')}</h2><p>${who}</p>
 <h3>${t('toilet.fee')}</h3><p>${fee}</p>${toilet.operator ? `<p>${t('toilet.operator', { operator: toilet.operator })}</p>` : ''}</section>

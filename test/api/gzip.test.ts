@@ -34,7 +34,7 @@ describe('gzip answers decode to the plain answers byte for byte', () => {
     const db = join(dir.path, 'toilets.db');
     await importedCopy('porto', db);
     ids = readSourceToilets(db);
-    served = await serve({ db, now: () => nowMs, env: { AREA_CACHE_SECONDS: '0' } });
+    served = await serve({ db, now: () => nowMs, env: { AREA_CACHE_SECONDS: '0' }, reach: 'socket' }); // the bytes on the wire are the subject
   });
   after(async () => {
     await served?.close();

@@ -63,6 +63,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/problems'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
+  // the site's overview of the coverage (counts per zoom level, places, titles of unnamed toilets): main thread only (SQLite)
+  'src/overview': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/config'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
   'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
   // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
@@ -96,7 +98,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -107,7 +109,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;

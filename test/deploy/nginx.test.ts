@@ -45,7 +45,7 @@ describe('the nginx example in front of the service', { skip: nginxFound ? false
   before(async () => {
     const db = join(dir.path, 'toilets.db');
     await importedCopy('monaco', db);
-    service = await serve({ db, now: Date.now, env: { TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '5' } });
+    service = await serve({ db, now: Date.now, env: { TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '5' }, reach: 'socket' }); // nginx proxies to its port
     const servicePort = new URL(service.origin).port;
     port = await freePort();
     const site = readFileSync(CONFIG, 'utf8')

@@ -1,16 +1,29 @@
-// Starts a real HttpServer on an ephemeral loopback port for a test, with problem+json hooks.
+// Starts a real HttpServer for a test, with problem+json hooks: on an ephemeral loopback port, or with
+// `inject` answered in process (no socket: for tests whose subject is not the connection).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
+import { INJECT_ORIGIN } from '../../src/http/inject.js';
+import { nodeTransport } from '../../src/http/node-transport.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
+
+/** How a test reaches its server: over a loopback socket to the uWS or the node:http transport, or in process. */
+export type Reach = 'socket' | 'node' | 'inject';
+/** All three, for tests whose subject is routing and answers rather than the connection. */
+export const REACHES: readonly Reach[] = ['socket', 'node', 'inject'];
+/** The two listening transports, for tests whose subject is the connection. */
+export const SOCKETS: readonly Reach[] = ['socket', 'node'];
 
 export const BASE_URL = 'http://toilets.test';
 
 export interface TestServer {
   readonly server: HttpServer;
-  /** e.g. "http://127.0.0.1:41234" */
+  /** e.g. "http://127.0.0.1:41234" (INJECT_ORIGIN in process) */
   readonly origin: string;
+  /** 0 in process */
   readonly port: number;
+  /** fetch() to this server: over the socket, or server.inject in process. */
+  readonly fetch: typeof fetch;
   readonly problems: Problems;
   /** Errors the serverError hook saw, with their requests. */
   readonly errors: { error: unknown; request: HttpRequestInfo }[];
@@ -18,7 +31,7 @@ export interface TestServer {
 
 export async function startServer(
   register: (server: HttpServer, problems: Problems) => void,
-  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void } = {},
+  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void; reach?: Reach } = {},
 ): Promise<TestServer> {
   const problems = new Problems(BASE_URL, PROBLEM_TYPES);
   const errors: TestServer['errors'] = [];
@@ -26,12 +39,19 @@ export async function startServer(
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
+    ...(options.reach === 'node' ? { transport: nodeTransport } : {}),
   });
   register(server, problems);
+  if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
   const host = options.host ?? '127.0.0.1';
   const port = await server.listen(host, 0);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { server, origin, port, problems, errors };
+  return { server, origin, port, fetch, problems, errors };
+}
+
+/** startServer with `reach` (for a describe looped over REACHES or SOCKETS). */
+export function startServerOn(reach: Reach, register: Parameters<typeof startServer>[0], options: Parameters<typeof startServer>[1] = {}): Promise<TestServer> {
+  return startServer(register, { ...options, reach });
 }
 
 export interface RawAnswer {

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
-import { BASE_URL, connectionError, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';
+import { BASE_URL, connectionError, gate, rawRequest, readJson, REACHES, SOCKETS, startServer, startServerOn, type TestServer } from './harness.js';
 
 const JSON_TYPE = ['Content-Type', 'application/json'];
 
@@ -16,7 +16,7 @@ function echo(request: HttpRequestInfo) {
   };
 }
 
-describe('HttpServer routing', () => {
+for (const reach of REACHES) describe(`HttpServer routing (${reach})`, () => {
   let t: TestServer;
   before(async () => {
     t = await startServer((server) => {
@@ -34,12 +34,12 @@ describe('HttpServer routing', () => {
       server.route({ method: 'GET', pattern: '/rejects', handler: async () => {
         throw new Error('secret internals from a promise');
       } });
-    });
+    }, { reach });
   });
   after(() => t.server.close());
 
   test('a sync handler gets params, raw query, path and only the declared headers', async () => {
-    const response = await fetch(`${t.origin}/things/t%20one/parts/p-2?b=1&a=%20x`, {
+    const response = await t.fetch(`${t.origin}/things/t%20one/parts/p-2?b=1&a=%20x`, {
       headers: { 'X-Wanted': 'yes', 'X-Unwanted': 'no' },
     });
     assert.equal(response.status, 200);
@@ -57,38 +57,38 @@ describe('HttpServer routing', () => {
   });
 
   test('a static segment outranks a parameter, as in the uWS router', async () => {
-    const response = await fetch(`${t.origin}/things/static/parts/x`);
+    const response = await t.fetch(`${t.origin}/things/static/parts/x`);
     assert.equal(await response.text(), 'static wins');
   });
 
   test('an async handler answers when its promise resolves', async () => {
-    const response = await fetch(`${t.origin}/async/42`);
+    const response = await t.fetch(`${t.origin}/async/42`);
     assert.equal(response.status, 201);
     assert.equal(response.headers.get('x-id'), '42');
     assert.equal(await response.text(), 'made 42');
   });
 
   test('a 204 answer has no body and no Content-Length', async () => {
-    const answer = await rawRequest(`${t.origin}/things/7`, { method: 'DELETE' });
-    assert.equal(answer.status, 204);
-    assert.equal(answer.headers['content-length'], undefined);
-    assert.equal(answer.body.length, 0);
+    const response = await t.fetch(`${t.origin}/things/7`, { method: 'DELETE' });
+    assert.equal(response.status, 204);
+    assert.equal(response.headers.get('content-length'), null);
+    assert.equal((await response.arrayBuffer()).byteLength, 0);
   });
 
   test('a wildcard route matches every path below it', async () => {
-    const response = await fetch(`${t.origin}/files/a/b/c.txt`);
+    const response = await t.fetch(`${t.origin}/files/a/b/c.txt`);
     assert.equal(await response.text(), '/files/a/b/c.txt');
   });
 
   test('a GET route answers HEAD with its headers and no body', async () => {
-    const answer = await rawRequest(`${t.origin}/async/9`, { method: 'HEAD' });
-    assert.equal(answer.status, 201);
-    assert.equal(answer.headers['x-id'], '9');
-    assert.equal(answer.body.length, 0);
+    const response = await t.fetch(`${t.origin}/async/9`, { method: 'HEAD' });
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('x-id'), '9');
+    assert.equal((await response.arrayBuffer()).byteLength, 0);
   });
 
   test('an unknown path is a 404 problem from the notFound hook', async () => {
-    const response = await fetch(`${t.origin}/nowhere?x=1`);
+    const response = await t.fetch(`${t.origin}/nowhere?x=1`);
     assert.equal(response.status, 404);
     assert.equal(response.headers.get('content-type'), 'application/problem+json');
     const problem = await readJson(response);
@@ -98,13 +98,13 @@ describe('HttpServer routing', () => {
   });
 
   test('a known path with another method is a 405 problem listing the allowed methods', async () => {
-    const response = await fetch(`${t.origin}/things/7`, { method: 'PUT' });
+    const response = await t.fetch(`${t.origin}/things/7`, { method: 'PUT' });
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'DELETE');
     const problem = await readJson(response);
     assert.equal(problem.type, `${BASE_URL}/problems/method-not-allowed`);
 
-    const post = await fetch(`${t.origin}/things/7/parts/1`, { method: 'POST' });
+    const post = await t.fetch(`${t.origin}/things/7/parts/1`, { method: 'POST' });
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
     await post.body?.cancel();
@@ -112,7 +112,7 @@ describe('HttpServer routing', () => {
 
   test('a path that matches no pattern is 404 even when a prefix matches one', async () => {
     for (const path of ['/things/7/parts', '/things/7/parts/1/extra', '/things//parts/1', '/files']) {
-      const response = await fetch(t.origin + path);
+      const response = await t.fetch(t.origin + path);
       assert.equal(response.status, 404, path);
       await response.body?.cancel();
     }
@@ -121,7 +121,7 @@ describe('HttpServer routing', () => {
   test('a thrown error becomes a 500 problem without internals, and the hook sees it', async () => {
     for (const path of ['/throws', '/rejects']) {
       const before = t.errors.length;
-      const response = await fetch(t.origin + path);
+      const response = await t.fetch(t.origin + path);
       assert.equal(response.status, 500);
       const text = await response.text();
       assert.doesNotMatch(text, /secret|hunter2/);
@@ -159,13 +159,13 @@ describe('HttpServer with a failing serverError hook', () => {
   });
 });
 
-describe('HttpServer aborted requests', () => {
+for (const reach of SOCKETS) describe(`HttpServer aborted requests (${reach})`, () => {
   test('a client that leaves before an async answer aborts the signal and nothing is written', async () => {
     const entered = gate();
     const release = gate();
     const aborted = gate();
     let settledAfterAbort = false;
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/slow', handler: async (request) => {
         request.signal.addEventListener('abort', () => aborted.open());
         entered.open();
@@ -195,7 +195,7 @@ describe('HttpServer aborted requests', () => {
     const entered = gate();
     const release = gate();
     const signalState = gate<boolean>();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/late-signal', handler: async (request) => {
         entered.open();
         await release.promise;
@@ -215,11 +215,11 @@ describe('HttpServer aborted requests', () => {
   });
 });
 
-describe('HttpServer request framing (RFC 9112 §6)', () => {
+for (const reach of SOCKETS) describe(`HttpServer request framing (RFC 9112 §6) (${reach})`, () => {
   let t: TestServer;
   let bodies = 0;
   before(async () => {
-    t = await startServer((server) => {
+    t = await startServerOn(reach, (server) => {
       server.route({ method: 'POST', pattern: '/echo', maxBodyBytes: 1000, handler: (request) => {
         bodies++;
         return echo(request);
@@ -249,17 +249,26 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
   const cases: [string, string, number, RegExp][] = [
     ['two different Content-Length headers', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}x', 400, /several different Content-Length headers \(2, 3\)/],
     ['two different Content-Length headers on an unrouted path', 'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 2\r\n\r\n{}x', 400, /several different Content-Length/],
-    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /Transfer-Encoding gzip is not read here/],
-    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /identity/],
-    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 501, /xchunked/],
+    // RFC 9112 §6.3: chunked not the final coding is a 400, and the connection closes
+    ['Transfer-Encoding gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /Transfer-Encoding gzip does not end with chunked/],
+    ['Transfer-Encoding chunked, gzip', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /chunked, gzip does not end with chunked/],
+    ['Transfer-Encoding identity', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, /identity/],
+    ['Transfer-Encoding xchunked on a read', 'GET /read HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n', 400, /xchunked/],
+    // §6.1: chunked last after a coding the server does not read is a 501
+    ['Transfer-Encoding gzip, chunked', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /gzip, chunked is not read here/],
   ];
   for (const [what, bytes, status, detail] of cases) {
     test(`${what}: ${status} problem, and the connection closes`, async () => {
       const before = bodies;
       const { text, closed } = await exchange(bytes);
       assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `));
-      assert.match(text, /application\/problem\+json/);
-      assert.match(text, detail);
+      // node:http's parser (llhttp) refuses several Content-Length headers and a coding after chunked
+      // itself, before a request exists: a bare answer (node-transport.ts refuseMalformed), no problem
+      const parserRefused = reach === 'node' && (/Content-Length: \d+\r\nContent-Length/.test(bytes) || /chunked, /.test(bytes));
+      if (!parserRefused) {
+        assert.match(text, /application\/problem\+json/);
+        assert.match(text, detail);
+      }
       assert.ok(closed, 'the connection is closed after the answer');
       assert.equal(bodies, before, 'the handler never sees the request');
     });
@@ -278,10 +287,11 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
     assert.equal(bodies, before);
   });
 
-  test('one Content-Length (also sent twice), or chunked alone, is read as usual', async () => {
+  test('one Content-Length (also sent twice, on uWS), or chunked alone, is read as usual', async () => {
     for (const bytes of [
       'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
-      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      // llhttp refuses even two equal Content-Length headers (400): RFC 9112 §6.3 allows either
+      ...(reach === 'node' ? [] : ['POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}']),
       'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
     ]) {
       const { text } = await exchange(bytes);
@@ -291,7 +301,7 @@ describe('HttpServer request framing (RFC 9112 §6)', () => {
   });
 });
 
-describe('HttpServer request bodies', () => {
+for (const reach of REACHES) describe(`HttpServer request bodies (${reach})`, () => {
   let t: TestServer;
   before(async () => {
     t = await startServer((server) => {
@@ -300,30 +310,30 @@ describe('HttpServer request bodies', () => {
         await new Promise((resolve) => setImmediate(resolve));
         return { status: 200, body: request.body! };
       } });
-    });
+    }, { reach });
   });
   after(() => t.server.close());
 
   test('a body within the limit reaches the handler whole', async () => {
     const body = Buffer.alloc(1000, 'b');
-    const response = await fetch(`${t.origin}/echo`, { method: 'POST', body, headers: { 'Content-Type': 'text/plain' } });
+    const response = await t.fetch(`${t.origin}/echo`, { method: 'POST', body, headers: { 'Content-Type': 'text/plain' } });
     const seen = await readJson(response);
     assert.equal(Buffer.from(seen.body, 'base64').equals(body), true);
     assert.equal(seen.headers['content-type'], 'text/plain');
   });
 
-  test('a chunked body arrives in pieces and is joined', async () => {
+  test('a chunked body arrives in pieces and is joined', { skip: reach === 'inject' && 'chunks, an early answer and a closed connection are the socket\'s' }, async () => {
     const answer = await rawRequest(`${t.origin}/echo-async`, { method: 'PUT', chunks: ['first,', 'second,', Buffer.from('third')] });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.toString(), 'first,second,third');
   });
 
   test('an empty body is an empty Buffer, not null', async () => {
-    const response = await fetch(`${t.origin}/echo`, { method: 'POST' });
+    const response = await t.fetch(`${t.origin}/echo`, { method: 'POST' });
     assert.equal((await readJson(response)).body, '');
   });
 
-  test('a declared Content-Length over the limit is refused with 413 before the body is read', async () => {
+  test('a declared Content-Length over the limit is refused with 413 before the body is read', { skip: reach === 'inject' && 'chunks, an early answer and a closed connection are the socket\'s' }, async () => {
     const answer = await rawRequest(`${t.origin}/echo`, { method: 'POST', body: Buffer.alloc(1001) });
     assert.equal(answer.status, 413);
     assert.equal(answer.headers['content-type'], 'application/problem+json');
@@ -333,24 +343,24 @@ describe('HttpServer request bodies', () => {
     assert.match(problem.detail, /1000 bytes/);
   });
 
-  test('a chunked body that grows over the limit is refused with 413', async () => {
+  test('a chunked body that grows over the limit is refused with 413', { skip: reach === 'inject' && 'chunks, an early answer and a closed connection are the socket\'s' }, async () => {
     const answer = await rawRequest(`${t.origin}/echo-async`, { method: 'PUT', chunks: [Buffer.alloc(600), Buffer.alloc(600)] }).catch(
       (error: NodeJS.ErrnoException) => error,
     );
     // The server answers and closes; depending on timing the client sees the 413 or a reset while still sending.
     if (answer instanceof Error) assert.match(answer.code ?? '', /ECONNRESET|EPIPE/);
     else assert.equal(answer.status, 413);
-    const response = await fetch(`${t.origin}/echo`, { method: 'POST', body: 'still fine' });
+    const response = await t.fetch(`${t.origin}/echo`, { method: 'POST', body: 'still fine' });
     assert.equal(response.status, 200);
     await response.body?.cancel();
   });
 });
 
-describe('HttpServer synchronous answers', () => {
+for (const reach of SOCKETS) describe(`HttpServer synchronous answers (${reach})`, () => {
   test('pipelined requests on one connection are each answered, in order, with their own body', async () => {
     // Like the reads: every answer is a view of one reused buffer, valid only until the next request.
     const shared = Buffer.alloc(64);
-    const t: TestServer = await startServer((server) => {
+    const t: TestServer = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/n/:n', handler: (request) => {
         const text = JSON.stringify({ n: request.params.n });
         shared.write(text, 'latin1');
@@ -384,7 +394,7 @@ describe('HttpServer synchronous answers', () => {
   });
 
   test('a HEAD answer, and a client gone before its answer is written', async () => {
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/x', handler: () => ({ status: 200, headers: JSON_TYPE, body: '{"x":1}' }) });
     });
     try {
@@ -404,11 +414,11 @@ describe('HttpServer synchronous answers', () => {
   });
 });
 
-describe('HttpServer graceful close', () => {
+for (const reach of SOCKETS) describe(`HttpServer graceful close (${reach})`, () => {
   test('waits for an in-flight request, then refuses new connections', async () => {
     const entered = gate();
     const release = gate();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/slow', handler: async () => {
         entered.open();
         await release.promise;
@@ -437,7 +447,7 @@ describe('HttpServer graceful close', () => {
   test('cuts requests still running after the timeout and aborts their signals', async () => {
     const entered = gate();
     const aborted = gate();
-    const t = await startServer((server) => {
+    const t = await startServerOn(reach, (server) => {
       server.route({ method: 'GET', pattern: '/never', handler: (request) => {
         request.signal.addEventListener('abort', () => aborted.open());
         entered.open();
@@ -453,7 +463,7 @@ describe('HttpServer graceful close', () => {
   });
 
   test('listen refuses a second call', async () => {
-    const t = await startServer(() => {});
+    const t = await startServerOn(reach, () => {});
     await assert.rejects(t.server.listen('127.0.0.1', 0), /already listening/);
     await t.server.close();
   });

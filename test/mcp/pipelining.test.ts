@@ -9,7 +9,7 @@ let extract: Extract;
 let served: Served;
 before(async () => {
   extract = await importMonaco();
-  served = await serve({ db: extract.db });
+  served = await serve({ db: extract.db, reach: 'socket' }); // the connection is the subject
 });
 after(async () => {
   await served?.close();

@@ -1,7 +1,7 @@
-// Shared by the MCP tests: the real app on a loopback port (test/support/server.ts) over a copy of the
-// cached import of a real extract (test/support/extracts.ts), the official client SDKs (v2 in both
-// protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the clients hide (headers,
-// status codes, cache hints).
+// Shared by the MCP tests: the real app, in process or on a loopback port (test/support/server.ts), over
+// a copy of the cached import of a real extract (test/support/extracts.ts), the official client SDKs (v2
+// in both protocol eras, v1 in the 2025 one), and raw 2026-07-28 requests for what the clients hide
+// (headers, status codes, cache hints).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,7 +12,8 @@ import type { App } from '../../src/app.js';
 import { loadPlaceIndex } from '../support/place-index.js';
 import type { PlaceLookup } from '../../src/places/lookup.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
-import { serve as serveApp } from '../support/server.js';
+import { serve as serveApp, type Reach } from '../support/server.js';
+import { assertGzipAgrees } from '../support/gzip.js';
 
 export { BASE_URL, SILENT } from '../support/server.js';
 export const MODERN = '2026-07-28';
@@ -50,7 +51,7 @@ export async function importMonaco(): Promise<Extract> {
 
 export interface Served {
   app: App;
-  /** http://127.0.0.1:<port> */
+  /** The app's origin (an in-process one unless reach is 'socket'). */
   origin: string;
   /** The MCP endpoint. */
   url: URL;
@@ -62,6 +63,8 @@ export interface ServeOptions {
   env?: Record<string, string>;
   now?: () => number;
   places?: PlaceLookup | null;
+  /** In process unless 'socket' (pipelining, the connection's close). */
+  reach?: Reach;
 }
 
 /** The test server (test/support/server.ts) at FIXED_NOW unless told, with its MCP endpoint's URL. */
@@ -178,4 +181,31 @@ export async function rest(served: Served, path: string): Promise<any> {
   const response = await fetch(served.origin + path);
   assert.equal(response.status, 200, `${path} answered ${response.status}`);
   return response.json();
+}
+
+const LEGACY = '2025-11-25';
+
+/** The body and headers of a plain tools/call of `era`, as a well-behaved client sends it. */
+export function toolCallRequest(era: 'modern' | 'legacy', name: string, args: Record<string, unknown>, id: number): { headers: Record<string, string>; body: string } {
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': era === 'modern' ? MODERN : LEGACY,
+      ...(era === 'modern' ? { 'Mcp-Method': 'tools/call', 'Mcp-Name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(era === 'modern' ? { _meta: envelope } : {}) } }),
+  };
+}
+
+/**
+ * Asserts that the gzip answer to a tool call decodes (node:zlib) to exactly the plain answer, in either
+ * framing; returns both sizes and the tool's result, parsed from the plain answer.
+ */
+export async function assertToolGzipAgrees(port: number, era: 'modern' | 'legacy', name: string, args: Record<string, unknown>, id = 1): Promise<{ plain: number; gzip: number; result: any }> {
+  const { plain, gzip, decoded } = await assertGzipAgrees(port, '/mcp', toolCallRequest(era, name, args, id));
+  const text = decoded.toString();
+  const message = JSON.parse(era === 'modern' ? text : text.replace(/^event: message\ndata: /, '').replace(/\n\n$/, ''));
+  return { plain, gzip, result: message.result };
 }

@@ -52,7 +52,7 @@ test('bytes are the bytes sent: a gzipped answer counts its compressed size', as
     assert.equal(answer.headers['content-encoding'], 'gzip');
     await close();
     assert.equal(lines()[0].bytes, Number(answer.headers['content-length']));
-  });
+  }, undefined, 'socket'); // the bytes as sent on the connection
 });
 
 test('MCP arguments, toilet ids in paths and contribution bodies stay out of the log', async () => {

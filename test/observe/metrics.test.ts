@@ -69,7 +69,7 @@ test('rate-limit refusals and MCP tool calls are counted', async () => {
 });
 
 test('requests answered by a read thread and by the main thread are counted together', async () => {
-  await observing({ HTTP_THREADS: '2' }, async ({ app, port, lines }) => {
+  await observing({ HTTP_THREADS: '2' }, async ({ app, port, flushed }) => {
     let sent = 0;
     // the kernel spreads new connections over the threads' sockets: send until both have answered
     for (; sent < 400; sent++) {
@@ -83,9 +83,12 @@ test('requests answered by a read thread and by the main thread are counted toge
     assert.equal(answer.status, 200);
     const { samples } = parseMetrics(answer.text);
     assert.equal(valueOf(samples, 'toilet_finder_http_requests_total', { operation: 'findToiletsNear', status: '200' }), sent);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // a read thread's access lines come in batches
-    const threads = new Set(lines().filter((line) => line.operation === 'findToiletsNear').map((line) => line.thread));
-    assert.deepEqual([...threads].sort((a, b) => Number(a) - Number(b)), [0, 1], 'both threads answered and logged');
+    // a read thread's access lines come in batches: wait for the batch that holds the last of them
+    const nearest = (lines: Record<string, unknown>[]) => lines.filter((line) => line.operation === 'findToiletsNear');
+    let logged: Record<string, unknown>[] = [];
+    await flushed((lines) => (logged = nearest(lines)).length === sent);
+    const threads = new Set(logged.map((line) => Number(line.thread)));
+    assert.deepEqual([...threads].sort((a, b) => a - b), [0, 1], 'both threads answered and logged');
   });
 });
 

@@ -1,11 +1,11 @@
-// Shared by the metrics and access-log tests: the real app on a loopback port over a real import of
-// Liechtenstein, every access-log batch it writes kept, and a reader of the Prometheus text format.
+// Shared by the metrics and access-log tests: the real app (test/support/server.ts, in process unless
+// told or threaded) over a real import of Liechtenstein, every access-log batch it writes kept (and
+// awaited: flushed()), and a reader of the Prometheus text format.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import type { App } from '../../src/app.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
-import { SERVER_ENV, SILENT } from '../support/server.js';
+import { serve, type Reach } from '../support/server.js';
 
 /** Near Vaduz: where the person asking stands; must never reach the log. */
 export const HERE = { lat: '47.14101', lon: '9.52153' };
@@ -31,36 +31,43 @@ export interface Observed {
   logText(): string;
   /** The access-log lines written so far, parsed. */
   lines(): Record<string, unknown>[];
+  /** Resolves at the first batch the access log writes (or at once) after which `holds(lines())` is true. */
+  flushed(holds: (lines: Record<string, unknown>[]) => boolean): Promise<void>;
   /** Closes the app (which writes the access log's last batch); once, however often called. */
   close(): Promise<void>;
 }
 
 /** Runs `use` against a server with `env` over the import (one thread unless `env` says), then closes it. */
-export async function observing(env: Record<string, string>, use: (s: Observed) => Promise<void>, now?: () => number): Promise<void> {
+export async function observing(env: Record<string, string>, use: (s: Observed) => Promise<void>, now?: () => number, reach?: Reach): Promise<void> {
   const { db } = await liechtenstein();
   const overlay = tempDir();
-  const config = loadConfig({ ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(overlay.path, 'overlay.db'), ...env });
   let text = '';
-  const app = createApp({ config, log: SILENT, accessLines: (lines) => (text += lines), ...(now ? { now } : {}) });
+  const waiting: (() => void)[] = [];
+  const lines = () => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const accessLines = (batch: string) => {
+    text += batch;
+    for (const check of [...waiting]) check();
+  };
+  const served = await serve({ db, overlayDb: join(overlay.path, 'overlay.db'), env, now: now ?? null, accessLines, reach });
   let closing: Promise<void> | null = null;
-  const close = () => (closing ??= app.close());
-  try {
-    app.catalog.load();
-    const port = await app.listen();
-    await use({
-      app,
-      port,
-      origin: `http://127.0.0.1:${port}`,
-      logText: () => text,
-      lines: () => text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>),
-      close,
+  const close = () => (closing ??= served.close());
+  const flushed = (holds: (lines: Record<string, unknown>[]) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!holds(lines())) return;
+        waiting.splice(waiting.indexOf(check), 1);
+        resolve();
+      };
+      waiting.push(check);
+      check();
     });
+  try {
+    await use({ app: served.app, port: served.port, origin: served.origin, logText: () => text, lines, flushed, close });
   } finally {
     await close();
     overlay.remove();
   }
 }
-
 
 export interface Sample {
   name: string;

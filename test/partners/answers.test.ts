@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Clock, importedData, readSourceToilets, type Data, type Service } from '../community/support.js';
 import { Browser, startAccountsService } from '../accounts/support.js';
-import { CLIENT_KINDS } from '../mcp/support.js';
+import { assertToolGzipAgrees, CLIENT_KINDS } from '../mcp/support.js';
 import { assertGzipAgrees } from '../support/gzip.js';
 
 const NOW = Date.parse('2024-06-11T10:00:00Z'); // a Tuesday, 11:00 in Porto
@@ -52,7 +52,8 @@ describe('the partner object in every answer', () => {
 
   before(async () => {
     data = await importedData('porto');
-    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
+    // on a socket: the gzip check reads the bytes as sent
+    service = await startAccountsService(data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { reach: 'socket' });
     const source = readSourceToilets(data.toiletsDb);
     customersOnly = source.find((t) => t.access === 'customers')!.id;
     // an open report makes a toilet disputed, which a partner listing does not change
@@ -140,6 +141,18 @@ describe('the partner object in every answer', () => {
     const port = Number(new URL(service.url).port);
     for (const path of queries()) await assertGzipAgrees(port, path);
     for (const id of listed) await assertGzipAgrees(port, `/api/v1/toilets/${id}`);
+    // the MCP read tools, in both revisions (the fast path writes their gzip from the answer's pieces)
+    let partners = 0;
+    for (const era of ['modern', 'legacy'] as const) {
+      for (const filter of FILTERS) {
+        for (const c of CENTRES) {
+          const { result } = await assertToolGzipAgrees(port, era, 'find_toilets_near', { lat: c.lat, lon: c.lon, limit: 20, ...filter });
+          partners += result.structuredContent.results.filter((item: any) => item.partner !== null).length;
+        }
+      }
+      for (const id of listed) assert.notEqual((await assertToolGzipAgrees(port, era, 'get_toilet', { id })).result.structuredContent.toilet.partner, null);
+    }
+    assert.ok(partners > 0, 'the tools showed partner listings');
   });
 
   test('when the plans end, every answer is as it was without listings', async () => {

@@ -72,7 +72,7 @@ describe('basemap tiles built from Monaco and served', { skip: noTilemaker }, ()
   before(async () => {
     importMonaco();
     // the API's budget at its default, the tiles' small enough to reach
-    served = await serve({ db, env: { RATE_LIMIT_PER_MINUTE: '60', TILES_RATE_LIMIT_PER_MINUTE: '100' } });
+    served = await serve({ db, env: { RATE_LIMIT_PER_MINUTE: '60', TILES_RATE_LIMIT_PER_MINUTE: '100' }, reach: 'socket' }); // the tiles' bytes as sent
   });
   after(async () => {
     await served?.close();
@@ -200,7 +200,7 @@ describe('tiles that change while the server runs', { skip: noTilemaker }, () =>
 
   before(async () => {
     assert.equal(importMonaco().status, 0);
-    served = await serve({ db, env: { TILES_DB: liveFile } });
+    served = await serve({ db, env: { TILES_DB: liveFile }, reach: 'socket' });
   });
   after(async () => {
     await served?.close();

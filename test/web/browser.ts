@@ -15,7 +15,7 @@ import { SILENT } from '../support/server.js';
 import { osmExtract } from '../support/paths.js';
 import { buildTiles } from '../../importer/tiles.js';
 import { importFromSource } from '../../importer/index.js';
-import { DEMO_EXTRACT } from '../../src/first-import.js';
+import { DEMO_EXTRACT, installDemoTiles } from '../../src/first-import.js';
 
 // Browser globals inside page.evaluate callbacks: declared here, in this module only, because the project's
 // one TypeScript program cannot take the DOM types (they clash with Node's fetch types in the server code).
@@ -67,7 +67,7 @@ async function startStyleServer(): Promise<{ server: Server; url: string }> {
 export interface SiteOptions {
   /** Build the extract's basemap tiles with tilemaker (TILES_DB); without them the map uses the external style. */
   tiles?: boolean;
-  /** Serve the demo data shipped in data/demo/, imported as a first start does (the extract name is then ignored). */
+  /** Serve the demo data shipped in data/demo/ with its basemap, as a first start does (the extract name is then ignored). */
   demo?: boolean;
   env?: Record<string, string>;
   /** Writes the source database itself (an extract of the test's own) instead of importing `extract`. */
@@ -81,6 +81,8 @@ export async function startSite(extract: ExtractName, now: () => number, options
   else if (options.importInto) await options.importInto(toiletsDb, dir.path);
   else await importedCopy(extract, toiletsDb);
   const tilesDb = join(dir.path, 'tiles.mbtiles');
+  // a first start puts the demo's basemap beside its data (src/serve.ts)
+  if (options.demo) installDemoTiles(tilesDb);
   if (options.tiles) {
     const outcome = await buildTiles(osmExtract(extract), tilesDb, { quiet: true });
     if (outcome.kind !== 'built') throw new Error(`the tiles were not built: ${outcome.message}`);

@@ -116,7 +116,7 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     assert.deepEqual(await cspViolations(page), []);
   });
 
-  test('moving the map asks for its area once it settles; a view wider than 0.2° asks to zoom in', async () => {
+  test('moving the map asks for its area once it settles; a view wider than 0.2° lists the nearest to its centre over the overview', async () => {
     const page = await open(DESKTOP);
     await page.goto(site.base + '/?place=Trindade');
     await page.getByText('Nearest to Trindade').waitFor();
@@ -135,8 +135,11 @@ describe('the site in a browser', { skip: browserPath === null ? 'chromium is no
     page.on('request', (r) => {
       if (r.url().includes('/api/v1/toilets?')) wideRequests++;
     });
+    const overview = page.waitForRequest((r) => /\/overview\/9\/\d+\/\d+\.json$/.test(r.url()));
+    const nearest = page.waitForRequest((r) => r.url().includes('/api/v1/toilets/nearest?lat='));
     await page.evaluate(() => (window as unknown as { toiletMap: { jumpTo(o: object): void } }).toiletMap.jumpTo({ zoom: 9 }));
-    await page.getByText('Zoom in to see toilets in the map view').waitFor();
+    await Promise.all([overview, nearest]);
+    await page.getByText('Toilets nearest the centre of the map; zoom in to see all toilets in view').waitFor();
     assert.equal(wideRequests, 0, 'a wide view is never split into area requests');
   });
 

@@ -1,7 +1,10 @@
-// The finder page (`/`): "Near me" (geolocation) or a place, the five filters, the nearest toilets as a
-// list, and beside it the map (loaded only when the server has a basemap and the browser WebGL2). Moving
-// the map asks for the toilets of the settled view (one request per view, at most 0.2° per side; wider
-// views keep the nearest list). The list is always the full alternative to the map.
+// The finder (`/`), map first: from the first visit the map shows the data's coverage and the list beside it
+// (below it on a phone) the toilets in view, nearest the map's centre first: listToiletsInArea for a view
+// within its 0.2° box, else the toilets nearest the centre (findToiletsNear) over the overview's counts.
+// The list is asked before MapLibre loads (the first view is computed from the coverage), so the first
+// results never wait for the map. "Near me" and a place search list the nearest toilets, move the map,
+// mark the origin and number the markers like the rows; a row under the pointer or in focus marks its
+// marker and the other way round. The list is always the full alternative to the map.
 import { resultItemHtml } from '../../src/web/text/html.js';
 import { problemText } from '../../src/web/text/problem.js';
 import type { AreaResult, FindResult, ToiletItem } from '../../src/web/text/item.js';
@@ -9,6 +12,8 @@ import { areaUrl, FILTERS, filterQuery, inView, matchesFilters, tooWide, type Fi
 import { getJson, lang, locale, localHref, startPage, t } from './common.js';
 import type { ToiletMap, View } from './map.js';
 import { formatBytes, saveArea, savedArea, savedAreaAnswer } from './offline.js';
+import { learnTitles, titleOf } from './titles.js';
+import { centreOf, fittedView, overviewTiles } from './view.js';
 
 const form = document.getElementById('search') as HTMLFormElement;
 const placeInput = document.getElementById('place') as HTMLInputElement;
@@ -17,37 +22,66 @@ const message = document.getElementById('find-message')!;
 const list = document.getElementById('result-list')!;
 const results = document.getElementById('results')!;
 const mapWrap = document.getElementById('map-wrap')!;
+const mapBox = document.getElementById('map')!;
 const mapMessage = document.getElementById('map-message')!;
 const offlineTools = document.getElementById('offline-tools')!;
 const saveButton = document.getElementById('save-area') as HTMLButtonElement;
 const saveStatus = document.getElementById('save-status')!;
 
 const LAST_VIEW = 'last-view';
+/** The deepest level of the overview (src/overview/clusters.ts MAX_ZOOM). */
+const OVERVIEW_MAX_ZOOM = 12;
 type Query = { place: string } | { lat: number; lon: number };
-let lastQuery: Query | null = null;
-let nearest: ToiletItem[] = [];
-let mode: 'near' | 'area' = 'near';
+/** What the list shows: the nearest to a query, or the toilets of a map view. */
+let shown: { kind: 'query'; query: Query } | { kind: 'view'; view: View } | null = null;
+let listed: readonly ToiletItem[] = [];
 let map: ToiletMap | null = null;
 let mapPromise: Promise<ToiletMap | null> | null = null;
+/** The overview's tiles asked so far, by `z/x/y`. */
+const overviewTileCache = new Map<string, Promise<[number, number, number][]>>();
 
 function filters(): Set<Filter> {
   return new Set(FILTERS.filter((f) => (form.elements.namedItem(f) as HTMLInputElement).checked));
 }
 
+/** Why there is no map, said after every message once the map could not load. */
+let noMapNote = '';
+
 function say(text: string): void {
-  message.textContent = text;
+  message.textContent = noMapNote === '' ? text : `${text} ${noMapNote}`.trim();
 }
 
-/** Redraws the list; focus that was in it stays on the same toilet, or on the results when it is gone (never on <body>). */
+/** Redraws the list, numbered like the markers; focus that was in it stays on the same toilet, or on the results when it is gone (never on <body>). */
 function showList(items: readonly ToiletItem[]): void {
+  listed = items;
   const active = document.activeElement;
   const hadFocus = active !== null && list.contains(active);
   const focusedId = hadFocus ? active.closest<HTMLElement>('li')?.dataset.id : undefined;
-  list.innerHTML = items.map((item) => resultItemHtml(lang, item, localHref(`/t/${encodeURIComponent(item.id)}`))).join('');
-  if (!hadFocus) return;
-  const same = [...list.querySelectorAll<HTMLElement>('li')].find((li) => li.dataset.id === focusedId);
-  (same?.querySelector('a') ?? results).focus();
+  list.innerHTML = items.map((item, i) => resultItemHtml(lang, item, localHref(`/t/${encodeURIComponent(item.id)}`), titleOf(item.id), i + 1)).join('');
+  map?.show(items.map((item, i) => ({ item, number: i + 1, title: titleOf(item.id) })));
+  if (hadFocus) {
+    const same = rowOf(focusedId ?? '');
+    (same?.querySelector('a') ?? results).focus();
+  }
+  // the titles of unnamed toilets come after the rows: the list never waits for them
+  void learnTitles(items).then((learned) => learned && listed === items && showList(items));
 }
+
+function rowOf(id: string): HTMLElement | undefined {
+  return [...list.querySelectorAll<HTMLElement>('li')].find((li) => li.dataset.id === id);
+}
+
+function markRow(id: string | null): void {
+  for (const li of list.querySelectorAll<HTMLElement>('li.highlighted')) li.classList.remove('highlighted');
+  if (id !== null) rowOf(id)?.classList.add('highlighted');
+}
+
+// a row under the pointer or in focus marks its marker
+const rowId = (event: Event) => (event.target instanceof Element ? event.target.closest<HTMLElement>('li')?.dataset.id ?? null : null);
+list.addEventListener('mouseover', (event) => map?.highlight(rowId(event)));
+list.addEventListener('mouseleave', () => map?.highlight(null));
+list.addEventListener('focusin', (event) => map?.highlight(rowId(event)));
+list.addEventListener('focusout', () => map?.highlight(null));
 
 function dateText(iso: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -57,17 +91,29 @@ function dateText(iso: string): string {
 function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<ToiletMap | null> {
   mapPromise ??= import('./map.js')
     .then(async ({ createMap }) => {
-      mapWrap.hidden = false;
-      const created = await createMap(document.getElementById('map')!, start);
-      created.onSettled((view) => void onViewSettled(view));
+      const created = await createMap(mapBox, start);
+      created.onSettled((view) => void listView(view));
       created.onMoved((view) => localStorage.setItem(LAST_VIEW, JSON.stringify(view)));
+      created.onHover((id) => markRow(id));
+      created.onPick((id) => {
+        markRow(id);
+        const row = rowOf(id);
+        // on the desktop the list scrolls beside the map; on a phone it is below it and stays where it is
+        if (row && results.scrollHeight > results.clientHeight) results.scrollTop = row.offsetTop - results.offsetTop - 8;
+      });
       map = created;
+      if (created.basemap === 'plain') mapMessage.textContent = t('map.noBasemap');
       offlineTools.hidden = false;
+      created.show(listed.map((item, i) => ({ item, number: i + 1, title: titleOf(item.id) })));
+      drawOverview();
+      document.body.dataset.mapState = 'ready';
       return created;
     })
     .catch((error: unknown) => {
       mapWrap.hidden = true;
-      say(`${message.textContent ?? ''} ${t('find.listOnly', { reason: error instanceof Error && error.name === 'MapUnavailable' ? error.message : t('find.mapFailed') })}`.trim());
+      const said = message.textContent ?? '';
+      noMapNote = t('find.listOnly', { reason: error instanceof Error && error.name === 'MapUnavailable' ? error.message : t('find.mapFailed') });
+      say(said);
       document.body.dataset.mapState = 'unavailable';
       return null;
     });
@@ -75,8 +121,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
 }
 
 async function runFind(query: Query): Promise<void> {
-  lastQuery = query;
-  mode = 'near';
+  shown = { kind: 'query', query };
   say(t('find.loading'));
   const where = 'place' in query ? `place=${encodeURIComponent(query.place)}` : `lat=${query.lat.toFixed(5)}&lon=${query.lon.toFixed(5)}`;
   let answer;
@@ -91,17 +136,19 @@ async function runFind(query: Query): Promise<void> {
     return;
   }
   const found = answer.body;
-  nearest = found.results;
-  showList(nearest);
+  showList(found.results);
   if (found.status === 'needs_location') say(t('find.needsLocation'));
   else if (found.status === 'place_not_found') say(t('find.placeNotFound', { place: 'place' in query ? query.place : '' }));
   else if (found.results.length === 0) say(t('find.none'));
   else say(found.origin?.source === 'coordinates' ? t('find.nearestYou') : t('find.nearestTo', { label: found.origin?.label ?? '' }));
   markStale(answer.headers);
   if (found.origin) {
-    const shown = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });
-    shown?.show(nearest);
-    if (found.bbox) shown?.fit(found.bbox);
+    const shownMap = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });
+    shownMap?.showOrigin(found.origin);
+    shownMap?.showOverview([]);
+    mapMessage.textContent = shownMap?.basemap === 'plain' ? t('map.noBasemap') : '';
+    if (found.bbox) shownMap?.fit(found.bbox);
+    else shownMap?.centre(found.origin.lat, found.origin.lon, 15);
   }
 }
 
@@ -111,29 +158,55 @@ function markStale(headers: Headers): void {
   if (saved) say(`${message.textContent ?? ''} ${t('find.offlineData', { date: dateText(saved) })}`);
 }
 
-async function onViewSettled(view: View): Promise<void> {
-  if (tooWide(view)) {
-    mapMessage.textContent = t('find.zoomIn');
-    map?.show(nearest);
+/** The overview's cells in a view: the tiles of its level that the view covers, each asked once per page. */
+async function overviewCells(view: View): Promise<[number, number, number][]> {
+  const level = Math.max(0, Math.min(OVERVIEW_MAX_ZOOM, Math.floor(view.zoom)));
+  const tiles = overviewTiles(view, level);
+  const answers = await Promise.all(tiles.map((tile) => {
+    let cells = overviewTileCache.get(tile);
+    if (cells === undefined) {
+      cells = getJson<{ cells: [number, number, number][] }>(`/overview/${tile}.json`).then((answer) => (answer.status === 200 ? answer.body.cells : []), () => []);
+      overviewTileCache.set(tile, cells);
+    }
+    return cells;
+  }));
+  return answers.flat();
+}
+
+/** The overview's counts under a wide view (the list then holds only the nearest to its centre); none otherwise. */
+function drawOverview(): void {
+  if (map === null) return;
+  const view = shown?.kind === 'view' ? shown.view : null;
+  if (view === null || !tooWide(view)) {
+    map.showOverview([]);
     return;
   }
-  mode = 'area';
-  mapMessage.textContent = '';
+  void overviewCells(view).then((cells) => shown?.kind === 'view' && shown.view === view && map?.showOverview(cells));
+}
+
+/** Lists the toilets of a map view: those in it (a view within the area box), else those nearest its centre over the overview's counts. */
+async function listView(view: View): Promise<void> {
+  shown = { kind: 'view', view };
+  const wide = tooWide(view);
+  drawOverview();
+  const centre = centreOf(view);
+  const url = wide ? `/api/v1/toilets/nearest?lat=${centre.lat.toFixed(5)}&lon=${centre.lon.toFixed(5)}&limit=20${filterQuery(filters())}` : areaUrl(view, filters());
   let answer;
   try {
-    answer = await getJson<AreaResult & { type?: string }>(areaUrl(view, filters()));
+    answer = await getJson<(AreaResult | FindResult) & { type?: string }>(url);
   } catch {
     await showSavedArea(view);
     return;
   }
+  if (shown?.kind !== 'view' || shown.view !== view) return; // a later view or a search took over
   if (answer.status !== 200) {
     mapMessage.textContent = t('find.error', { detail: problemText(lang, answer.body, answer.status) });
     return;
   }
   showList(answer.body.results);
-  map?.show(answer.body.results);
-  say(answer.body.results.length ? t('find.inView') : t('find.none'));
-  if (answer.body.truncated) mapMessage.textContent = t('find.truncated');
+  say(answer.body.results.length === 0 ? t('find.none') : wide ? t('find.nearestCentre') : t('find.inView'));
+  const truncated = 'truncated' in answer.body && answer.body.truncated;
+  mapMessage.textContent = truncated ? t('find.truncated') : map?.basemap === 'plain' ? t('map.noBasemap') : '';
   markStale(answer.headers);
 }
 
@@ -147,7 +220,6 @@ async function showSavedArea(view: View | null): Promise<void> {
   const active = filters();
   const items = (saved.body as AreaResult).results.filter((item) => matchesFilters(item, active) && (view === null || inView(item, view)));
   showList(items);
-  map?.show(items);
   say(t('find.offlineData', { date: dateText(saved.saved.savedAt) }));
 }
 
@@ -161,14 +233,16 @@ form.addEventListener('submit', (event) => {
   }
   const url = new URL(location.href);
   url.searchParams.set('place', place);
+  url.searchParams.delete('lat');
+  url.searchParams.delete('lon');
   history.replaceState(null, '', url);
   void runFind({ place });
 });
 
 form.addEventListener('change', (event) => {
   if (!(event.target instanceof HTMLInputElement) || event.target.type !== 'checkbox') return;
-  if (mode === 'area' && map) void onViewSettled(map.view());
-  else if (lastQuery) void runFind(lastQuery);
+  if (shown?.kind === 'view') void listView(map?.view() ?? shown.view);
+  else if (shown?.kind === 'query') void runFind(shown.query);
 });
 
 if ('geolocation' in navigator) {
@@ -198,6 +272,15 @@ saveButton.addEventListener('click', () => {
     .finally(() => (saveButton.disabled = false));
 });
 
+/** The first view: the last one viewed here, else the data's coverage fitted into the map's box. */
+function firstView(): View | null {
+  const last = JSON.parse(localStorage.getItem(LAST_VIEW) ?? 'null') as View | null;
+  if (last) return last;
+  const coverage = mapWrap.dataset.coverage?.split(',').map(Number);
+  if (coverage?.length !== 4 || !coverage.every(Number.isFinite)) return null;
+  return fittedView(coverage, mapBox.clientWidth || 390, mapBox.clientHeight || 400);
+}
+
 function start(): void {
   startPage();
   const params = new URLSearchParams(location.search);
@@ -207,13 +290,15 @@ function start(): void {
   const saved = savedArea();
   if (saved) saveStatus.textContent = t('offline.saved', { date: dateText(saved.savedAt), size: formatBytes(saved.bytes, locale) });
   if (place && place.trim().length >= 2) void runFind({ place: place.trim() });
-  else if (params.has('lat') && Number.isFinite(lat) && Number.isFinite(lon)) void runFind({ lat, lon });
+  else if (params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon)) void runFind({ lat, lon });
   else {
-    const last = JSON.parse(localStorage.getItem(LAST_VIEW) ?? 'null') as View | null;
-    if (last) {
-      // the last viewed area comes back, from the service worker's cache when offline
-      void ensureMap({ lat: (last.north + last.south) / 2, lon: (last.east + last.west) / 2, zoom: last.zoom }).then(() => onViewSettled(last));
+    const view = firstView();
+    if (view === null) {
+      mapWrap.hidden = true; // no data yet: nothing to show on a map
+      return;
     }
+    // the list first; the map library after it (the service worker's cache answers offline)
+    void listView(view).then(() => ensureMap({ ...centreOf(view), zoom: view.zoom }));
   }
 }
 

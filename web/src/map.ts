@@ -1,12 +1,16 @@
-// The map beside the list (MapLibre GL JS, in its own chunk: only pages that show a map load it). It
-// draws the toilets the list shows, clustered when dense, over our self-hosted basemap (/tiles/tiles.json
-// with siteStyle), or an operator's external style, and reports settled views so the page can ask for the
-// toilets of the area. createMap throws a MapUnavailable with a reason the page shows beside the list.
+// The map beside the list (MapLibre GL JS, in its own chunk, loaded after the first results): the listed
+// toilets as markers numbered like the rows, the overview's counts when zoomed out, the origin of a
+// search; over our self-hosted basemap (/tiles/tiles.json with siteStyle), an operator's external style,
+// or without either the plain map (the coverage, its place names and the toilets on a plain background).
+// It reports settled views so the page can list the toilets in view, and a marker under the pointer or
+// tapped so the page can mark its row. createMap throws a MapUnavailable (no WebGL2) the page shows.
 import { Map as MapLibre, NavigationControl, Popup, Marker, setWorkerUrl, type GeoJSONSource, type LngLatBoundsLike, type StyleSpecification } from 'maplibre-gl';
-import type { ToiletItem } from '../../src/web/text/item.js';
-import { asset, getJson, loadCss, localHref, t } from './common.js';
+import { addPlainLayers, addToiletLayers, PLAIN_STYLE } from './map-layers.js';
+import { displayName, type ToiletItem } from '../../src/web/text/item.js';
+import { asset, getJson, lang, loadCss, localHref, t } from './common.js';
 import { siteStyle } from './style.js';
 import { escapeHtml } from '../../src/web/text/html.js';
+import type { SiteTitle } from '../../src/rules/site-title.js';
 
 /** MapLibre's own control labels in the page's language. */
 const MAP_TEXTS = (): Record<string, string> => ({
@@ -32,8 +36,28 @@ export interface View {
   zoom: number;
 }
 
+export type Basemap = 'own' | 'external' | 'plain';
+
+/** A toilet as the map draws it: the list's item, its row's number and its site title. */
+export interface Marked {
+  item: ToiletItem;
+  number: number;
+  title: SiteTitle | null;
+}
+
 export interface ToiletMap {
-  show(items: readonly ToiletItem[]): void;
+  /** The listed toilets, numbered like their rows. */
+  show(marked: readonly Marked[]): void;
+  /** The overview's counts as [lon, lat, count] (zoomed out), or none. */
+  showOverview(cells: readonly (readonly [number, number, number])[]): void;
+  /** The origin of a search (Near me, a place), or none. */
+  showOrigin(origin: { lat: number; lon: number } | null): void;
+  /** Marks one toilet's marker (its row has the focus or the pointer), or none. */
+  highlight(id: string | null): void;
+  /** Called with the toilet whose marker the pointer is over (null when it leaves). */
+  onHover(listener: (id: string | null) => void): void;
+  /** Called with the toilet whose marker was clicked or tapped. */
+  onPick(listener: (id: string) => void): void;
   fit(bbox: [number, number, number, number]): void;
   centre(lat: number, lon: number, zoom: number): void;
   view(): View;
@@ -43,19 +67,20 @@ export interface ToiletMap {
   onMoved(listener: (view: View) => void): void;
   /** A pin the person drops by clicking or tapping (the proposal page). */
   enablePin(onPin: (lat: number, lon: number) => void, at: { lat: number; lon: number } | null): void;
-  /** The highest zoom of our own basemap tiles, null with an external style (then no tiles are saved offline). */
+  /** The highest zoom of our own basemap tiles, null otherwise (then no tiles are saved offline). */
   maxZoom(): number | null;
+  basemap: Basemap;
   ready: Promise<void>;
 }
 
-/** The style to use: our tiles when the server has them, else the operator's style, else none. */
-async function chooseStyle(): Promise<{ style: StyleSpecification | string; maxzoom: number | null }> {
+/** The style to use: our tiles when the server has them, else the operator's style, else the plain map. */
+async function chooseStyle(): Promise<{ style: StyleSpecification | string; maxzoom: number | null; basemap: Basemap }> {
   const tiles = await getJson<{ maxzoom?: number }>('/tiles/tiles.json').catch(() => null);
-  if (tiles?.status === 200) return { style: siteStyle(new URL('/tiles/tiles.json', location.href).href), maxzoom: Math.min(tiles.body?.maxzoom ?? 14, 14) };
+  if (tiles?.status === 200) return { style: siteStyle(new URL('/tiles/tiles.json', location.href).href), maxzoom: Math.min(tiles.body?.maxzoom ?? 14, 14), basemap: 'own' };
   const config = await getJson<{ map_style_url: string | null }>('/app-config.json').catch(() => null);
   // an external style's tiles are the provider's: not ours to save for offline use
-  if (config?.status === 200 && config.body.map_style_url) return { style: config.body.map_style_url, maxzoom: null };
-  throw new MapUnavailable(t('find.noMapTiles'));
+  if (config?.status === 200 && config.body.map_style_url) return { style: config.body.map_style_url, maxzoom: null, basemap: 'external' };
+  return { style: PLAIN_STYLE as StyleSpecification, maxzoom: null, basemap: 'plain' };
 }
 
 function webgl2Available(): boolean {
@@ -66,9 +91,13 @@ function webgl2Available(): boolean {
   }
 }
 
+type Coordinates = [number, number];
+const coordinatesOf = (feature: { geometry: unknown }) => (feature.geometry as { coordinates: Coordinates }).coordinates;
+
 export async function createMap(container: HTMLElement, start: { lat: number; lon: number; zoom: number }): Promise<ToiletMap> {
   if (!webgl2Available()) throw new MapUnavailable(t('find.noWebgl'));
-  const { style, maxzoom } = await chooseStyle();
+  const { style, maxzoom, basemap } = await chooseStyle();
+  const places = basemap === 'plain' ? getJson<Parameters<typeof addPlainLayers>[1]>('/overview/places.json').catch(() => null) : null;
   loadCss(asset('mapCss'));
   setWorkerUrl(asset('mapWorker'));
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -84,6 +113,8 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   const PAGE_MOVE = { pageMove: true };
   const listeners: ((view: View) => void)[] = [];
   const moved: ((view: View) => void)[] = [];
+  const hovered: ((id: string | null) => void)[] = [];
+  const picked: ((id: string) => void)[] = [];
   const view = (): View => {
     const b = map.getBounds();
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
@@ -99,28 +130,26 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
 
   const ready = new Promise<void>((resolve) => {
     map.on('load', () => {
-      map.addSource('toilets', { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, cluster: true, clusterRadius: 40, clusterMaxZoom: 16 });
-      map.addLayer({ id: 'clusters', type: 'circle', source: 'toilets', filter: ['has', 'point_count'], paint: { 'circle-color': '#0b5cad', 'circle-opacity': 0.85, 'circle-radius': ['step', ['get', 'point_count'], 14, 10, 18, 50, 24], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } });
-      map.addLayer({ id: 'cluster-count', type: 'symbol', source: 'toilets', filter: ['has', 'point_count'], layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-font': ['sans-serif'], 'text-size': 13 }, paint: { 'text-color': '#fff' } });
-      map.addLayer({
-        id: 'toilet', type: 'circle', source: 'toilets', filter: ['!', ['has', 'point_count']],
-        paint: { 'circle-radius': 8, 'circle-color': ['match', ['get', 'open'], 'open', '#16794a', 'closed', '#b3261e', '#6b6b6b'], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 },
-      });
-      map.on('click', 'clusters', (event) => {
+      addToiletLayers(map);
+      void places?.then((answer) => answer?.status === 200 && addPlainLayers(map, answer.body));
+      map.on('click', 'overview', (event) => {
         const feature = event.features?.[0];
-        if (!feature) return;
-        void (map.getSource('toilets') as GeoJSONSource).getClusterExpansionZoom(feature.properties.cluster_id as number).then((zoom) => {
-          map.easeTo({ center: (feature.geometry as unknown as { coordinates: [number, number] }).coordinates, zoom, animate: !reduceMotion });
-        });
+        if (feature) map.easeTo({ center: coordinatesOf(feature), zoom: map.getZoom() + 2, animate: !reduceMotion });
       });
       map.on('click', 'toilet', (event) => {
         const feature = event.features?.[0];
         if (!feature) return;
         const p = feature.properties as { id: string; name: string };
-        new Popup({ closeButton: true }).setLngLat((feature.geometry as unknown as { coordinates: [number, number] }).coordinates)
+        picked.forEach((listener) => listener(p.id));
+        new Popup({ closeButton: true }).setLngLat(coordinatesOf(feature))
           .setHTML(`<a href="${escapeHtml(localHref(`/t/${encodeURIComponent(p.id)}`))}">${escapeHtml(p.name)}</a>`).addTo(map);
       });
-      for (const layer of ['clusters', 'toilet']) {
+      map.on('mousemove', 'toilet', (event) => {
+        const id = (event.features?.[0]?.properties as { id?: string } | undefined)?.id ?? null;
+        hovered.forEach((listener) => listener(id));
+      });
+      map.on('mouseleave', 'toilet', () => hovered.forEach((listener) => listener(null)));
+      for (const layer of ['overview', 'toilet']) {
         map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
         map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
       }
@@ -128,21 +157,40 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     });
   });
 
+  const setData = (source: string, features: GeoJSON.Feature[]) =>
+    void ready.then(() => void (map.getSource(source) as GeoJSONSource).setData({ type: 'FeatureCollection', features }));
+  const point = (lon: number, lat: number, properties: Record<string, unknown>): GeoJSON.Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties });
+  let highlighted: string | null = null;
   let pin: Marker | null = null;
   return {
     ready,
-    show(items) {
+    basemap,
+    show(marked) {
+      highlighted = null;
+      void ready.then(() => map.removeFeatureState({ source: 'toilets' }));
+      setData('toilets', marked.map(({ item, number, title }) => point(item.lon, item.lat, {
+        id: item.id, number, name: displayName(lang, item, title), open: item.open_now === 'unknown' ? 'unknown' : item.open_now ? 'open' : 'closed',
+      })));
+      void ready.then(() => ((window as unknown as { toiletMapShown: number }).toiletMapShown = marked.length));
+    },
+    showOverview(cells) {
+      setData('overview', cells.map(([lon, lat, count]) => point(lon, lat, { count })));
+    },
+    showOrigin(origin) {
+      setData('origin', origin === null ? [] : [point(origin.lon, origin.lat, {})]);
+    },
+    highlight(id) {
       void ready.then(() => {
-        void (map.getSource('toilets') as GeoJSONSource).setData({
-          type: 'FeatureCollection',
-          features: items.map((item) => ({
-            type: 'Feature',
-            geometry: { type: 'Point', coordinates: [item.lon, item.lat] },
-            properties: { id: item.id, name: item.name ?? t('item.unnamed'), open: item.open_now === 'unknown' ? 'unknown' : item.open_now ? 'open' : 'closed' },
-          })),
-        });
-        (window as unknown as { toiletMapShown: number }).toiletMapShown = items.length;
+        if (highlighted !== null) map.setFeatureState({ source: 'toilets', id: highlighted }, { highlight: false });
+        highlighted = id;
+        if (id !== null) map.setFeatureState({ source: 'toilets', id }, { highlight: true });
       });
+    },
+    onHover(listener) {
+      hovered.push(listener);
+    },
+    onPick(listener) {
+      picked.push(listener);
     },
     fit(bbox) {
       const bounds: LngLatBoundsLike = [[bbox[0], bbox[1]], [bbox[2], bbox[3]]];

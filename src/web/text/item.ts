@@ -3,6 +3,7 @@
 // functions of the item and the language, shared by the server-rendered pages and web/.
 import { text, type Language, type TextKey } from './catalogue.js';
 import { amount, closingTime, distance, walkingTime } from './format.js';
+import type { SiteTitle } from '../../rules/site-title.js';
 
 export type Tri = 'yes' | 'no' | 'unknown';
 
@@ -100,7 +101,10 @@ export function distanceLabel(lang: Language, item: Pick<NearestItem, 'distance_
   return text(lang, 'item.distance', { distance: distance(lang, item.distance_m), minutes: walkingTime(lang, item.walk_min), direction });
 }
 
-/** The name to show: the item's, or "Public toilet". */
-export function displayName(lang: Language, item: Pick<ToiletItem, 'name'>): string {
-  return item.name ?? text(lang, 'item.unnamed');
+const TITLE_KEYS = { host: 'item.atHost', street: 'item.onStreet', place: 'item.inPlace' } as const;
+
+/** The name to show: the item's, else the site's title from what is known ("Public toilet in Parc Princesse Antoinette"), else "Public toilet". */
+export function displayName(lang: Language, item: Pick<ToiletItem, 'name'>, title: SiteTitle | null = null): string {
+  if (item.name !== null) return item.name;
+  return title === null ? text(lang, 'item.unnamed') : text(lang, TITLE_KEYS[title.kind], { name: title.name });
 }
