@@ -72,7 +72,9 @@ async function withServer<T>(db: string, folder: string, env: Record<string, str
   const { mkdirSync, copyFileSync } = await import('node:fs');
   mkdirSync(folder, { recursive: true });
   copyFileSync(db, join(folder, 'toilets.db'));
+  // over a loopback socket, as clients reach it (in process, the transport's own headers would be missing)
   const served = await serve({
+    reach: 'socket',
     db: join(folder, 'toilets.db'),
     env: { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000', ACCOUNTS_DB: join(folder, 'accounts.db'), TILES_DB: join(folder, 'tiles.mbtiles'), DUMP_DIR: join(folder, 'dumps'), ...env },
   });
