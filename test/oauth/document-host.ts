@@ -14,6 +14,7 @@ import type { DocumentFetchForTests } from '../../src/oauth/oauth.js';
 import { startAccountsService } from '../accounts/support.js';
 import { importedData, type Clock, type Data, type Service } from '../community/support.js';
 import { tempDir } from '../support/extracts.js';
+import type { Reach } from '../support/server.js';
 
 export interface Answer {
   status?: number;
@@ -89,12 +90,12 @@ export async function startDocumentHost(): Promise<DocumentHost> {
  * The service of a suite whose agents identify themselves by documents on the stand-in host: started before
  * the suite's first test (the host, a fresh copy of Monaco, the sign-in budget lifted), closed after its last.
  */
-export function documentSuite(clock: Clock): { readonly service: Service; readonly host: DocumentHost } {
+export function documentSuite(clock: Clock, reach?: Reach): { readonly service: Service; readonly host: DocumentHost } {
   const started: { data?: Data; service?: Service; host?: DocumentHost } = {};
   before(async () => {
     started.host = await startDocumentHost();
     started.data = await importedData();
-    started.service = await startAccountsService(started.data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: started.host.fetch });
+    started.service = await startAccountsService(started.data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' }, undefined, { clientDocumentFetchForTests: started.host.fetch, reach });
   });
   after(async () => {
     await started.service?.close();

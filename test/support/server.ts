@@ -90,7 +90,7 @@ export interface ServeOptions {
   sourceFetchTimers?: Timers;
   /** OAuth client documents from a stand-in https host on loopback (test/oauth/document-host.ts). */
   clientDocumentFetchForTests?: AppOptions['clientDocumentFetchForTests'];
-  /** Default 'inject'; 'socket' (a loopback port) when the connection is the subject, and with several threads. */
+  /** Default 'inject'; 'socket' (a loopback port) when the connection is the subject, with several threads, and with PORT given. */
   reach?: Reach;
   /** Takes the access log's batches of lines (as main.ts's stdout does); default: dropped. */
   accessLines?: (lines: string) => void;
@@ -136,7 +136,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
     await app.close();
     throw error;
   }
-  const reach = options.reach ?? (config.httpThreads > 1 ? 'socket' : 'inject');
+  // a test that names a port (or several threads) means a socket
+  const reach = options.reach ?? (config.httpThreads > 1 || options.env?.PORT !== undefined ? 'socket' : 'inject');
   let port = 0;
   let origin: string;
   let close = (): Promise<void> => app.close();
