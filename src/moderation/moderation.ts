@@ -19,9 +19,8 @@ export class ModerationError extends Error {}
 const NEARBY_METERS = 100;
 const NEARBY_COUNT = 3;
 
-export interface QueuedSubmission {
-  id: string;
-  submitted_at: string;
+/** What a person proposed for a new toilet, as stored and as the queue shows it. */
+interface ProposedToilet {
   lat: number;
   lon: number;
   name: string | null;
@@ -31,6 +30,11 @@ export interface QueuedSubmission {
   wheelchair: string | null;
   changing_table: string | null;
   note: string | null;
+}
+
+export interface QueuedSubmission extends ProposedToilet {
+  id: string;
+  submitted_at: string;
   /** Toilets already listed near it: maybe the same one. */
   nearby: { id: string; name: string | null; distance_m: number }[];
 }
@@ -305,17 +309,8 @@ export class Moderation {
   }
 }
 
-interface SubmissionRow {
+interface SubmissionRow extends ProposedToilet {
   id: number;
-  lat: number;
-  lon: number;
-  name: string | null;
-  access: string | null;
-  fee: string | null;
-  opening_hours: string | null;
-  wheelchair: string | null;
-  changing_table: string | null;
-  note: string | null;
   at: number;
   status: string;
 }
