@@ -37,6 +37,8 @@ export type PartnerPayments = 'closed' | 'vat' | 'net';
 export function accountPage(context: PageContext, page: AccountPage, payments: PartnerPayments): PageContent {
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
   const link = (path: string) => escapeHtml(localPath(context, path));
+  // the passkey forms' buttons wait for the script (web/src/passkey-forms.ts): a click before it would submit
+  // the form natively, putting its fields in the address and the access log
   const status = '<p class="form-status" role="status" aria-live="polite"></p>';
   const noscript = `<noscript><p>${t('passkey.unsupported')}</p></noscript>`;
   const unsupported = `<p class="unsupported notice-inline" hidden>${t('passkey.unsupported')}</p>`;
@@ -47,7 +49,7 @@ ${unsupported}
 <label for="su-name">${t('signup.name')}</label><input id="su-name" name="display_name" required maxlength="60" autocomplete="nickname">
 <label for="su-email">${t('signup.email')}</label><input id="su-email" name="email" type="email" maxlength="254" autocomplete="email">
 <div class="human"></div>
-<button type="submit" class="primary">${t('signup.submit')}</button>
+<button type="submit" class="primary" disabled>${t('signup.submit')}</button>
 ${status}
 </form>
 <p>${t('signup.haveAccount')} <a href="${link('/signin')}">${t('nav.signIn')}</a></p>${noscript}`,
@@ -55,7 +57,7 @@ ${status}
 ${unsupported}
 <form id="signin" class="account-form" data-op="signin" novalidate>
 <label for="si-passkey">${t('signin.field')}</label><input id="si-passkey" name="username" autocomplete="username webauthn" placeholder="${t('signin.fieldHint')}">
-<button type="submit" class="primary">${t('signin.button')}</button>
+<button type="submit" class="primary" disabled>${t('signin.button')}</button>
 ${status}
 </form>
 <p>${t('signin.noAccount')} <a href="${link('/signup')}">${t('signin.create')}</a></p>
@@ -95,7 +97,7 @@ ${reauthDialog(t)}${noscript}`,
 ${unsupported}
 <form id="recover" class="account-form" data-op="recover" novalidate>
 <label for="rc-name">${t('recover.name')}</label><input id="rc-name" name="name" maxlength="60">
-<button type="submit" class="primary">${t('recover.submit')}</button>
+<button type="submit" class="primary" disabled>${t('recover.submit')}</button>
 ${status}
 </form>${noscript}`,
     moderation: () => `<p id="mod-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>

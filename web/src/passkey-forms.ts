@@ -19,6 +19,8 @@ export function start(page: 'signup' | 'signin' | 'recover'): void {
     signIn(form);
   }
   else recover(form);
+  // rendered disabled: a click before the form is wired would submit it natively
+  for (const button of form.querySelectorAll('button')) button.disabled = false;
 }
 
 /** A person sent here to sign in from a page (?next=) who has no account yet comes back there after signing up. */
