@@ -37,7 +37,12 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
   const onIdleError = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
   const postgres = await PostgresDatabase.open(config.database, POSTGRES_SCHEMAS, onIdleError);
   try {
-    const serverKey = await new PostgresServerKey(postgres.schema<ServerKeyTables>('accounts')).key();
+    const keyFile = new FileServerKey(Community.keyFile(config));
+    const fileKey = keyFile.existing();
+    const serverKey = await new PostgresServerKey(postgres.schema<ServerKeyTables>('accounts'), fileKey).key();
+    if (fileKey !== null && !fileKey.equals(serverKey)) {
+      log.error(`${keyFile.path} holds another server key than PostgreSQL's, which another replica put there first: the raters and voters stored in this replica's OVERLAY_DB count as new ones, and its key file is not used`);
+    }
     return { postgres, serverKey, close: () => postgres.close() };
   } catch (error) {
     await postgres.close();

@@ -1,15 +1,17 @@
 // The server key's store (src/community/server-key.ts) in both of its implementations, the same checks for
 // each: the SQLite install's key file and the row in PostgreSQL's accounts schema (a cluster of the test's
 // own). Made once on first use, the same for every process that uses the same place, never replaced; and
-// kept where only the service reads it.
+// kept where only the service reads it. An install that moves to DATABASE_URL brings its key file's key along.
 import assert from 'node:assert/strict';
-import { statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FileServerKey, PostgresServerKey, type ServerKeyStore, type ServerKeyTables } from '../../src/community/server-key.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { postgresUrl } from '../../src/config-values.js';
+import { openStorage } from '../../src/stores.js';
+import { loadConfig } from '../../src/config.js';
 import { tempDir } from '../api/support.js';
 import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -116,4 +118,26 @@ test('PostgreSQL keeps one key of 32 bytes: a second row or a short key is refus
   } finally {
     await database.close();
   }
+});
+
+test('an install moving to DATABASE_URL keeps the key of its key file; a replica whose file differs is told, in a line without the key', { skip: noPostgres }, async () => {
+  const url = cluster!.database('key_move');
+  const lines: string[] = [];
+  const log = { info() {}, error: (message: string) => void lines.push(message) };
+  const install = (name: string, key: Buffer) => {
+    const overlayDb = join(dir.path, name, 'overlay.db');
+    mkdirSync(dirname(overlayDb));
+    writeFileSync(`${overlayDb}.key`, key, { mode: 0o600 }); // the key this install had
+    return loadConfig({ TOILETS_DB: join(dir.path, name, 'toilets.db'), OVERLAY_DB: overlayDb, DATABASE_URL: url });
+  };
+  const [moved, other] = [Buffer.alloc(32, 7), Buffer.alloc(32, 9)];
+  const first = await openStorage(install('moved', moved), log);
+  assert.deepEqual(first.serverKey, moved);
+  assert.equal(lines.length, 0);
+  const second = await openStorage(install('other', other), log);
+  assert.deepEqual(second.serverKey, moved, 'the key PostgreSQL holds is everyone\'s');
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /other\/overlay\.db\.key holds another server key than PostgreSQL's, which another replica put there first/);
+  assert.ok(!lines[0].includes(other.toString('hex')) && !lines[0].includes(moved.toString('hex')));
+  await Promise.all([first.close(), second.close()]);
 });
