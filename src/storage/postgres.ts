@@ -37,6 +37,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const STEPS_TABLE = 'layout_steps';
 
 export class PostgresDatabase {
+  private closing: Promise<void> | null = null;
+
   private constructor(
     private readonly root: Kysely<unknown>,
     /** The URL as messages show it (password ***). */
@@ -68,9 +70,10 @@ export class PostgresDatabase {
     return (this.root as Kysely<Tables>).withSchema(name);
   }
 
-  /** Ends the pool's connections once the queries under way are done. */
-  async close(): Promise<void> {
-    await this.root.destroy();
+  /** Ends the pool's connections once the queries under way are done; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.root.destroy();
+    return this.closing;
   }
 
   private async migrate(schema: PostgresSchema): Promise<void> {
