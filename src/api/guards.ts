@@ -9,7 +9,7 @@ import type { CorsPolicy } from '../http/cors.js';
 import type { InvalidParam, Problems } from '../http/problem.js';
 import type { ProblemSlug } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
-import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
+import { fullPath, type OperationSpec } from '../schemas/operations.js';
 import { countRefusal, limiterOf, type Limits } from './limits.js';
 import { findInvalid } from '../schemas/validate.js';
 import { parseQuery } from '../schemas/query.js';
@@ -145,16 +145,6 @@ const RATE_LIMIT_HEADER = 'RateLimit-Limit';
 /** Retry-After while a feature is switched off: the operator decides when it comes back. */
 const SWITCHED_OFF_RETRY_SECONDS = 3600;
 
-const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: Refusal }> = {
-  contributions: {
-    isOn: (config) => config.contributionsEnabled,
-    refusal: { slug: 'contributions-off', detail: 'Contributions are switched off for now; reads still work. Try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
-  },
-  billing: {
-    isOn: (config) => config.billing !== null,
-    refusal: { slug: 'payments-not-open', detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
-  },
-};
 
 const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validation' | 'existence'>, GuardKind> = {
   // A route for the site's pages spends its budget only once the origin passed: a refused cross-origin
@@ -183,10 +173,14 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return { check: (request, context) => count(request, context, false), afterOrigin: (request, context) => count(request, context, true) };
   },
 
+  // the switch is the feature's (declared with its operations): a setting of Config, on while truthy
   featureSwitch: ({ guards }, { config }) => {
-    if (guards?.featureSwitch === undefined) return null;
-    const { isOn, refusal } = SWITCHES[guards.featureSwitch];
-    return isOn(config) ? null : { check: () => refusal };
+    const feature = guards?.featureSwitch;
+    if (feature === undefined) return null;
+    if (!(feature.setting in config)) throw new Error(`the switch of ${feature.name} reads ${feature.setting}, which is no setting of the service: give it one in the feature's config.ts`);
+    if ((config as unknown as Readonly<Record<string, unknown>>)[feature.setting]) return null;
+    const refusal: Refusal = { slug: feature.slug as ProblemSlug, detail: feature.detail, retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS };
+    return { check: () => refusal };
   },
 
   origin: ({ guards }, { config }) => {

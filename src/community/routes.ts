@@ -10,7 +10,7 @@ import { GuardChain, invalidBody, NOT_JSON, parseJson, type GuardContext, type R
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
 import { API_PREFIX, RATE_LIMIT_POLICIES, operationIn } from '../schemas/operations.js';
-import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
+import { CONTRIBUTION_OPERATIONS, CONTRIBUTIONS_SWITCH } from './contribution-operations.js';
 import { TOILET_ID, type InvalidParam, type ReportKind } from '../schemas/resources.js';
 import { findInvalid } from '../schemas/validate.js';
 import type { Contributions, Outcome, Proof, Submission, VoteInput } from './contributions.js';
@@ -187,7 +187,7 @@ function registerChallenge(server: HttpServer, guards: GuardChain, humanCheck: H
   guards.route(server, {
     method: 'GET',
     pattern: `${API_PREFIX}/challenge`,
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: 'contributions' } },
+    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: CONTRIBUTIONS_SWITCH } },
     handle: async (_request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-store', ...context.headers], body: await humanCheck.challenge(context.nowMs) }),
   });
 }

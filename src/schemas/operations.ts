@@ -46,8 +46,19 @@ export function sessionCookieName(baseUrl: string): string {
   return baseUrl.startsWith('https:') ? '__Host-session' : 'session';
 }
 
-/** An operator's switch that can turn a group of operations off (503 with Retry-After); see Config. */
-export type FeatureSwitch = 'contributions' | 'billing';
+/**
+ * An operator's switch that turns a feature's operations off (503 with Retry-After): declared by the
+ * feature beside its operations, so the guard chain knows no feature's switch by name.
+ */
+export interface FeatureSwitch {
+  /** The feature it switches, for errors and tests: 'billing'. */
+  readonly name: string;
+  /** The property of Config (read in the feature's config.ts) that is truthy while the feature is on. */
+  readonly setting: string;
+  /** The 503 problem type while off (the feature's problems.ts declares it), and what to do then. */
+  readonly slug: string;
+  readonly detail: string;
+}
 
 /**
  * What an operation needs checked besides its rate limit (`rateLimit`), body limit (`requestBody.maxBytes`)

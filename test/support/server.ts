@@ -94,6 +94,8 @@ export interface ServeOptions {
   reach?: Reach;
   /** Takes the access log's batches of lines (as main.ts's stdout does); default: dropped. */
   accessLines?: (lines: string) => void;
+  /** The features' slices instead of src/features.ts (test/architecture/example-feature.test.ts). */
+  slices?: AppOptions['slices'];
 }
 
 const realFetch = globalThis.fetch;
@@ -127,7 +129,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
-  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}) });
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}), ...(options.slices ? { slices: options.slices } : {}) });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();

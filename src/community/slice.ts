@@ -1,0 +1,12 @@
+// The contributions' slice: the five contribution operations (proposals, confirmations, ratings, reports,
+// corrections) and their refusals.
+// Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
+import type { FeatureSlice } from '../feature.js';
+import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
+import { COMMUNITY_PROBLEMS } from './problems.js';
+
+export const COMMUNITY_SLICE = {
+  name: 'community',
+  operations: CONTRIBUTION_OPERATIONS,
+  problems: COMMUNITY_PROBLEMS,
+} satisfies FeatureSlice;
