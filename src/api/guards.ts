@@ -229,13 +229,15 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     };
   },
 
+  // the header is the operation's (its feature declares how its webhook signs), the verifier the feature's
   signature: ({ guards }, { signatures }) => {
-    if (guards?.signature !== 'stripe') return null;
+    if (guards?.signature === undefined) return null;
     if (signatures === undefined) throw new Error('a route needs a webhook signature, but this guard chain has no verifier: give GuardDeps.signatures');
+    const header = guards.signature.header.toLowerCase();
     return {
-      headers: ['stripe-signature'],
+      headers: [header],
       check: (request, context) => {
-        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers['stripe-signature'], context.nowMs);
+        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers[header], context.nowMs);
         if (!outcome.ok) return { slug: 'invalid-signature', detail: outcome.reason };
         context.body = outcome.event as GuardContext['body'];
         return null;

@@ -1,6 +1,6 @@
 // The billing operations of the registry (issue 33): the site's checkout and portal, the payment
 // provider's webhook (routes.ts). src/operations.ts lists them with every feature's.
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
+import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type SignedBody } from '../schemas/operations.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';
 
@@ -19,6 +19,8 @@ export const BILLING_SWITCH: FeatureSwitch = {
   slug: 'payments-not-open',
   detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.',
 };
+/** The webhook's body is signed by Stripe (signature.ts verifies it). */
+const STRIPE_SIGNATURE: SignedBody = { header: 'Stripe-Signature', description: 'Stripe\'s signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.' };
 /** Guards of the two billing operations of the site's page. */
 const BILLING_PAGE: OperationGuards = { featureSwitch: BILLING_SWITCH, origin: 'site' };
 
@@ -80,7 +82,7 @@ export const BILLING_OPERATIONS: readonly OperationSpec[] = [
       'For Stripe only: no session, no origin check, no rate limit (Stripe sends bursts from a few addresses). The Stripe-Signature header must sign the raw body (5 minutes tolerance). The handler reads the subscription or checkout session the event names from Stripe and does not trust the body; a repeated event id changes nothing.',
     requestBody: { schema: 'WebhookEvent', maxBytes: WEBHOOK_MAX_BYTES },
     rateLimit: null,
-    guards: { featureSwitch: BILLING_SWITCH, signature: 'stripe' },
+    guards: { featureSwitch: BILLING_SWITCH, signature: STRIPE_SIGNATURE },
     cacheControl: PRIVATE,
     success: { status: 200, description: 'Received: `{"received": true}`, with `"duplicate": true` when the event id was handled before.', schema: 'WebhookAnswer' },
     errors: {

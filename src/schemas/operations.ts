@@ -84,8 +84,16 @@ export interface OperationGuards {
   readonly recentPasskey?: true;
   /** With `security: 'session'`: the account must hold this role (granted by the operator), else 403. */
   readonly role?: 'moderator';
-  /** `stripe`: the body must carry a valid Stripe-Signature over its raw bytes, else 400 (the webhook). */
-  readonly signature?: 'stripe';
+  /** The body must carry a valid signature over its raw bytes in this header, else 400 (a webhook). */
+  readonly signature?: SignedBody;
+}
+
+/** How a feature's webhook signs its body: declared with the operation; the feature gives the verifier. */
+export interface SignedBody {
+  /** The request header with the signature, as the OpenAPI document names it: 'Stripe-Signature'. */
+  readonly header: string;
+  /** What the header holds, for the OpenAPI document. */
+  readonly description: string;
 }
 
 export interface OperationSpec {
