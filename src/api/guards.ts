@@ -56,8 +56,8 @@ export interface GuardContext<I = unknown> {
   headers: HeaderList;
   /** The request's input in checked form, set by the validation step. */
   input: I;
-  /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its challenge_token. */
-  body: { readonly challenge_token?: unknown } | null;
+  /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its token there. */
+  body: Readonly<Record<string, unknown>> | null;
   /** The signed-in account, which needs no human check: set by the session guard. */
   account: string | null;
   /** The signed-in session (routes whose operation reads one), else null. */
@@ -104,12 +104,12 @@ export interface HumanCheckFailure {
   reason: string;
 }
 
-/** Checks a human-check token (src/community/human-check.ts); single use is the write's part. */
+/** Checks the human-check token a body carries (the verifier knows where); single use is the write's part. */
 export interface HumanCheckVerifier {
-  verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
+  verifyBody(body: GuardContext['body'], nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
 }
 
-/** Checks a webhook's signature over the raw body (src/billing/signature.ts); only the main thread has one. */
+/** Checks a webhook's signature over the raw body (the feature that declares the webhook gives it); only the main thread has one. */
 export interface SignatureVerifier {
   /** The parsed event when the header signs these exact bytes recently enough, else what is wrong. */
   verify(rawBody: Buffer, header: string, nowMs: number): { ok: true; event: unknown } | { ok: false; reason: string };
@@ -122,7 +122,7 @@ export interface GuardDeps {
   limits: Limits;
   problems: Problems;
   now: () => number;
-  /** Only the thread that serves the contributions (the main thread) verifies human checks. */
+  /** Only the main thread verifies human checks. */
   humanCheck?: HumanCheckVerifier;
   /** Only the main thread reads sessions. */
   sessions?: SessionReader;
@@ -251,8 +251,7 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return {
       check: async (_request, context) => {
         if (context.account !== null) return null;
-        const token = context.body?.challenge_token;
-        const verdict = typeof token === 'string' ? await humanCheck.verify(token, context.nowMs) : { ok: false as const, reason: 'challenge_token is missing: solve a challenge from GET /api/v1/challenge' };
+        const verdict = await humanCheck.verifyBody(context.body, context.nowMs);
         if (!verdict.ok) return { slug: 'human-check-failed', detail: `The human check failed: ${verdict.reason}.` };
         context.humanCheck = verdict;
         return null;
