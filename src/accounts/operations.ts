@@ -1,5 +1,5 @@
 // The account operations of the registry (issue 31): passkeys, sessions, the account itself. Their
-// routes are routes.ts; src/operations.ts lists them with every feature's.
+// routes are routes.ts; the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { SESSION_ID } from '../schemas/account-resources.js';
 

@@ -18,7 +18,6 @@ export const SESSION_DEVICE_STEP: Migration = {
 /**
  * The steps of the accounts' own tables, with their fixed global numbers: the file's other steps are the
  * features' (partners, OAuth, billing), and src/databases.ts puts them in one list (src/storage/README.md).
- * Never edit a step that has shipped: add one.
  */
 export const ACCOUNT_STEPS: readonly Migration[] = [
   {

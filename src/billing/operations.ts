@@ -1,5 +1,5 @@
 // The billing operations of the registry (issue 33): the site's checkout and portal, the payment
-// provider's webhook (routes.ts). src/operations.ts lists them with every feature's.
+// provider's webhook (routes.ts). the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type SignedBody } from '../schemas/operations.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';

@@ -1,5 +1,5 @@
 // The five contribution operations of the registry (spec, Contributions): proposals, confirmations,
-// ratings, reports and corrections from the site's pages (routes.ts). src/operations.ts lists them.
+// ratings, reports and corrections from the site's pages (routes.ts). slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type FeatureSwitch, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { TOILET_ID } from '../schemas/resources.js';
 

@@ -1,5 +1,5 @@
 // The moderation operations of the registry: the web queue and its actions (moderation-routes.ts).
-// src/operations.ts lists them with every feature's.
+// the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationSpec } from '../schemas/operations.js';
 import { ACCOUNT_INVALID_BODY, ACCOUNT_MAX_BYTES, NOT_RECENT, OTHER_ORIGIN, PRIVATE, SIGNED_OUT } from '../accounts/operations.js';
 
