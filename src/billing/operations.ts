@@ -25,7 +25,7 @@ const STRIPE_SIGNATURE: SignedBody = { header: 'Stripe-Signature', description: 
 const BILLING_PAGE: OperationGuards = { featureSwitch: BILLING_SWITCH, origin: 'site' };
 
 /** Partner billing (issue 33, src/billing): the site's two operations and the payment provider's webhook. */
-export const BILLING_OPERATIONS: readonly OperationSpec[] = [
+export const BILLING_OPERATIONS = [
   {
     operationId: 'startCheckout',
     method: 'post',
@@ -92,4 +92,4 @@ export const BILLING_OPERATIONS: readonly OperationSpec[] = [
       503: PAYMENTS_OFF,
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

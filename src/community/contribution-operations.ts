@@ -20,7 +20,7 @@ export const CONTRIBUTIONS_SWITCH: FeatureSwitch = {
 /** The guards of the five contribution operations (spec, Authentication 5 and 6). */
 const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: CONTRIBUTIONS_SWITCH, origin: 'site', session: 'optional', humanCheck: true };
 
-export const CONTRIBUTION_OPERATIONS: readonly OperationSpec[] = [
+export const CONTRIBUTION_OPERATIONS = [
   {
     operationId: 'submitToilet',
     method: 'post',
@@ -90,4 +90,4 @@ export const CONTRIBUTION_OPERATIONS: readonly OperationSpec[] = [
     },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -9,7 +9,7 @@ const NOT_MODERATOR = 'The signed-in account does not hold the moderator role (t
  * The moderator queue of the site (issue 31): what `npm run moderate` lists and does, through the one
  * moderation module (src/moderation/moderation.ts), for accounts with the moderator role.
  */
-export const MODERATION_OPERATIONS: readonly OperationSpec[] = [
+export const MODERATION_OPERATIONS = [
   {
     operationId: 'listModerationQueue',
     method: 'get',
@@ -45,4 +45,4 @@ export const MODERATION_OPERATIONS: readonly OperationSpec[] = [
       503: unwritable('overlay database'),
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -10,7 +10,7 @@ const PARTNER_WRITE: OperationGuards = { origin: 'site' };
 export const NO_LISTING = 'The account has no partner listing with the id.';
 
 /** Business claims and partner listings (issue 32): the spec's two operations and the owner's list. */
-export const PARTNER_OPERATIONS: readonly OperationSpec[] = [
+export const PARTNER_OPERATIONS = [
   {
     operationId: 'listMyPartnerListings',
     method: 'get',
@@ -94,4 +94,4 @@ export const PARTNER_OPERATIONS: readonly OperationSpec[] = [
       429: RATE_LIMITED,
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -132,7 +132,7 @@ export const NO_TOILET = 'No toilet has the id, or a moderator marked it gone.';
  * operations are in their folders (`operations.ts`); src/operations.ts lists all. Listed so that fixed paths
  * come before templated ones (`/toilets/nearest` before `/toilets/{id}`).
  */
-export const READ_OPERATIONS: readonly OperationSpec[] = [
+export const READ_OPERATIONS = [
   {
     operationId: 'findToiletsNear',
     method: 'get',
@@ -188,7 +188,7 @@ export const READ_OPERATIONS: readonly OperationSpec[] = [
       503: 'The database is unavailable; wait Retry-After seconds.',
     },
   },
-];
+] as const satisfies readonly OperationSpec[];
 
 export function fullPath(operation: OperationSpec): string {
   return `${API_PREFIX}${operation.path}`;
