@@ -358,37 +358,7 @@ function positionElements(
   onToilet: (toilet: PositionedElement) => void,
 ): void {
   const coords = result.coordinates;
-  const ring = (refs: number[]): Ring | null => {
-    const points: Ring = [];
-    for (const ref of refs) {
-      const c = coords.get(ref);
-      if (!c) return null; // a clipped extract can cut ways at its border
-      points.push([c.lon, c.lat]);
-    }
-    return points;
-  };
-  // Ways by id, for the members of multipolygons (only those: a map of all ways would be large).
-  const memberIds = new Set(result.relations.flatMap((r) => r.members.filter((m) => m.type === 'way').map((m) => m.ref)));
-  const wayById = new Map(result.ways.filter((w) => memberIds.has(w.id)).map((w) => [w.id, w]));
-  /** Where a closed outline is entered: a tagged entrance on it, else a point inside it. */
-  const outlinePosition = (rings: Ring[], refs: number[]): [number, number] | null => {
-    for (const ref of refs) {
-      const entrance = entrances.get(ref);
-      if (entrance) return entrance;
-    }
-    return interiorPoint(rings);
-  };
-  /** The record kind of a toilet-tagged element, counting skips. */
-  const kindOf = (c: Classification): 'toilet' | 'host_toilet' | null => {
-    if (c.kind !== 'skip') return c.kind;
-    if (c.reason !== 'not_a_toilet') skip(c.reason);
-    return null;
-  };
-  const addToilet = (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null) => {
-    onToilet({ element, id, lat, lon, host: kind === 'host_toilet', outline });
-    return kind === 'toilet';
-  };
-
+  const { ring, outlinePosition, kindOf, addToilet } = positioning(result, entrances, skip, onToilet);
   result.ways.forEach((way) => {
     const { kind: found, place } = classOfWay(way);
     const kind = kindOf(found);
@@ -409,7 +379,9 @@ function positionElements(
     if (place && place.kind !== 'street') places.push(placeCandidate(`w${way.id}`, place, way.tags, lat, lon));
     if (kind && addToilet(way, `w${way.id}`, kind, lon, lat, outline)) summary.toilets.ways++;
   });
-
+  // Ways by id, for the members of multipolygons (only those: a map of all ways would be large).
+  const memberIds = new Set(result.relations.flatMap((r) => r.members.filter((m) => m.type === 'way').map((m) => m.ref)));
+  const wayById = new Map(result.ways.filter((w) => memberIds.has(w.id)).map((w) => [w.id, w]));
   result.relations.forEach((relation) => {
     if (relation.tags.type !== 'multipolygon') return;
     const { kind: found, place } = classOf(relation.tags, false);
@@ -429,6 +401,41 @@ function positionElements(
     if (place) places.push(placeCandidate(`r${relation.id}`, place, relation.tags, lat, lon));
     if (kind && addToilet(relation, `r${relation.id}`, kind, lon, lat, rings[0] ?? null)) summary.toilets.relations++;
   });
+}
+
+/** What positioning a way or a relation uses: outlines from node refs, where an outline is entered, the toilet's kind, the hand-over. */
+function positioning(result: ScanResult, entrances: Map<number, [number, number]>, skip: (reason: keyof ImportSummary['skipped']) => void, onToilet: (toilet: PositionedElement) => void) {
+  const coords = result.coordinates;
+  return {
+    ring: (refs: number[]): Ring | null => {
+      const points: Ring = [];
+      for (const ref of refs) {
+        const c = coords.get(ref);
+        if (!c) return null; // a clipped extract can cut ways at its border
+        points.push([c.lon, c.lat]);
+      }
+      return points;
+    },
+    /** Where a closed outline is entered: a tagged entrance on it, else a point inside it. */
+    outlinePosition: (rings: Ring[], refs: number[]): [number, number] | null => {
+      for (const ref of refs) {
+        const entrance = entrances.get(ref);
+        if (entrance) return entrance;
+      }
+      return interiorPoint(rings);
+    },
+    /** The record kind of a toilet-tagged element, counting skips. */
+    kindOf: (c: Classification): 'toilet' | 'host_toilet' | null => {
+      if (c.kind !== 'skip') return c.kind;
+      if (c.reason !== 'not_a_toilet') skip(c.reason);
+      return null;
+    },
+    /** Hands a positioned toilet on; true for a standalone one (counted per kind by the caller). */
+    addToilet: (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null): boolean => {
+      onToilet({ element, id, lat, lon, host: kind === 'host_toilet', outline });
+      return kind === 'toilet';
+    },
+  };
 }
 
 /** Toilet ways and relations on their way to the decoders for their records, ROWS_PER_WORK at a time. */
