@@ -179,21 +179,9 @@ async function writeExtract(
     elapsedMs: 0,
   };
   const skipped: ImportSummary['skipped'] = {};
-  const skip = (reason: keyof ImportSummary['skipped'], n = 1) => (skipped[reason] = (skipped[reason] ?? 0) + n);
-  // Standalone toilet positions (as written), to find host toilets that duplicate them.
-  const standalone = new GrowingPositions();
-  const hosts: HostSpot[] = [];
-  const placeCandidates: PlaceCandidate[] = [];
-  // Node places by block, taken in file order once the nodes are read: the order places reach the place
-  // index in decides its ties, so it must not depend on which decoder finished first.
-  const nodePlacesByBlock: PlaceCandidate[][] = [];
-  const entrances = new Map<number, [number, number]>();
-  // Known once positioning is done: the ids of host toilets that duplicate a standalone one, and where the
-  // toilets written are.
-  let duplicateIds: string[] = [];
-  let written: ToiletPoints = { lat: new Float64Array(0), lon: new Float64Array(0) };
-
+  const skip: Skip = (reason, n = 1) => (skipped[reason] = (skipped[reason] ?? 0) + n);
   await db.exec('BEGIN');
+  const scan = newScanState();
   await scanExtract(
     extractPath,
     {
@@ -205,68 +193,120 @@ async function writeExtract(
           const { port, state } = db.connectDecoder();
           return { value: { extractDate, port, state } satisfies NodeTransformSetup, transfer: [port] };
         },
-        onResult(result, block) {
-          const found = result as NodeFindings;
-          for (let t = 0; t < found.toilets.length; t += 2) standalone.push(found.toilets[t], found.toilets[t + 1]);
-          summary.toilets.nodes += found.toilets.length / 2;
-          for (let h = 0; h < found.hostIds.length; h++) {
-            hosts.push({ id: found.hostIds[h], lon: found.hosts[2 * h], lat: found.hosts[2 * h + 1], outline: null });
-          }
-          for (let e = 0; e < found.entrances.length; e += 3) entrances.set(found.entrances[e], [found.entrances[e + 1], found.entrances[e + 2]]);
-          if (found.places.length > 0) {
-            const blockPlaces = (nodePlacesByBlock[block] ??= []);
-            for (const place of found.places) blockPlaces.push(place);
-          }
-          for (const [reason, n] of Object.entries(found.skipped)) skip(reason as SkipReason, n);
-        },
-        async finish(result, decoders, post) {
-          summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
-          for (const places of nodePlacesByBlock) if (places) for (const place of places) placeCandidates.push(place);
-          nodePlacesByBlock.length = 0;
-          // All node rows are sent: once they are in, index them while this thread positions ways and relations.
-          await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
-          const marked = db.decodersMarked(); // requests run in order: the index waits for it
-          const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
-          for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
-          // The decoders make the records (caches warm) as the toilets are positioned, on the core this
-          // thread leaves free, rather than all of them after positioning.
-          const records = new RecordWork(decoders, post);
-          positionElements(result, entrances, placeCandidates, skip, summary, (toilet) => {
-            if (toilet.host) hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
-            else standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
-            const { element } = toilet;
-            records.add({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, host: toilet.host, timestamp: element.timestamp, tags: JSON.stringify(element.tags) });
-          });
-          records.flush();
-          // Only positioning needed these; the import's peak comes later (the places beside the column store).
-          entrances.clear();
-          const duplicates = duplicateHosts(hosts, standalone);
-          duplicateIds = duplicates.map((host) => host.id);
-          written = toiletPositions(standalone, hosts, duplicates);
-          summary.toilets.hosts = hosts.length - duplicates.length;
-          summary.toilets.total = standalone.length + summary.toilets.hosts;
-          hosts.length = 0; // and their outlines: no longer needed
-          await Promise.all(records.sent);
-          await Promise.all([marked, indexed]);
-        },
+        onResult: (result, block) => takeNodeFindings(scan, result as NodeFindings, block, summary, skip),
+        finish: (result, decoders, post) => positionAndIndex(db, scan, { result, decoders, post }, summary, skip),
       },
       onProgress: options.onProgress,
     },
     { threads: options.threads ?? (statSync(extractPath).size < SMALL_EXTRACT_BYTES ? 0 : undefined) },
   );
+  await writePlacesAndColumns(db, writeBack, livePath, options.now, scan, summary, cover);
+  if (scan.duplicateIds.length > 0) skip('host_near_toilet', scan.duplicateIds.length);
+  for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
+  await db.exec('COMMIT');
+  return summary;
+}
 
-  // The decoders have closed (and the scan's ways with them): once their last rows are in, drop the host
-  // toilets that duplicate a standalone one. Then the database thread carries the id moves over and builds
-  // the column store while this thread builds the places and the place index.
+/** Counts an element the import leaves out, by why. */
+type Skip = (reason: keyof ImportSummary['skipped'], n?: number) => void;
+
+/** What the scan gathers and positioning decides, for writing the places and the column store after it. */
+interface ScanState {
+  /** Standalone toilet positions (as written), to find host toilets that duplicate them. */
+  standalone: GrowingPositions;
+  hosts: HostSpot[];
+  placeCandidates: PlaceCandidate[];
+  /**
+   * Node places by block, taken in file order once the nodes are read: the order places reach the place
+   * index in decides its ties, so it must not depend on which decoder finished first.
+   */
+  nodePlacesByBlock: PlaceCandidate[][];
+  entrances: Map<number, [number, number]>;
+  /** Known once positioning is done: the ids of host toilets that duplicate a standalone one. */
+  duplicateIds: string[];
+  /** Known once positioning is done: where the toilets written are. */
+  written: ToiletPoints;
+}
+
+function newScanState(): ScanState {
+  return { standalone: new GrowingPositions(), hosts: [], placeCandidates: [], nodePlacesByBlock: [], entrances: new Map(), duplicateIds: [], written: { lat: new Float64Array(0), lon: new Float64Array(0) } };
+}
+
+/** One block's findings of the node decoders: standalone toilets, host nodes, entrances, places, skips. */
+function takeNodeFindings(scan: ScanState, found: NodeFindings, block: number, summary: ImportSummary, skip: Skip): void {
+  for (let t = 0; t < found.toilets.length; t += 2) scan.standalone.push(found.toilets[t], found.toilets[t + 1]);
+  summary.toilets.nodes += found.toilets.length / 2;
+  for (let h = 0; h < found.hostIds.length; h++) {
+    scan.hosts.push({ id: found.hostIds[h], lon: found.hosts[2 * h], lat: found.hosts[2 * h + 1], outline: null });
+  }
+  for (let e = 0; e < found.entrances.length; e += 3) scan.entrances.set(found.entrances[e], [found.entrances[e + 1], found.entrances[e + 2]]);
+  if (found.places.length > 0) {
+    const blockPlaces = (scan.nodePlacesByBlock[block] ??= []);
+    for (const place of found.places) blockPlaces.push(place);
+  }
+  for (const [reason, n] of Object.entries(found.skipped)) skip(reason as SkipReason, n);
+}
+
+/**
+ * Once every node block is in: index the node rows while this thread positions ways and relations, the
+ * decoders making their records meanwhile; then which host toilets duplicate a standalone one.
+ */
+async function positionAndIndex(db: DatabaseWriter, scan: ScanState, done: { result: ScanResult; decoders: number; post: PostWork }, summary: ImportSummary, skip: Skip): Promise<void> {
+  const { result, decoders, post } = done;
+  summary.elements = { nodes: result.counts.nodes, ways: result.counts.ways, relations: result.counts.relations };
+  for (const places of scan.nodePlacesByBlock) if (places) for (const place of places) scan.placeCandidates.push(place);
+  scan.nodePlacesByBlock.length = 0;
+  // All node rows are sent: once they are in, index them while this thread positions ways and relations.
+  await Promise.all(Array.from({ length: decoders }, (_, d) => post(d, { kind: 'mark' } satisfies NodeWork)));
+  const marked = db.decodersMarked(); // requests run in order: the index waits for it
+  const indexed = db.exec('CREATE UNIQUE INDEX toilets_id ON toilets (id)');
+  for (const pending of [marked, indexed]) pending.catch(() => {}); // awaited below
+  // The decoders make the records (caches warm) as the toilets are positioned, on the core this
+  // thread leaves free, rather than all of them after positioning.
+  const records = new RecordWork(decoders, post);
+  positionElements(result, scan.entrances, scan.placeCandidates, skip, summary, (toilet) => {
+    if (toilet.host) scan.hosts.push({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, outline: toilet.outline });
+    else scan.standalone.push(roundCoordinate(toilet.lon), roundCoordinate(toilet.lat));
+    const { element } = toilet;
+    records.add({ id: toilet.id, lat: toilet.lat, lon: toilet.lon, host: toilet.host, timestamp: element.timestamp, tags: JSON.stringify(element.tags) });
+  });
+  records.flush();
+  // Only positioning needed these; the import's peak comes later (the places beside the column store).
+  scan.entrances.clear();
+  const duplicates = duplicateHosts(scan.hosts, scan.standalone);
+  scan.duplicateIds = duplicates.map((host) => host.id);
+  scan.written = toiletPositions(scan.standalone, scan.hosts, duplicates);
+  summary.toilets.hosts = scan.hosts.length - duplicates.length;
+  summary.toilets.total = scan.standalone.length + summary.toilets.hosts;
+  scan.hosts.length = 0; // and their outlines: no longer needed
+  await Promise.all(records.sent);
+  await Promise.all([marked, indexed]);
+}
+
+/**
+ * After the scan (its decoders closed, and its ways with them): once their last rows are in, drop the host
+ * toilets that duplicate a standalone one. Then the database thread carries the id moves over and builds the
+ * column store while this thread builds the places and the place index.
+ */
+async function writePlacesAndColumns(
+  db: DatabaseWriter,
+  writeBack: WriteBack,
+  livePath: string,
+  now: () => Date,
+  scan: ScanState,
+  summary: ImportSummary,
+  cover: (data: Positions[]) => Coverage | null,
+): Promise<void> {
+  const { duplicateIds, written } = scan;
   writeBack.start(); // the toilet rows, but for the last ones
   await db.decodersDone();
   await db.runEach('DELETE FROM toilets WHERE id = ?', duplicateIds.map((id) => [id]));
-  const idMovesCarried = db.carryIdMoves(livePath, options.now().toISOString());
+  const idMovesCarried = db.carryIdMoves(livePath, now().toISOString());
   const columnsWritten = db.writeColumns(duplicateIds);
   for (const pending of [idMovesCarried, columnsWritten]) pending.catch(() => {}); // awaited below
-  const places = buildPlaces(placeCandidates);
+  const places = buildPlaces(scan.placeCandidates);
   writeBack.start(); // the first part of the column store
-  placeCandidates.length = 0;
+  scan.placeCandidates.length = 0;
   for (const place of places) {
     place.lat = roundCoordinate(place.lat);
     place.lon = roundCoordinate(place.lon);
@@ -284,12 +324,8 @@ async function writeExtract(
   const moved = new Set(blobs.map(([, data]) => data.buffer as ArrayBuffer).filter((buffer) => buffer.byteLength > Buffer.poolSize));
   await db.insertRows('place_index', ['name', 'data'], [blobs.map(([name]) => name), blobs.map(([, data]) => data)], [...moved]);
   writeBack.start(); // the place index, beside the commit and the metadata
-  if (duplicateIds.length > 0) skip('host_near_toilet', duplicateIds.length);
-  for (const reason of SKIP_ORDER) if (skipped[reason] !== undefined) summary.skipped[reason] = skipped[reason];
   await placesInserted;
   summary.idMoves = await idMovesCarried;
-  await db.exec('COMMIT');
-  return summary;
 }
 
 /** A way's class, as its decoder noted it (node-transform.ts noteWay). */
@@ -322,37 +358,7 @@ function positionElements(
   onToilet: (toilet: PositionedElement) => void,
 ): void {
   const coords = result.coordinates;
-  const ring = (refs: number[]): Ring | null => {
-    const points: Ring = [];
-    for (const ref of refs) {
-      const c = coords.get(ref);
-      if (!c) return null; // a clipped extract can cut ways at its border
-      points.push([c.lon, c.lat]);
-    }
-    return points;
-  };
-  // Ways by id, for the members of multipolygons (only those: a map of all ways would be large).
-  const memberIds = new Set(result.relations.flatMap((r) => r.members.filter((m) => m.type === 'way').map((m) => m.ref)));
-  const wayById = new Map(result.ways.filter((w) => memberIds.has(w.id)).map((w) => [w.id, w]));
-  /** Where a closed outline is entered: a tagged entrance on it, else a point inside it. */
-  const outlinePosition = (rings: Ring[], refs: number[]): [number, number] | null => {
-    for (const ref of refs) {
-      const entrance = entrances.get(ref);
-      if (entrance) return entrance;
-    }
-    return interiorPoint(rings);
-  };
-  /** The record kind of a toilet-tagged element, counting skips. */
-  const kindOf = (c: Classification): 'toilet' | 'host_toilet' | null => {
-    if (c.kind !== 'skip') return c.kind;
-    if (c.reason !== 'not_a_toilet') skip(c.reason);
-    return null;
-  };
-  const addToilet = (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null) => {
-    onToilet({ element, id, lat, lon, host: kind === 'host_toilet', outline });
-    return kind === 'toilet';
-  };
-
+  const { ring, outlinePosition, kindOf, addToilet } = positioning(result, entrances, skip, onToilet);
   result.ways.forEach((way) => {
     const { kind: found, place } = classOfWay(way);
     const kind = kindOf(found);
@@ -373,7 +379,9 @@ function positionElements(
     if (place && place.kind !== 'street') places.push(placeCandidate(`w${way.id}`, place, way.tags, lat, lon));
     if (kind && addToilet(way, `w${way.id}`, kind, lon, lat, outline)) summary.toilets.ways++;
   });
-
+  // Ways by id, for the members of multipolygons (only those: a map of all ways would be large).
+  const memberIds = new Set(result.relations.flatMap((r) => r.members.filter((m) => m.type === 'way').map((m) => m.ref)));
+  const wayById = new Map(result.ways.filter((w) => memberIds.has(w.id)).map((w) => [w.id, w]));
   result.relations.forEach((relation) => {
     if (relation.tags.type !== 'multipolygon') return;
     const { kind: found, place } = classOf(relation.tags, false);
@@ -393,6 +401,41 @@ function positionElements(
     if (place) places.push(placeCandidate(`r${relation.id}`, place, relation.tags, lat, lon));
     if (kind && addToilet(relation, `r${relation.id}`, kind, lon, lat, rings[0] ?? null)) summary.toilets.relations++;
   });
+}
+
+/** What positioning a way or a relation uses: outlines from node refs, where an outline is entered, the toilet's kind, the hand-over. */
+function positioning(result: ScanResult, entrances: Map<number, [number, number]>, skip: (reason: keyof ImportSummary['skipped']) => void, onToilet: (toilet: PositionedElement) => void) {
+  const coords = result.coordinates;
+  return {
+    ring: (refs: number[]): Ring | null => {
+      const points: Ring = [];
+      for (const ref of refs) {
+        const c = coords.get(ref);
+        if (!c) return null; // a clipped extract can cut ways at its border
+        points.push([c.lon, c.lat]);
+      }
+      return points;
+    },
+    /** Where a closed outline is entered: a tagged entrance on it, else a point inside it. */
+    outlinePosition: (rings: Ring[], refs: number[]): [number, number] | null => {
+      for (const ref of refs) {
+        const entrance = entrances.get(ref);
+        if (entrance) return entrance;
+      }
+      return interiorPoint(rings);
+    },
+    /** The record kind of a toilet-tagged element, counting skips. */
+    kindOf: (c: Classification): 'toilet' | 'host_toilet' | null => {
+      if (c.kind !== 'skip') return c.kind;
+      if (c.reason !== 'not_a_toilet') skip(c.reason);
+      return null;
+    },
+    /** Hands a positioned toilet on; true for a standalone one (counted per kind by the caller). */
+    addToilet: (element: OsmWay | OsmRelation, id: string, kind: 'toilet' | 'host_toilet', lon: number, lat: number, outline: Ring | null): boolean => {
+      onToilet({ element, id, lat, lon, host: kind === 'host_toilet', outline });
+      return kind === 'toilet';
+    },
+  };
 }
 
 /** Toilet ways and relations on their way to the decoders for their records, ROWS_PER_WORK at a time. */

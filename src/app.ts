@@ -42,11 +42,13 @@ import { registerMetricsRoute } from './observe/metrics-route.js';
 import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
-import { PROBLEM_TYPES } from './problems.js';
-import { OPERATIONS } from './operations.js';
-import { ACCOUNTS_DATABASE } from './databases.js';
+import { PROBLEM_TYPES, problemTypesOf } from './problems.js';
+import { OPERATIONS, operationsOf } from './operations.js';
+import { ACCOUNTS_DATABASE, accountsMigrationsOf } from './databases.js';
+import { accountsDatabase } from './accounts/store.js';
 import { fileStorage, type Storage } from './stores.js';
-import { inStartOrder, type Feature } from './feature.js';
+import { inStartOrder, type Feature, type FeatureSlice } from './feature.js';
+import type { ProblemSlug, ProblemType } from './http/problem-types.js';
 import { SourceFetch } from './source-fetch/source-fetch.js';
 import type { Timers } from './source-fetch/remote-file.js';
 import type { Config } from './config.js';
@@ -66,6 +68,11 @@ export interface AppOptions {
   clientDocumentFetchForTests?: DocumentFetchForTests;
   /** Where the write side is kept (src/stores.ts: serve.ts opens it, DATABASE_URL or not); closed with the app. Default: the SQLite files. */
   storage?: Storage;
+  /**
+   * Tests only: the features' slices instead of src/features.ts (a test adds an example feature). The
+   * registry, the problem catalogue and the accounts database's steps are made from them.
+   */
+  slices?: readonly FeatureSlice[];
 }
 
 export interface App {
@@ -73,6 +80,8 @@ export interface App {
   catalog: ToiletCatalog;
   reads: Reads;
   limits: Limits;
+  /** The problem catalogue's answers (every feature's types). */
+  problems: Problems;
   /** The embedded place index of the data in use. */
   placeIndex: CurrentPlaceIndex;
   /** Contributions, moderation support and open data dumps (OVERLAY_DB). */
@@ -111,9 +120,10 @@ export function createApp(options: AppOptions): App {
   const { config, log } = options;
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
+  const contract = contractOf(options.slices);
   const community = new Community(config, log, now);
   const storage = options.storage ?? fileStorage(config);
-  const accounts = new Accounts(config, log, now, ACCOUNTS_DATABASE);
+  const accounts = new Accounts(config, log, now, contract.accountsDatabase);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
@@ -154,8 +164,8 @@ export function createApp(options: AppOptions): App {
     health: { heartbeats, thread: 0 },
     observer,
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
-    problemTypes: PROBLEM_TYPES,
-    operations: OPERATIONS,
+    problemTypes: contract.problemTypes,
+    operations: contract.operations,
   });
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
@@ -170,12 +180,12 @@ export function createApp(options: AppOptions): App {
   const { accountEvents, accountMcp } = serveAccountEvents(shared, accounts, oauth, partners);
   const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
-  accounts.deletion.register(billing.deletionHook());
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   // the features with a start and a close; their order follows what each declares it needs (src/feature.ts)
   const features = inStartOrder<Feature>([accounts, community, partners, oauth, accountEvents, billing, tiles]);
+  for (const feature of features) if (feature.accountDeletion !== undefined) accounts.deletion.register(feature.accountDeletion);
   const threads =
     config.httpThreads > 1
       ? new ReadThreads({ config, server, catalog, limits, places, heartbeats, counters: listingCounters, mcpCalls, log, observing: (thread) => observing.forThread(thread), failure: hooks.serverError })
@@ -183,8 +193,19 @@ export function createApp(options: AppOptions): App {
 
   return {
     ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
-    server, catalog, reads, limits, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, features, threads,
+    server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
+  };
+}
+
+/** The registry, the problem catalogue and the accounts database of the slices given; by default src/features.ts's. */
+function contractOf(slices: readonly FeatureSlice[] | undefined) {
+  if (slices === undefined) return { operations: OPERATIONS, problemTypes: PROBLEM_TYPES, accountsDatabase: ACCOUNTS_DATABASE };
+  return {
+    operations: operationsOf(slices),
+    // a test's slices: src/problems.ts checks at compile time that the service's own list has every slug
+    problemTypes: problemTypesOf(slices) as Readonly<Record<ProblemSlug, ProblemType>>,
+    accountsDatabase: accountsDatabase(accountsMigrationsOf(slices)),
   };
 }
 
@@ -215,14 +236,13 @@ interface Shared {
   problems: Problems;
 }
 
-/** Contributions, moderation and the dumps over the one overlay database; a deleted account's contributions stay, anonymous. */
+/** Contributions, moderation and the dumps over the one overlay database. */
 function serveCommunity({ config, log, now, server, catalog, limits, problems }: Shared, community: Community, accounts: Accounts, partners: Partners, serverKey: Buffer): void {
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, serverKey });
   const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const claims = new ClaimModeration(moderation, partners.context);
   registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
   registerDumpRoutes(server, { config, limits, problems, now });
-  accounts.deletion.register({ name: 'contributions', erase: (accountId) => community.forgetAccount(accountId) });
 }
 
 /** The account events of OAuth grants and the protected MCP endpoint that serves them and the partner listings. */

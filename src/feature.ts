@@ -1,7 +1,39 @@
-// What app.ts knows of a feature to run it: its name, the features it stands on, and its start and close.
-// The start order follows the declared needs (a feature starts after what it needs) and the close order is
-// its reverse, so no hand-ordered list has to be kept right when a feature is added. Each feature's main
-// class declares its own (structurally: no feature imports this module).
+// A feature in two parts. Its slice (FeatureSlice, the folder's slice.ts) is data: the registry entries,
+// problem types and layout steps it adds to the service's contract, listed once in src/features.ts; the
+// registry, the problem catalogue and the databases' steps are made from that list, so the read threads
+// and the operator's commands take them without any feature code. Its running part (Feature, its main
+// class) is what app.ts knows to run it: its name, the features it stands on, its start and close, and
+// what it erases of a deleted account. The start order follows the declared needs (a feature starts after
+// what it needs) and the close order is its reverse, so no hand-ordered list has to be kept right when a
+// feature is added. Each feature's main class declares its own (structurally).
+import type { OperationSpec } from './schemas/operations.js';
+import type { ProblemTypes } from './http/problem-types.js';
+import type { Migration } from './storage/migrations.js';
+import type { PostgresStep } from './storage/postgres.js';
+import type { DeletionHook } from './accounts/deletion.js';
+
+/** The service's own databases that several features keep tables in (src/databases.ts opens them). */
+export type SharedDatabase = 'accounts';
+
+/**
+ * The PostgreSQL schemas of DATABASE_URL: `overlay` for what the overlay database keeps, `accounts` for
+ * personal and secret data (readable by the service's role only).
+ */
+export type PostgresSchemaName = 'overlay' | 'accounts';
+
+/** What a feature adds to the contract: data only, so that a read thread may load every feature's. */
+export interface FeatureSlice {
+  /** Its folder's name, e.g. 'billing'. */
+  readonly name: string;
+  /** Its registry entries, in the order the OpenAPI document lists them (fixed paths before templated ones). */
+  readonly operations?: readonly OperationSpec[];
+  /** Its problem types (a data-only problems.ts, which adds its slugs to ProblemCatalogue). */
+  readonly problems?: ProblemTypes;
+  /** Its layout steps, by the database that keeps its tables, each with its fixed global number. */
+  readonly tables?: Readonly<Partial<Record<SharedDatabase, readonly Migration[]>>>;
+  /** Its PostgreSQL steps by schema, numbered like `tables`, once its store has a PostgreSQL implementation. */
+  readonly postgres?: Readonly<Partial<Record<PostgresSchemaName, readonly PostgresStep[]>>>;
+}
 
 export interface Feature {
   /** The feature's folder name, e.g. 'billing'. */
@@ -12,6 +44,8 @@ export interface Feature {
   start(): void;
   /** Stops them and closes its files, after the server stopped answering. */
   close(): void | Promise<void>;
+  /** What it keeps for an account and erases when the account is deleted (app.ts registers it). */
+  readonly accountDeletion?: DeletionHook;
 }
 
 /**

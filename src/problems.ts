@@ -1,13 +1,16 @@
-// The catalogue of every problem type the service answers with: the HTTP layer's and each feature's
-// (their data-only problems.ts). A feature with problem types of its own adds its list here.
-import { collectProblems, HTTP_PROBLEMS, type ProblemSlug, type ProblemType } from './http/problem-types.js';
-import { GUARD_PROBLEMS } from './api/guard-problems.js';
-import { COMMUNITY_PROBLEMS } from './community/problems.js';
-import { MODERATION_PROBLEMS } from './moderation/problems.js';
-import { ACCOUNT_PROBLEMS } from './accounts/problems.js';
-import { PARTNER_PROBLEMS } from './partners/problems.js';
-import { OBSERVE_PROBLEMS } from './observe/problems.js';
-import { BILLING_PROBLEMS } from './billing/problems.js';
+// The catalogue of every problem type the service answers with: the HTTP layer's and each feature's (the
+// data-only problems.ts its slice names, src/features.ts).
+import { collectProblems, HTTP_PROBLEMS, type ProblemSlug, type ProblemType, type ProblemTypes } from './http/problem-types.js';
+import type { FeatureSlice } from './feature.js';
+import { FEATURES } from './features.js';
 
-/** Declared with every slug of ProblemCatalogue: a feature's list missing here does not compile. */
-export const PROBLEM_TYPES: Readonly<Record<ProblemSlug, ProblemType>> = collectProblems(HTTP_PROBLEMS, GUARD_PROBLEMS, COMMUNITY_PROBLEMS, MODERATION_PROBLEMS, ACCOUNT_PROBLEMS, PARTNER_PROBLEMS, OBSERVE_PROBLEMS, BILLING_PROBLEMS);
+/** The slugs of the problem types of a list of slices. */
+type SlugsOfFeatures<Features extends readonly FeatureSlice[]> = Features[number] extends infer Slice ? (Slice extends { problems: infer Types extends ProblemTypes } ? keyof Types & string : never) : never;
+
+/** One catalogue of the HTTP layer's types and the features'; a slug two of them declare is a mistake. */
+export function problemTypesOf<Features extends readonly FeatureSlice[]>(features: Features): Readonly<Record<keyof typeof HTTP_PROBLEMS | SlugsOfFeatures<Features>, ProblemType>> {
+  return collectProblems(HTTP_PROBLEMS, ...features.map((feature) => feature.problems ?? {}));
+}
+
+/** Declared with every slug of ProblemCatalogue: a feature whose problems.ts adds slugs, missing from the list, does not compile. */
+export const PROBLEM_TYPES: Readonly<Record<ProblemSlug, ProblemType>> = problemTypesOf(FEATURES);

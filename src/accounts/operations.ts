@@ -1,5 +1,5 @@
 // The account operations of the registry (issue 31): passkeys, sessions, the account itself. Their
-// routes are routes.ts; src/operations.ts lists them with every feature's.
+// routes are routes.ts; the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { SESSION_ID } from '../schemas/account-resources.js';
 
@@ -16,7 +16,7 @@ const ACCOUNT_WRITE: OperationGuards = { origin: 'site' };
 const SENSITIVE: OperationGuards = { origin: 'site', recentPasskey: true };
 
 /** The account operations (issue 31): passkeys, sessions, the account itself. Paths are ours, stable and documented in README. */
-export const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
+export const ACCOUNT_OPERATIONS = [
   {
     operationId: 'startPasskeyRegistration',
     method: 'post',
@@ -232,4 +232,4 @@ export const ACCOUNT_OPERATIONS: readonly OperationSpec[] = [
     success: { status: 200, description: 'Signed out.', schema: 'SignedOut' },
     errors: { 403: OTHER_ORIGIN, 429: RATE_LIMITED, 503: unwritable('accounts database') },
   },
-];
+] as const satisfies readonly OperationSpec[];

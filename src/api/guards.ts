@@ -9,7 +9,7 @@ import type { CorsPolicy } from '../http/cors.js';
 import type { InvalidParam, Problems } from '../http/problem.js';
 import type { ProblemSlug } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
-import { fullPath, type FeatureSwitch, type OperationSpec } from '../schemas/operations.js';
+import { fullPath, type OperationSpec } from '../schemas/operations.js';
 import { countRefusal, limiterOf, type Limits } from './limits.js';
 import { findInvalid } from '../schemas/validate.js';
 import { parseQuery } from '../schemas/query.js';
@@ -56,8 +56,8 @@ export interface GuardContext<I = unknown> {
   headers: HeaderList;
   /** The request's input in checked form, set by the validation step. */
   input: I;
-  /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its challenge_token. */
-  body: { readonly challenge_token?: unknown } | null;
+  /** The parsed JSON body (routes that take one), set by the route's validation; the human check reads its token there. */
+  body: Readonly<Record<string, unknown>> | null;
   /** The signed-in account, which needs no human check: set by the session guard. */
   account: string | null;
   /** The signed-in session (routes whose operation reads one), else null. */
@@ -104,12 +104,12 @@ export interface HumanCheckFailure {
   reason: string;
 }
 
-/** Checks a human-check token (src/community/human-check.ts); single use is the write's part. */
+/** Checks the human-check token a body carries (the verifier knows where); single use is the write's part. */
 export interface HumanCheckVerifier {
-  verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
+  verifyBody(body: GuardContext['body'], nowMs: number): Promise<HumanCheckPass | HumanCheckFailure>;
 }
 
-/** Checks a webhook's signature over the raw body (src/billing/signature.ts); only the main thread has one. */
+/** Checks a webhook's signature over the raw body (the feature that declares the webhook gives it); only the main thread has one. */
 export interface SignatureVerifier {
   /** The parsed event when the header signs these exact bytes recently enough, else what is wrong. */
   verify(rawBody: Buffer, header: string, nowMs: number): { ok: true; event: unknown } | { ok: false; reason: string };
@@ -122,7 +122,7 @@ export interface GuardDeps {
   limits: Limits;
   problems: Problems;
   now: () => number;
-  /** Only the thread that serves the contributions (the main thread) verifies human checks. */
+  /** Only the main thread verifies human checks. */
   humanCheck?: HumanCheckVerifier;
   /** Only the main thread reads sessions. */
   sessions?: SessionReader;
@@ -145,16 +145,6 @@ const RATE_LIMIT_HEADER = 'RateLimit-Limit';
 /** Retry-After while a feature is switched off: the operator decides when it comes back. */
 const SWITCHED_OFF_RETRY_SECONDS = 3600;
 
-const SWITCHES: Record<FeatureSwitch, { isOn(config: Config): boolean; refusal: Refusal }> = {
-  contributions: {
-    isOn: (config) => config.contributionsEnabled,
-    refusal: { slug: 'contributions-off', detail: 'Contributions are switched off for now; reads still work. Try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
-  },
-  billing: {
-    isOn: (config) => config.billing !== null,
-    refusal: { slug: 'payments-not-open', detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.', retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS },
-  },
-};
 
 const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validation' | 'existence'>, GuardKind> = {
   // A route for the site's pages spends its budget only once the origin passed: a refused cross-origin
@@ -183,10 +173,14 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return { check: (request, context) => count(request, context, false), afterOrigin: (request, context) => count(request, context, true) };
   },
 
+  // the switch is the feature's (declared with its operations): a setting of Config, on while truthy
   featureSwitch: ({ guards }, { config }) => {
-    if (guards?.featureSwitch === undefined) return null;
-    const { isOn, refusal } = SWITCHES[guards.featureSwitch];
-    return isOn(config) ? null : { check: () => refusal };
+    const feature = guards?.featureSwitch;
+    if (feature === undefined) return null;
+    if (!(feature.setting in config)) throw new Error(`the switch of ${feature.name} reads ${feature.setting}, which is no setting of the service: give it one in the feature's config.ts`);
+    if ((config as unknown as Readonly<Record<string, unknown>>)[feature.setting]) return null;
+    const refusal: Refusal = { slug: feature.slug as ProblemSlug, detail: feature.detail, retryAfterSeconds: SWITCHED_OFF_RETRY_SECONDS };
+    return { check: () => refusal };
   },
 
   origin: ({ guards }, { config }) => {
@@ -235,13 +229,15 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     };
   },
 
+  // the header is the operation's (its feature declares how its webhook signs), the verifier the feature's
   signature: ({ guards }, { signatures }) => {
-    if (guards?.signature !== 'stripe') return null;
+    if (guards?.signature === undefined) return null;
     if (signatures === undefined) throw new Error('a route needs a webhook signature, but this guard chain has no verifier: give GuardDeps.signatures');
+    const header = guards.signature.header.toLowerCase();
     return {
-      headers: ['stripe-signature'],
+      headers: [header],
       check: (request, context) => {
-        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers['stripe-signature'], context.nowMs);
+        const outcome = signatures.verify(request.body ?? Buffer.alloc(0), request.headers[header], context.nowMs);
         if (!outcome.ok) return { slug: 'invalid-signature', detail: outcome.reason };
         context.body = outcome.event as GuardContext['body'];
         return null;
@@ -255,8 +251,7 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return {
       check: async (_request, context) => {
         if (context.account !== null) return null;
-        const token = context.body?.challenge_token;
-        const verdict = typeof token === 'string' ? await humanCheck.verify(token, context.nowMs) : { ok: false as const, reason: 'challenge_token is missing: solve a challenge from GET /api/v1/challenge' };
+        const verdict = await humanCheck.verifyBody(context.body, context.nowMs);
         if (!verdict.ok) return { slug: 'human-check-failed', detail: `The human check failed: ${verdict.reason}.` };
         context.humanCheck = verdict;
         return null;

@@ -68,21 +68,19 @@ export class Billing {
     registerBillingRoutes(server, { ...deps, config: this.config, parts: this.parts, signatures: webhookVerifier(this.config.billing), log: this.log, now: this.now });
   }
 
-  /** The account deletion hook (src/accounts/deletion.ts). */
-  deletionHook(): DeletionHook {
-    return {
-      name: 'billing',
-      blocker: (accountId, confirmed) => {
-        if (confirmed.cancellation) return null;
-        const open = this.store.openSubscriptionsOf(accountId);
-        if (open.length === 0) return null;
-        const named = open.map((row) => `${this.listings.listing(row.listing_id)?.name ?? 'a listing'} (${row.listing_id})`);
-        return `The partner listing${open.length === 1 ? '' : 's'} ${named.join(', ')} ${open.length === 1 ? 'has a subscription' : 'have subscriptions'} that can still charge; deleting the account cancels ${open.length === 1 ? 'it' : 'them'} at once, without refund of the current month.`;
-      },
-      erase: (accountId) => this.cancelAll(accountId),
-      remote: true,
-    };
-  }
+  /** The account deletion hook (src/accounts/deletion.ts): a running subscription blocks, or is canceled. */
+  readonly accountDeletion: DeletionHook = {
+    name: 'billing',
+    blocker: (accountId, confirmed) => {
+      if (confirmed.cancellation) return null;
+      const open = this.store.openSubscriptionsOf(accountId);
+      if (open.length === 0) return null;
+      const named = open.map((row) => `${this.listings.listing(row.listing_id)?.name ?? 'a listing'} (${row.listing_id})`);
+      return `The partner listing${open.length === 1 ? '' : 's'} ${named.join(', ')} ${open.length === 1 ? 'has a subscription' : 'have subscriptions'} that can still charge; deleting the account cancels ${open.length === 1 ? 'it' : 'them'} at once, without refund of the current month.`;
+    },
+    erase: (accountId) => this.cancelAll(accountId),
+    remote: true,
+  };
 
   start(): void {
     this.sweep();

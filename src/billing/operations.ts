@@ -1,6 +1,6 @@
 // The billing operations of the registry (issue 33): the site's checkout and portal, the payment
-// provider's webhook (routes.ts). src/operations.ts lists them with every feature's.
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
+// provider's webhook (routes.ts). the folder's slice.ts names them.
+import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type SignedBody } from '../schemas/operations.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';
 
@@ -12,11 +12,20 @@ const BILLING_SIGNED_OUT = 'No valid session: sign in first.';
 const BILLING_OTHER_ORIGIN = "The request came from another origin: billing operations are for this site's own pages.";
 const PROVIDER_SILENT = 'The payment provider did not answer in time; nothing was charged or recorded. Send the request again.';
 const PAYMENTS_OFF = 'Partner payments are not open (not configured on this server) or not available (the payment provider refused; the operator is told). Wait Retry-After seconds.';
+/** Off while STRIPE_SECRET_KEY is unset (config.billing is null): every billing route answers 503. */
+export const BILLING_SWITCH: FeatureSwitch = {
+  name: 'billing',
+  setting: 'billing',
+  slug: 'payments-not-open',
+  detail: 'Partner payments are not open on this server (its operator has not configured Stripe). Ask the operator, or try again later.',
+};
+/** The webhook's body is signed by Stripe (signature.ts verifies it). */
+const STRIPE_SIGNATURE: SignedBody = { header: 'Stripe-Signature', description: 'Stripe\'s signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.' };
 /** Guards of the two billing operations of the site's page. */
-const BILLING_PAGE: OperationGuards = { featureSwitch: 'billing', origin: 'site' };
+const BILLING_PAGE: OperationGuards = { featureSwitch: BILLING_SWITCH, origin: 'site' };
 
 /** Partner billing (issue 33, src/billing): the site's two operations and the payment provider's webhook. */
-export const BILLING_OPERATIONS: readonly OperationSpec[] = [
+export const BILLING_OPERATIONS = [
   {
     operationId: 'startCheckout',
     method: 'post',
@@ -73,7 +82,7 @@ export const BILLING_OPERATIONS: readonly OperationSpec[] = [
       'For Stripe only: no session, no origin check, no rate limit (Stripe sends bursts from a few addresses). The Stripe-Signature header must sign the raw body (5 minutes tolerance). The handler reads the subscription or checkout session the event names from Stripe and does not trust the body; a repeated event id changes nothing.',
     requestBody: { schema: 'WebhookEvent', maxBytes: WEBHOOK_MAX_BYTES },
     rateLimit: null,
-    guards: { featureSwitch: 'billing', signature: 'stripe' },
+    guards: { featureSwitch: BILLING_SWITCH, signature: STRIPE_SIGNATURE },
     cacheControl: PRIVATE,
     success: { status: 200, description: 'Received: `{"received": true}`, with `"duplicate": true` when the event id was handled before.', schema: 'WebhookAnswer' },
     errors: {
@@ -83,4 +92,4 @@ export const BILLING_OPERATIONS: readonly OperationSpec[] = [
       503: PAYMENTS_OFF,
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -11,7 +11,7 @@ import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
 import { operationIn, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
-import { BILLING_OPERATIONS } from './operations.js';
+import { BILLING_OPERATIONS, BILLING_SWITCH } from './operations.js';
 import type { PartnerTier } from '../schemas/resources.js';
 import type { BillingParts } from './parts.js';
 import { CHECKOUT_CANCELED_PATH, DASHBOARD_PATH } from './checkout.js';
@@ -114,7 +114,7 @@ function registerCheckoutCanceled(server: HttpServer, guards: GuardChain, deps: 
     method: 'GET',
     pattern: CHECKOUT_CANCELED_PATH,
     operation: 'checkoutCanceled',
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: 'billing' } },
+    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: BILLING_SWITCH } },
     answerHeaders: ['Cache-Control', 'no-store'],
     validate: (request) => {
       const query = new URLSearchParams(request.query);

@@ -1,8 +1,8 @@
 // The accounts database's step 5, billing's (issue 33): the Stripe customer of each account, the checkout
 // under way per listing, every subscription as last read from Stripe, and the ids of the Stripe events
-// handled. Its number is fixed (it shipped); src/databases.ts lists it with the other features' steps of
-// the file. What the tables mean: README.md. No clock, no configuration: the same file comes out wherever
-// the step runs.
+// handled. Its number is fixed (it shipped); the folder's slice.ts declares it, and src/databases.ts
+// puts it with the other features' steps of the file. What the tables mean: README.md. No clock, no
+// configuration: the same file comes out wherever the step runs.
 import type { Migration } from '../storage/migrations.js';
 
 export const BILLING_TABLES_STEP: Migration = {

@@ -17,6 +17,7 @@ import type { HumanCheckPass, SessionReader } from '../api/guards.js';
 import { registerContributionRoutes } from './routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
+import type { DeletionHook } from '../accounts/deletion.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -32,6 +33,8 @@ export class Community {
   /** Its name and what it stands on, for the start and close order (src/feature.ts). */
   readonly name = 'community';
   readonly needs: readonly string[] = [];
+  /** A deleted account's contributions stay, under a pseudonym linked to nothing (src/feature.ts). */
+  readonly accountDeletion: DeletionHook = { name: 'contributions', erase: (accountId) => this.forgetAccount(accountId) };
   readonly store: OverlayStore;
   /** The overlay the catalog merges into every answer. */
   readonly overlay: CommunityOverlay;

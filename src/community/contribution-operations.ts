@@ -1,6 +1,6 @@
 // The five contribution operations of the registry (spec, Contributions): proposals, confirmations,
-// ratings, reports and corrections from the site's pages (routes.ts). src/operations.ts lists them.
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
+// ratings, reports and corrections from the site's pages (routes.ts). slice.ts names them.
+import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type FeatureSwitch, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { TOILET_ID } from '../schemas/resources.js';
 
 const SITE_PAGE =
@@ -10,10 +10,17 @@ const CONTRIBUTION_MAX_BYTES = 16 * 1024;
 const INVALID_BODY = 'The body is not JSON, larger than 16 KiB, or has invalid fields; `invalid_params` lists each one.';
 const FORBIDDEN = 'The request came from another origin, or the human check failed (missing, wrong, expired or reused challenge_token).';
 const CONTRIBUTIONS_OFF = 'Contributions are switched off; wait Retry-After seconds.';
+/** CONTRIBUTIONS_ENABLED=false turns the contributions (and their challenge) off; reads go on. */
+export const CONTRIBUTIONS_SWITCH: FeatureSwitch = {
+  name: 'contributions',
+  setting: 'contributionsEnabled',
+  slug: 'contributions-off',
+  detail: 'Contributions are switched off for now; reads still work. Try again later.',
+};
 /** The guards of the five contribution operations (spec, Authentication 5 and 6). */
-const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: 'contributions', origin: 'site', session: 'optional', humanCheck: true };
+const SITE_PAGE_GUARDS: OperationGuards = { featureSwitch: CONTRIBUTIONS_SWITCH, origin: 'site', session: 'optional', humanCheck: true };
 
-export const CONTRIBUTION_OPERATIONS: readonly OperationSpec[] = [
+export const CONTRIBUTION_OPERATIONS = [
   {
     operationId: 'submitToilet',
     method: 'post',
@@ -83,4 +90,4 @@ export const CONTRIBUTION_OPERATIONS: readonly OperationSpec[] = [
     },
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -50,6 +50,13 @@ class AltchaCheck implements HumanCheck {
     return JSON.stringify(challenge);
   }
 
+  /** The human check of a request body (the guard chain's step): its `challenge_token`, verified. */
+  verifyBody(body: Readonly<Record<string, unknown>> | null, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure> {
+    const token = body?.challenge_token;
+    if (typeof token !== 'string') return Promise.resolve({ ok: false, reason: 'challenge_token is missing: solve a challenge from GET /api/v1/challenge' });
+    return this.verify(token, nowMs);
+  }
+
   async verify(token: string, nowMs: number): Promise<HumanCheckPass | HumanCheckFailure> {
     const payload = decodePayload(token);
     if (payload === null) return { ok: false, reason: 'challenge_token is not an ALTCHA payload (base64 of {"challenge", "solution"})' };

@@ -1,18 +1,18 @@
 // REST routes of the five contribution operations and the human-check challenge. The guard chain
 // (src/api/guards.ts) runs what the registry declares for them in its one order: rate limit, contributions
-// switch (503), origin (403), body size, validation (400, here: JSON, schema, device_id, normal forms),
-// unknown toilet (404, here), human check (403); then the write (contributions.ts).
+// switch (503), origin (403), body size, validation (400: JSON and schema by the chain; device_id and the
+// normal forms here, as refine), unknown toilet (404, here), human check (403); then the write
+// (contributions.ts).
 import type { HttpServer, RouteResult } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
-import { GuardChain, invalidBody, NOT_JSON, parseJson, type GuardContext, type Refusal, type SessionReader } from '../api/guards.js';
+import { GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader } from '../api/guards.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
 import { API_PREFIX, RATE_LIMIT_POLICIES, operationIn } from '../schemas/operations.js';
-import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
+import { CONTRIBUTION_OPERATIONS, CONTRIBUTIONS_SWITCH } from './contribution-operations.js';
 import { TOILET_ID, type InvalidParam, type ReportKind } from '../schemas/resources.js';
-import { findInvalid } from '../schemas/validate.js';
 import type { Contributions, Outcome, Proof, Submission, VoteInput } from './contributions.js';
 import type { HumanCheck } from './human-check.js';
 import { accountPerson, type Pseudonyms } from './pseudonyms.js';
@@ -76,19 +76,16 @@ export function registerContributionRoutes(server: HttpServer, deps: Contributio
 function registerContribution<I>(server: HttpServer, guards: GuardChain, deps: ContributionRouteDeps, operation: Operation<I>): void {
   const { catalog, pseudonyms } = deps;
   const spec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
-  const { schema } = spec.requestBody!;
   const toilet = spec.pathParams?.id !== undefined;
   const known = (id: string) => TOILET_ID_PATTERN.test(id) && catalog.snapshot.rowOf(id) >= 0;
   guards.operation<Checked<I>>(server, spec, {
-    validate: (request, context) => {
-      const body = parseJson(request.body!);
-      if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
-      context.body = body;
-      const problemsFound = findInvalid(schema, body);
-      if (problemsFound.length === 0 && operation.perPerson && context.account === null && body.device_id === undefined) {
-        problemsFound.push({ name: 'device_id', reason: 'is required when no account is signed in: send the 32 lowercase hex digits this browser keeps' });
+    // the chain checked the body against the entry's schema; what it hands on is still the body as sent
+    refine: (checked, _request, context) => {
+      const body = checked as unknown as { device_id?: string };
+      if (operation.perPerson && context.account === null && body.device_id === undefined) {
+        return invalidBody([{ name: 'device_id', reason: 'is required when no account is signed in: send the 32 lowercase hex digits this browser keeps' }]);
       }
-      const prepared = problemsFound.length === 0 ? operation.prepare(body) : { invalid: problemsFound };
+      const prepared = operation.prepare(body);
       return 'invalid' in prepared ? invalidBody(prepared.invalid) : { input: { input: prepared.input, deviceId: body.device_id } };
     },
     exists: toilet ? (request) => (known(request.params.id) ? null : notFound(request.params.id)) : undefined,
@@ -187,7 +184,7 @@ function registerChallenge(server: HttpServer, guards: GuardChain, humanCheck: H
   guards.route(server, {
     method: 'GET',
     pattern: `${API_PREFIX}/challenge`,
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: 'contributions' } },
+    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: CONTRIBUTIONS_SWITCH } },
     handle: async (_request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-store', ...context.headers], body: await humanCheck.challenge(context.nowMs) }),
   });
 }

@@ -9,9 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { PostgresStep } from '../storage/postgres.js';
-
-const KEY_BYTES = 32;
+import { KEY_BYTES } from './server-key-step.js';
 
 /** Where the server key is kept; key() reads it, making it first when there is none yet. */
 export interface ServerKeyStore {
@@ -39,18 +37,6 @@ export class FileServerKey implements ServerKeyStore {
     return key;
   }
 }
-
-/** The accounts schema's step 1 (src/databases.ts lists it): the table that holds the key. */
-export const SERVER_KEY_STEP: PostgresStep = {
-  version: 1,
-  name: 'server key',
-  sql: `
--- one row, made by the first replica that starts; never updated
-CREATE TABLE server_key (
-  id  smallint PRIMARY KEY CHECK (id = 1),
-  key bytea NOT NULL CHECK (length(key) = ${KEY_BYTES})
-);`,
-};
 
 export interface ServerKeyTables {
   server_key: { id: number; key: Buffer };

@@ -1,5 +1,5 @@
 // The moderation operations of the registry: the web queue and its actions (moderation-routes.ts).
-// src/operations.ts lists them with every feature's.
+// the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationSpec } from '../schemas/operations.js';
 import { ACCOUNT_INVALID_BODY, ACCOUNT_MAX_BYTES, NOT_RECENT, OTHER_ORIGIN, PRIVATE, SIGNED_OUT } from '../accounts/operations.js';
 
@@ -9,7 +9,7 @@ const NOT_MODERATOR = 'The signed-in account does not hold the moderator role (t
  * The moderator queue of the site (issue 31): what `npm run moderate` lists and does, through the one
  * moderation module (src/moderation/moderation.ts), for accounts with the moderator role.
  */
-export const MODERATION_OPERATIONS: readonly OperationSpec[] = [
+export const MODERATION_OPERATIONS = [
   {
     operationId: 'listModerationQueue',
     method: 'get',
@@ -45,4 +45,4 @@ export const MODERATION_OPERATIONS: readonly OperationSpec[] = [
       503: unwritable('overlay database'),
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

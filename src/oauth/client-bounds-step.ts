@@ -3,7 +3,7 @@
 // client nobody authorized within an hour of registering is deleted, and the stored never-authorized ones
 // are bounded in number (oldest evicted first). Clients registered before this step are taken as
 // authorized at their registration, so they keep working under the old rule (deleted 30 days after
-// registering only when they hold no grant). Its number is fixed (it shipped); src/databases.ts lists it.
+// registering only when they hold no grant). Its number is fixed (it shipped); the folder's slice.ts declares it.
 import type { Migration } from '../storage/migrations.js';
 
 export const OAUTH_CLIENT_BOUNDS_STEP: Migration = {

@@ -2,7 +2,7 @@
 // document (issue 46): such a client's row has its document's URL as its id (so every grant, code and consent
 // of it records that URL) and keeps the last valid copy of the document, with `document_expires_at`, until
 // when that copy is fresh (from the document's HTTP caching headers, at most 24 hours); NULL marks a
-// registered client. Its number is fixed (it shipped); src/databases.ts lists it.
+// registered client. Its number is fixed (it shipped); the folder's slice.ts declares it.
 import type { Migration } from '../storage/migrations.js';
 
 export const OAUTH_CLIENT_DOCUMENTS_STEP: Migration = {

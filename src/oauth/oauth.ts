@@ -3,6 +3,7 @@
 // account deletion hook (every grant ends), the connected credentials sign-out everywhere and recovery end
 // (every grant), and the hourly clean-up of what has ended.
 import type { Accounts } from '../accounts/accounts.js';
+import type { DeletionHook } from '../accounts/deletion.js';
 import type { Limits } from '../api/limits.js';
 import type { Problems } from '../http/problem.js';
 import type { HttpServer } from '../http/server.js';
@@ -36,6 +37,8 @@ export class OAuth {
   /** Its name and what it stands on, for the start and close order (src/feature.ts). */
   readonly name = 'oauth';
   readonly needs: readonly string[] = ['accounts'];
+  /** A deleted account's grants are revoked, every token derived from them with them (src/feature.ts). */
+  readonly accountDeletion: DeletionHook = { name: 'oauth grants', erase: (accountId) => void this.grants.revokeAll(accountId, 'account deleted') };
   readonly store: OAuthStore;
   readonly grants: Grants;
   readonly documents: ClientDocuments;
@@ -52,7 +55,6 @@ export class OAuth {
     this.grants = new Grants(this.store);
     const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
     this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });
-    accounts.deletion.register({ name: 'oauth grants', erase: (accountId) => void this.grants.revokeAll(accountId, 'account deleted') });
     accounts.connected.register({ name: 'oauth grants', endAll: (accountId, why) => this.grants.revokeAll(accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account') });
   }
 

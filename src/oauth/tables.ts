@@ -1,8 +1,8 @@
 // The accounts database's step 4, OAuth's first (issue 34): OAuth clients, grants, authorization codes,
 // access and refresh tokens, pending consents, and the account event subscriptions whose principal is a
-// grant with their delivery outbox. Its number is fixed (it shipped); src/databases.ts lists it with the
-// other features' steps of the file. Every secret is a
-// SHA-256 hash; a grant's rows go with it (ON DELETE CASCADE), and a grant goes with its account.
+// grant with their delivery outbox. Its number is fixed (it shipped); the folder's slice.ts declares it,
+// and src/databases.ts puts it with the other features' steps of the file. Every secret is a SHA-256
+// hash; a grant's rows go with it (ON DELETE CASCADE), and a grant goes with its account.
 import type { Migration } from '../storage/migrations.js';
 
 export const OAUTH_TABLES_STEP: Migration = {

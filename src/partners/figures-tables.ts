@@ -1,7 +1,7 @@
 // The accounts database's step 6, partners' second: the monthly figures of partner listings (issue 32, the
 // Plus tier): per listing and UTC month, how often its toilet was shown in answers and opened. Aggregates
 // with no personal data, folded in by the server from its shared counters (src/partners/figures.ts). Its
-// number is fixed (it shipped); src/databases.ts lists it. No clock, no configuration.
+// number is fixed (it shipped); the folder's slice.ts declares it. No clock, no configuration.
 import type { Migration } from '../storage/migrations.js';
 
 export const FIGURES_TABLES_STEP: Migration = {

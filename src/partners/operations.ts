@@ -1,5 +1,5 @@
 // The partner operations of the registry (issue 32): the spec's claim and profile operations and the
-// owner's list (routes.ts). src/operations.ts lists them with every feature's.
+// owner's list (routes.ts). the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { LISTING_ID, TOILET_ID } from '../schemas/resources.js';
 import { OTHER_ORIGIN, PRIVATE, SIGNED_OUT } from '../accounts/operations.js';
@@ -10,7 +10,7 @@ const PARTNER_WRITE: OperationGuards = { origin: 'site' };
 export const NO_LISTING = 'The account has no partner listing with the id.';
 
 /** Business claims and partner listings (issue 32): the spec's two operations and the owner's list. */
-export const PARTNER_OPERATIONS: readonly OperationSpec[] = [
+export const PARTNER_OPERATIONS = [
   {
     operationId: 'listMyPartnerListings',
     method: 'get',
@@ -94,4 +94,4 @@ export const PARTNER_OPERATIONS: readonly OperationSpec[] = [
       429: RATE_LIMITED,
     },
   },
-];
+] as const satisfies readonly OperationSpec[];

@@ -19,6 +19,7 @@ import type { OverlaySource } from '../toilets/overlay.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Accounts } from '../accounts/accounts.js';
+import type { DeletionHook } from '../accounts/deletion.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import { PartnerStore, type ToiletState } from './store.js';
 import { PartnerOverlay } from './overlay.js';
@@ -46,6 +47,8 @@ export class Partners {
   /** Its name and what it stands on, for the start and close order (src/feature.ts). */
   readonly name = 'partners';
   readonly needs: readonly string[] = ['accounts', 'community'];
+  /** A deleted account's pending claims are rejected and their contact details erased (src/feature.ts). */
+  readonly accountDeletion: DeletionHook = { name: 'partner claims', erase: (accountId) => this.claims.forgetAccount(accountId) };
   readonly store: PartnerStore;
   /** The overlay the catalog merges into every answer: the community's, with the partner objects. */
   readonly overlay: PartnerOverlay;
@@ -88,7 +91,6 @@ export class Partners {
     this.claims = new PartnerClaims(this.context);
     this.plans = new PartnerPlans(this.context);
     this.profiles = new PartnerProfiles(this.context);
-    accounts.deletion.register({ name: 'partner claims', erase: (accountId) => this.claims.forgetAccount(accountId) });
   }
 
   /** The catalog whose toilets the listings are on (made with this.overlay). */

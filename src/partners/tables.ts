@@ -1,6 +1,6 @@
 // The accounts database's step 2, partners' own: business claims, partner listings and the account event
-// log (issue 32). Its number is fixed (it shipped); src/databases.ts lists it with the other features'
-// steps of the file. src/partners owns what the claim and listing tables mean (src/partners/README.md),
+// log (issue 32). Its number is fixed (it shipped); the folder's slice.ts declares it, and src/databases.ts
+// puts it with the other features' steps of the file. src/partners owns what the claim and listing tables mean (src/partners/README.md),
 // src/accounts/event-log.ts the log. Claims and listings outlive their account (ON DELETE SET NULL) with the contact details erased,
 // so a toilet's history and a billing reference stay whole; the log goes with the account.
 import type { Migration } from '../storage/migrations.js';

@@ -21,7 +21,7 @@ const CHALLENGE_TOKEN = { type: 'string', maxLength: 2048, description: 'A solve
 const ACCOUNT_ID = { type: 'string', pattern: '^acc_[0-9a-f]{24}$' } as const;
 
 /** A PublicKeyCredential in its WebAuthn JSON form: what registration and assertion share, and its `response`. */
-function credential(name: string, description: string, response: { properties: Record<string, unknown>; required: string[] }) {
+function credential<const N extends string, const R extends { properties: Record<string, JsonSchema>; required: readonly string[] }>(name: N, description: string, response: R) {
   return closedObject(
     name,
     description,

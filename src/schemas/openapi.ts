@@ -101,8 +101,8 @@ function operationObject(operation: OperationSpec, deprecated: boolean): Json {
     ...(operation.conditional
       ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a copy the client holds: answered 304 while it is current.', schema: { type: 'string' } }]
       : []),
-    ...(operation.guards?.signature === 'stripe'
-      ? [{ name: 'Stripe-Signature', in: 'header', required: true, description: 'Stripe\'s signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.', schema: { type: 'string' } }]
+    ...(operation.guards?.signature
+      ? [{ name: operation.guards.signature.header, in: 'header', required: true, description: operation.guards.signature.description, schema: { type: 'string' } }]
       : []),
   ];
   const responses: Json = {

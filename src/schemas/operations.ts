@@ -46,8 +46,19 @@ export function sessionCookieName(baseUrl: string): string {
   return baseUrl.startsWith('https:') ? '__Host-session' : 'session';
 }
 
-/** An operator's switch that can turn a group of operations off (503 with Retry-After); see Config. */
-export type FeatureSwitch = 'contributions' | 'billing';
+/**
+ * An operator's switch that turns a feature's operations off (503 with Retry-After): declared by the
+ * feature beside its operations, so the guard chain knows no feature's switch by name.
+ */
+export interface FeatureSwitch {
+  /** The feature it switches, for errors and tests: 'billing'. */
+  readonly name: string;
+  /** The property of Config (read in the feature's config.ts) that is truthy while the feature is on. */
+  readonly setting: string;
+  /** The 503 problem type while off (the feature's problems.ts declares it), and what to do then. */
+  readonly slug: string;
+  readonly detail: string;
+}
 
 /**
  * What an operation needs checked besides its rate limit (`rateLimit`), body limit (`requestBody.maxBytes`)
@@ -73,8 +84,16 @@ export interface OperationGuards {
   readonly recentPasskey?: true;
   /** With `security: 'session'`: the account must hold this role (granted by the operator), else 403. */
   readonly role?: 'moderator';
-  /** `stripe`: the body must carry a valid Stripe-Signature over its raw bytes, else 400 (the webhook). */
-  readonly signature?: 'stripe';
+  /** The body must carry a valid signature over its raw bytes in this header, else 400 (a webhook). */
+  readonly signature?: SignedBody;
+}
+
+/** How a feature's webhook signs its body: declared with the operation; the feature gives the verifier. */
+export interface SignedBody {
+  /** The request header with the signature, as the OpenAPI document names it: 'Stripe-Signature'. */
+  readonly header: string;
+  /** What the header holds, for the OpenAPI document. */
+  readonly description: string;
 }
 
 export interface OperationSpec {
@@ -113,7 +132,7 @@ export const NO_TOILET = 'No toilet has the id, or a moderator marked it gone.';
  * operations are in their folders (`operations.ts`); src/operations.ts lists all. Listed so that fixed paths
  * come before templated ones (`/toilets/nearest` before `/toilets/{id}`).
  */
-export const READ_OPERATIONS: readonly OperationSpec[] = [
+export const READ_OPERATIONS = [
   {
     operationId: 'findToiletsNear',
     method: 'get',
@@ -169,7 +188,7 @@ export const READ_OPERATIONS: readonly OperationSpec[] = [
       503: 'The database is unavailable; wait Retry-After seconds.',
     },
   },
-];
+] as const satisfies readonly OperationSpec[];
 
 export function fullPath(operation: OperationSpec): string {
   return `${API_PREFIX}${operation.path}`;

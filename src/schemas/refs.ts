@@ -70,18 +70,19 @@ export function bundleSchema(root: JsonSchema, lookup: (name: string) => JsonSch
 }
 
 /** A named object schema with every property required except `optional`, and no other properties. */
-export function closedObject<const N extends string, const P extends Record<string, JsonSchema>>(
+export function closedObject<const N extends string, const P extends Record<string, JsonSchema>, const O extends keyof P & string = never>(
   name: N,
   description: string,
   properties: P,
-  optional: readonly (keyof P & string)[] = [],
+  optional: readonly O[] = [],
 ) {
   return {
     $id: schemaId(name),
     description,
     type: 'object',
     properties,
-    required: Object.keys(properties).filter((key) => !optional.includes(key)),
+    // typed as the keys it lists, so that a type derived from the schema (web/src/api-types.ts) knows them
+    required: Object.keys(properties).filter((key) => !(optional as readonly string[]).includes(key)) as Exclude<keyof P & string, O>[],
     additionalProperties: false,
   } as const;
 }

@@ -36,13 +36,46 @@ export type PartnerPayments = 'closed' | 'vat' | 'net';
 
 export function accountPage(context: PageContext, page: AccountPage, payments: PartnerPayments): PageContent {
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
-  const link = (path: string) => escapeHtml(localPath(context, path));
-  // the forms' submit buttons are enabled by their script once wired (enableSubmit in web/src/common.ts)
-  const status = '<p class="form-status" role="status" aria-live="polite"></p>';
-  const noscript = `<noscript><p>${t('passkey.unsupported')}</p></noscript>`;
-  const unsupported = `<p class="unsupported notice-inline" hidden>${t('passkey.unsupported')}</p>`;
-  const bodies: Record<AccountPage, () => string> = {
-    signup: () => `<p>${t('signup.intro')}</p>
+  const parts: BodyParts = {
+    t,
+    link: (path: string) => escapeHtml(localPath(context, path)),
+    // the forms' submit buttons are enabled by their script once wired (enableSubmit in web/src/common.ts)
+    status: '<p class="form-status" role="status" aria-live="polite"></p>',
+    noscript: `<noscript><p>${t('passkey.unsupported')}</p></noscript>`,
+    unsupported: `<p class="unsupported notice-inline" hidden>${t('passkey.unsupported')}</p>`,
+  };
+  return {
+    title: `${text(context.lang, TITLES[page])} – ${text(context.lang, 'site.name')}`,
+    script: 'account.js',
+    bodyData: { 'data-page': page, ...(page === 'partner' ? { 'data-payments': payments } : {}) },
+    cacheControl: 'no-store',
+    main: `<h1>${t(TITLES[page])}</h1>\n${BODIES[page](parts)}`,
+  };
+}
+
+/** What every account page's body is written with: its texts (escaped), local links and shared pieces. */
+interface BodyParts {
+  t(key: TextKey, vars?: Record<string, string | number>): string;
+  link(path: string): string;
+  /** A form's status line. */
+  status: string;
+  noscript: string;
+  /** Shown by the script when the browser has no passkeys. */
+  unsupported: string;
+}
+
+const BODIES: Record<AccountPage, (parts: BodyParts) => string> = {
+  signup: signupBody,
+  signin: signinBody,
+  account: accountBody,
+  recover: recoverBody,
+  moderation: moderationBody,
+  partner: partnerBody,
+};
+
+/** Create an account: a display name, an optional e-mail and the human check, then a passkey. */
+function signupBody({ t, link, status, noscript, unsupported }: BodyParts): string {
+  return `<p>${t('signup.intro')}</p>
 ${unsupported}
 <form id="signup" class="account-form" data-op="signup" novalidate>
 <label for="su-name">${t('signup.name')}</label><input id="su-name" name="display_name" required maxlength="60" autocomplete="nickname">
@@ -51,8 +84,12 @@ ${unsupported}
 <button type="submit" class="primary" disabled>${t('signup.submit')}</button>
 ${status}
 </form>
-<p>${t('signup.haveAccount')} <a href="${link('/signin')}">${t('nav.signIn')}</a></p>${noscript}`,
-    signin: () => `<p>${t('signin.intro')}</p>
+<p>${t('signup.haveAccount')} <a href="${link('/signin')}">${t('nav.signIn')}</a></p>${noscript}`;
+}
+
+/** Sign in with a passkey (autofill or the browser's prompt). */
+function signinBody({ t, link, status, noscript, unsupported }: BodyParts): string {
+  return `<p>${t('signin.intro')}</p>
 ${unsupported}
 <form id="signin" class="account-form" data-op="signin" novalidate>
 <label for="si-passkey">${t('signin.field')}</label><input id="si-passkey" name="username" autocomplete="username webauthn" placeholder="${t('signin.fieldHint')}">
@@ -60,8 +97,12 @@ ${unsupported}
 ${status}
 </form>
 <p>${t('signin.noAccount')} <a href="${link('/signup')}">${t('signin.create')}</a></p>
-<p class="hint">${t('signin.lost')}</p>${noscript}`,
-    account: () => `<p id="account-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
+<p class="hint">${t('signin.lost')}</p>${noscript}`;
+}
+
+/** The account: its passkeys, sessions, sign-out and deletion (filled in by web/src/account-page.ts). */
+function accountBody({ t, link, status, noscript }: BodyParts): string {
+  return `<p id="account-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
 <div id="account" hidden>
 <section class="panel" aria-labelledby="acc-name"><h2 id="acc-name"></h2><p id="acc-meta"></p><p><span id="acc-id"></span><br><span class="hint">${t('account.idHint')}</span></p><p id="acc-moderator" hidden>${t('account.moderator')} <a href="${link('/moderation')}">${t('account.queue')}</a></p><p><a href="${link('/partner')}">${t('dash.account')}</a></p></section>
 <div id="end-others" class="offer" role="status" hidden><p></p><button type="button" class="primary">${t('account.endOthersButton')}</button></div>
@@ -91,15 +132,23 @@ ${status}
 <button type="button" class="danger">${t('account.deleteSubsButton')}</button>
 <p class="form-status" role="status" aria-live="polite"></p></div></section>
 </div>
-${reauthDialog(t)}${noscript}`,
-    recover: () => `<p>${t('recover.intro')}</p>
+${reauthDialog(t)}${noscript}`;
+}
+
+/** A recovery link's page: a new passkey for the account. */
+function recoverBody({ t, status, noscript, unsupported }: BodyParts): string {
+  return `<p>${t('recover.intro')}</p>
 ${unsupported}
 <form id="recover" class="account-form" data-op="recover" novalidate>
 <label for="rc-name">${t('recover.name')}</label><input id="rc-name" name="name" maxlength="60">
 <button type="submit" class="primary" disabled>${t('recover.submit')}</button>
 ${status}
-</form>${noscript}`,
-    moderation: () => `<p id="mod-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
+</form>${noscript}`;
+}
+
+/** The moderators' queue and the form that locks a fact. */
+function moderationBody({ t, status, noscript }: BodyParts): string {
+  return `<p id="mod-status" class="message" role="status" aria-live="polite">${t('account.loading')}</p>
 <div id="queue"></div>
 <section id="lock-section" class="panel" aria-labelledby="lock-h" hidden><h2 id="lock-h">${t('mod.lockHeading')}</h2>
 <form id="lock-fact" class="account-form mod-action" data-op="lock" novalidate>
@@ -110,19 +159,15 @@ ${status}
 <button type="submit">${t('mod.lock')}</button>
 ${status}
 </form></section>
-${reauthDialog(t)}${noscript}`,
-    partner: () => `<p>${t('dash.intro')}</p>
+${reauthDialog(t)}${noscript}`;
+}
+
+/** The partner dashboard: the account's listings (filled in by web/src/partner-page.ts). */
+function partnerBody({ t, link, noscript }: BodyParts): string {
+  return `<p>${t('dash.intro')}</p>
 <p id="partner-status" class="message" role="status" aria-live="polite">${t('dash.loading')}</p>
 <div id="listings"></div>
-<p id="no-listings" hidden>${t('dash.none')} <a href="${link('/')}">${t('dash.find')}</a></p>${noscript}`,
-  };
-  return {
-    title: `${text(context.lang, TITLES[page])} – ${text(context.lang, 'site.name')}`,
-    script: 'account.js',
-    bodyData: { 'data-page': page, ...(page === 'partner' ? { 'data-payments': payments } : {}) },
-    cacheControl: 'no-store',
-    main: `<h1>${t(TITLES[page])}</h1>\n${bodies[page]()}`,
-  };
+<p id="no-listings" hidden>${t('dash.none')} <a href="${link('/')}">${t('dash.find')}</a></p>${noscript}`;
 }
 
 /** The prompt for a fresh passkey assertion when an operation answers 401 reauthentication-required. */

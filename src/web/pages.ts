@@ -41,67 +41,87 @@ export const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_
 const PAGE_HEADERS = ['accept-language', 'cookie'];
 
 export function registerPages(server: HttpServer, deps: PageDeps): void {
-  const { config, catalog, reads, problems, now } = deps;
-  const siteTitle = deps.siteTitle ?? (() => null);
+  const { config, catalog } = deps;
+  const reading: PageReads = { ...deps, siteTitle: deps.siteTitle ?? (() => null) };
   const assets = deps.assets ?? new Assets();
   const csp = contentSecurityPolicy(config);
-  assets.register(server, problems, csp);
+  assets.register(server, deps.problems, csp);
+  const page = (pattern: string, build: (request: HttpRequestInfo, context: PageContext, query: URLSearchParams) => PageContent & { status?: number }) =>
+    server.route({ method: 'GET', pattern, headers: PAGE_HEADERS, contentSecurityPolicy: csp, handler: (request) => pageAnswer(request, config, assets, (context, query) => build(request, context, query)) });
 
-  const html = (request: HttpRequestInfo, build: (context: PageContext, query: URLSearchParams) => PageContent & { status?: number }): HttpReply => {
-    const query = new URLSearchParams(request.query);
-    const language = pageLanguage(query, request.headers, config.baseUrl.startsWith('https:'));
-    query.delete('lang');
-    const rest = query.toString();
-    const context: PageContext = { lang: language.lang, explicitLang: language.explicit, path: request.path + (rest ? `?${rest}` : ''), assets: assets.manifest };
-    const content = build(context, query);
-    return {
-      status: content.status ?? 200,
-      headers: [
-        'Content-Type', 'text/html; charset=utf-8',
-        // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
-        'Cache-Control', content.cacheControl ?? 'no-cache',
-        ...language.headers,
-      ],
-      body: renderPage(context, content),
-    };
+  page('/', (_request, context, query) => findPage(reading, context, query));
+  page('/t/:id', (request, context) => toiletPage(reading, context, request.params.id));
+  page('/keys/:system', (request, context) => keyPage(context, request.params.system));
+  page('/propose', (_request, context, query) => proposePage(context.lang, query));
+  page('/licenses', (_request, context) => licensesPage(context, catalog.snapshot.info, catalog.snapshot.table.count, config));
+  page('/offline', (_request, context) => offlinePage(context));
+  const payments: PartnerPayments = config.billing === null ? 'closed' : config.billing.automaticTax ? 'vat' : 'net';
+  for (const [path, account] of Object.entries(ACCOUNT_PAGES)) page(path, (_request, context) => accountPage(context, account, payments));
+
+  const appConfig = JSON.stringify({ tiles_url: '/tiles/tiles.json', map_style_url: config.mapStyleUrl, status_url: '/status' });
+  server.route({
+    method: 'GET',
+    pattern: '/app-config.json',
+    handler: () => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-cache'], body: appConfig }),
+  });
+}
+
+/** What the finder and a toilet's page read: the answers, the data's coverage, the clock, the sites' titles. */
+type PageReads = Pick<PageDeps, 'catalog' | 'reads' | 'now'> & { siteTitle: (id: string) => SiteTitle | null };
+
+/** A page in the language the request chooses (`?lang=` taken off the page's own path), as HTML. */
+function pageAnswer(request: HttpRequestInfo, config: Config, assets: Assets, build: (context: PageContext, query: URLSearchParams) => PageContent & { status?: number }): HttpReply {
+  const query = new URLSearchParams(request.query);
+  const language = pageLanguage(query, request.headers, config.baseUrl.startsWith('https:'));
+  query.delete('lang');
+  const rest = query.toString();
+  const context: PageContext = { lang: language.lang, explicitLang: language.explicit, path: request.path + (rest ? `?${rest}` : ''), assets: assets.manifest };
+  const content = build(context, query);
+  return {
+    status: content.status ?? 200,
+    headers: [
+      'Content-Type', 'text/html; charset=utf-8',
+      // pages change with contributions and the data; revalidating is cheap (the assets are immutable)
+      'Cache-Control', content.cacheControl ?? 'no-cache',
+      ...language.headers,
+    ],
+    body: renderPage(context, content),
   };
+}
 
-  server.route({ method: 'GET', pattern: '/', headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp, handler: (request) => html(request, (context, query) => findPage(context, query)) });
-
-  /** The landing page; `?place=` (the no-JavaScript search form) renders the nearest toilets too. */
-  const findPage = (context: PageContext, query: URLSearchParams): PageContent => {
-    const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
-    const place = query.get('place')?.trim() ?? '';
-    const checked = new Set(FILTERS.filter((f) => query.get(f) === 'true'));
-    let results = '';
-    let message = '';
-    if (place.length >= 2 && place.length <= 200) {
-      const filters = { open_now: false, wheelchair: false, changing_table: false, free: false, no_purchase_needed: false };
-      for (const filter of checked) filters[filter] = true;
-      try {
-        const answer = reads.findNear({ place, limit: 20, ...filters }, now());
-        // a remote geocoder answers later; the page then leaves the search to the front end
-        if (!(answer instanceof Promise)) {
-          const found = JSON.parse(answer.toString('utf8')) as FindResult;
-          if (found.status === 'place_not_found') message = t('find.placeNotFound', { place });
-          else if (found.results.length === 0) message = t('find.none');
-          else message = t('find.nearestTo', { label: found.origin?.label ?? place });
-          results = found.results.map((item, i) => resultItemHtml(context.lang, item, localPath(context, `/t/${encodeURIComponent(item.id)}`), siteTitle(item.id), i + 1)).join('');
-        }
-      } catch {
-        message = '';
+/** The landing page; `?place=` (the no-JavaScript search form) renders the nearest toilets too. */
+function findPage({ catalog, reads, now, siteTitle }: PageReads, context: PageContext, query: URLSearchParams): PageContent {
+  const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
+  const place = query.get('place')?.trim() ?? '';
+  const checked = new Set(FILTERS.filter((f) => query.get(f) === 'true'));
+  let results = '';
+  let message = '';
+  if (place.length >= 2 && place.length <= 200) {
+    const filters = { open_now: false, wheelchair: false, changing_table: false, free: false, no_purchase_needed: false };
+    for (const filter of checked) filters[filter] = true;
+    try {
+      const answer = reads.findNear({ place, limit: 20, ...filters }, now());
+      // a remote geocoder answers later; the page then leaves the search to the front end
+      if (!(answer instanceof Promise)) {
+        const found = JSON.parse(answer.toString('utf8')) as FindResult;
+        if (found.status === 'place_not_found') message = t('find.placeNotFound', { place });
+        else if (found.results.length === 0) message = t('find.none');
+        else message = t('find.nearestTo', { label: found.origin?.label ?? place });
+        results = found.results.map((item, i) => resultItemHtml(context.lang, item, localPath(context, `/t/${encodeURIComponent(item.id)}`), siteTitle(item.id), i + 1)).join('');
       }
+    } catch {
+      message = '';
     }
-    // the map's first view: the data's coverage (web/src/find.ts fits it into the map's box)
-    const bounds = catalog.snapshot.info.coverage?.bounds;
-    const coverage = bounds ? ` data-coverage="${bounds.join(',')}"` : '';
-    return {
-      title: text(context.lang, 'site.name'),
-      description: text(context.lang, 'site.tagline'),
-      script: 'find.js',
-      skipTo: { href: '#results', label: text(context.lang, 'skip.results') },
-      main: `<h1 class="visually-hidden">${t('find.heading')}</h1>
+  }
+  // the map's first view: the data's coverage (web/src/find.ts fits it into the map's box)
+  const bounds = catalog.snapshot.info.coverage?.bounds;
+  const coverage = bounds ? ` data-coverage="${bounds.join(',')}"` : '';
+  return {
+    title: text(context.lang, 'site.name'),
+    description: text(context.lang, 'site.tagline'),
+    script: 'find.js',
+    skipTo: { href: '#results', label: text(context.lang, 'skip.results') },
+    main: `<h1 class="visually-hidden">${t('find.heading')}</h1>
 <form id="search" class="search" role="search" action="/" method="get">
 ${context.explicitLang ? `<input type="hidden" name="lang" value="${context.lang}">` : ''}
 <div class="search-row">
@@ -130,75 +150,24 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
 <span id="save-status" role="status" aria-live="polite"></span>
 <a href="${escapeHtml(localPath(context, '/licenses'))}#dumps">${t('offline.dumps')}</a>
 </div>`,
-    };
   };
+}
 
-  server.route({
-    method: 'GET',
-    pattern: '/t/:id',
-    headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp,
-    handler: (request) =>
-      html(request, (context) => {
-        const json = reads.toilet(request.params.id, now());
-        if (json === null) {
-          return { status: 404, title: text(context.lang, 'toilet.notFound'), main: `<h1>${escapeHtml(text(context.lang, 'toilet.notFound'))}</h1><p>${escapeHtml(text(context.lang, 'toilet.notFoundText'))}</p>` };
-        }
-        const { toilet, details, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; details?: ToiletDetails; attribution: Attribution };
-        const detailsPending = catalog.snapshot.info.missing.includes('details');
-        const title = siteTitle(toilet.id);
-        return {
-          title: `${displayName(context.lang, toilet, title)} – ${text(context.lang, 'site.name')}`,
-          description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
-          script: 'toilet.js',
-          main: renderToiletMain(context, toilet, attribution, details, detailsPending, title),
-        };
-      }),
-  });
-
-  server.route({
-    method: 'GET',
-    pattern: '/keys/:system',
-    headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp,
-    handler: (request) => html(request, (context) => keyPage(context, request.params.system)),
-  });
-
-  server.route({
-    method: 'GET',
-    pattern: '/propose',
-    headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp,
-    handler: (request) => html(request, (context, query) => proposePage(context.lang, query)),
-  });
-
-  server.route({
-    method: 'GET',
-    pattern: '/licenses',
-    headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp,
-    handler: (request) => html(request, (context) => licensesPage(context, catalog.snapshot.info, catalog.snapshot.table.count, config)),
-  });
-
-  server.route({
-    method: 'GET',
-    pattern: '/offline',
-    headers: PAGE_HEADERS,
-    contentSecurityPolicy: csp,
-    handler: (request) => html(request, (context) => offlinePage(context)),
-  });
-
-  const payments: PartnerPayments = config.billing === null ? 'closed' : config.billing.automaticTax ? 'vat' : 'net';
-  for (const [path, page] of Object.entries(ACCOUNT_PAGES)) {
-    server.route({ method: 'GET', pattern: path, headers: PAGE_HEADERS, contentSecurityPolicy: csp, handler: (request) => html(request, (context) => accountPage(context, page, payments)) });
+/** One toilet's page, or the 404 page when no toilet has the id (or a moderator marked it gone). */
+function toiletPage({ catalog, reads, now, siteTitle }: PageReads, context: PageContext, id: string): PageContent & { status?: number } {
+  const json = reads.toilet(id, now());
+  if (json === null) {
+    return { status: 404, title: text(context.lang, 'toilet.notFound'), main: `<h1>${escapeHtml(text(context.lang, 'toilet.notFound'))}</h1><p>${escapeHtml(text(context.lang, 'toilet.notFoundText'))}</p>` };
   }
-
-  const appConfig = JSON.stringify({ tiles_url: '/tiles/tiles.json', map_style_url: config.mapStyleUrl, status_url: '/status' });
-  server.route({
-    method: 'GET',
-    pattern: '/app-config.json',
-    handler: () => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-cache'], body: appConfig }),
-  });
+  const { toilet, details, attribution } = JSON.parse(json.toString('utf8')) as { toilet: ToiletItem; details?: ToiletDetails; attribution: Attribution };
+  const detailsPending = catalog.snapshot.info.missing.includes('details');
+  const title = siteTitle(toilet.id);
+  return {
+    title: `${displayName(context.lang, toilet, title)} – ${text(context.lang, 'site.name')}`,
+    description: [text(context.lang, `access.${toilet.access === 'scheme' ? 'schemeUnnamed' : toilet.access}`), text(context.lang, `wheelchair.${toilet.wheelchair}`)].join(' '),
+    script: 'toilet.js',
+    main: renderToiletMain(context, toilet, attribution, details, detailsPending, title),
+  };
 }
 
 function proposePage(lang: Language, query: URLSearchParams): PageContent {

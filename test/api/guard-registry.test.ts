@@ -62,13 +62,13 @@ describe('the guards of every operation in the registry', () => {
   test("an operation whose switch is off answers 503 first, even to another site's page", async () => {
     for (const operation of switched) {
       // billing is off on both services (no STRIPE_SECRET_KEY); contributions on the second
-      const service = operation.guards!.featureSwitch === 'billing' ? on : off;
-      assertProblem(await request(operation, service, freshIp(), OTHER_SITE), 503, SWITCH_OFF[operation.guards!.featureSwitch!], label(operation));
+      const service = operation.guards!.featureSwitch!.name === 'billing' ? on : off;
+      assertProblem(await request(operation, service, freshIp(), OTHER_SITE), 503, SWITCH_OFF[operation.guards!.featureSwitch!.name], label(operation));
     }
   });
 
   test("an operation only this site's pages may send refuses another site's page with 403, before the session, spending nothing", async () => {
-    for (const operation of siteOnly.filter((o) => o.guards?.featureSwitch !== 'billing')) {
+    for (const operation of siteOnly.filter((o) => o.guards?.featureSwitch?.name !== 'billing')) {
       const ip = freshIp();
       const refused = await request(operation, on, ip, OTHER_SITE);
       assertProblem(refused, 403, 'other-origin', label(operation));
@@ -80,7 +80,7 @@ describe('the guards of every operation in the registry', () => {
   });
 
   test('an operation that needs a session refuses a request without one with 401, from the site itself', async () => {
-    for (const operation of sessioned.filter((o) => o.guards?.featureSwitch !== 'billing')) {
+    for (const operation of sessioned.filter((o) => o.guards?.featureSwitch?.name !== 'billing')) {
       assertProblem(await request(operation, on, freshIp(), SITE_ORIGIN), 401, 'sign-in-required', label(operation));
     }
   });

@@ -15,20 +15,24 @@ const graph = importGraph(REPO_DIR, ['src', 'importer']);
 /** The command paths of the previous release, kept for one release: they only run the commands' new modules. */
 const OLD_ENTRY_POINTS = ['src/community/dump-cli.ts', 'src/community/moderate-cli.ts'];
 
-/** A feature's registry entries, and the list of every operation. */
-const OPERATIONS_MODULE = /^src\/(operations|[a-z-]+\/([a-z-]+-)?operations)\.ts$/;
+/** A feature's registry entries. */
+const OPERATIONS_MODULE = /^src\/[a-z-]+\/([a-z-]+-)?operations\.ts$/;
+/** The features' slices and the one list of them (src/feature.ts): data. */
+const SLICE_MODULE = /^src\/(features|[a-z-]+\/slice)\.ts$/;
 
 /**
  * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
  * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer, and its operations
- * (`operations.ts`, `*-operations.ts`: registry entries) and the list of all (src/operations.ts) part of
- * the registry's (src/schemas): the feature declares them in its folder, and they import nothing of it.
+ * (`operations.ts`, `*-operations.ts`: registry entries) part of the registry's (src/schemas): the feature
+ * declares them in its folder, and they import nothing of it. Its slice (`slice.ts`) and the list of all
+ * (src/features.ts) are the declarations' layer, which names the feature's data modules.
  */
 function layerOf(module: string): string {
   const parts = module.split('/');
   if (parts[0] === 'importer') return 'importer';
   if (parts.length === 3 && parts[2] === 'config.ts') return 'src/config';
   if (OPERATIONS_MODULE.test(module)) return 'src/schemas';
+  if (SLICE_MODULE.test(module)) return 'declarations';
   if (OLD_ENTRY_POINTS.includes(module)) return 'old entry points';
   return parts.length > 2 ? `src/${parts[1]}` : module.replace(/\.ts$/, '');
 }
@@ -49,7 +53,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/schemas': ['src/rules'],
   // the parsers of settings every feature's config.ts uses (node: modules only)
   'src/config-values': [],
-  'src/config': ['src/schemas', 'src/log', 'src/config-values'],
+  'src/config': ['src/schemas', 'src/operations', 'src/log', 'src/config-values'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
   'src/http': ['src/storage'],
@@ -60,7 +64,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/mcp': [...BASE, 'src/api', 'src/http', 'src/places', 'src/schemas', 'src/config', 'src/log'],
   'src/web': ['src/api', 'src/http', 'src/toilets', 'src/config', 'src/rules'],
   // a read thread serves the public REST reads and the public MCP endpoint
-  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/problems'],
+  'src/threads': ['src/api', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/schemas', 'src/toilets', 'src/config', 'src/log', 'src/problems', 'src/operations'],
   // the basemap's tiles, from the MBTiles file the import writes: main thread only (SQLite)
   'src/tiles': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/storage', 'src/config', 'src/log'],
   // the site's overview of the coverage (counts per zoom level, places, titles of unnamed toilets): main thread only (SQLite)
@@ -92,15 +96,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
   'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch'],
-  // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
-  'src/problems': ['src/http', 'src/api', 'src/community', 'src/moderation', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
-  // the service's own databases: each file's layout steps from the features that keep tables in it
-  'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/community', 'src/storage'],
+  // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
+  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe'],
+  // the registry, the catalogue of problem types and the accounts database's steps: made from the slices
+  'src/operations': ['declarations', 'src/feature', 'src/schemas'],
+  'src/problems': ['declarations', 'src/feature', 'src/http'],
+  'src/databases': ['declarations', 'src/feature', 'src/accounts', 'src/storage'],
   // where the write side is kept: the SQLite files, or DATABASE_URL's PostgreSQL for the stores that moved
   'src/stores': ['src/community', 'src/databases', 'src/storage', 'src/config', 'src/log'],
-  // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
-  'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/stores', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  // what a feature is: its slice's shape, and what app.ts knows to run it (name, needs, start, close, deletion)
+  'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts'],
+  'src/app': ['src/feature', 'src/operations', 'src/databases', 'src/stores', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/stores', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -111,7 +117,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview)\/(?!(problems|config|slice|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -176,11 +182,22 @@ test('a read thread loads no SQLite, community, account, billing or tiles code',
   );
 });
 
-test('the problem types are data: their modules load nothing but other problem types', () => {
-  const modules = [...graph.keys()].filter((module) => PROBLEM_MODULE.test(module) || module === 'src/problems.ts');
+test('the problem types are data: their modules load nothing but other problem types, the catalogue nothing but data', () => {
+  const modules = [...graph.keys()].filter((module) => PROBLEM_MODULE.test(module));
   assert.ok(modules.length >= 7, `only ${modules.length} problem modules found`);
   const loaded = modules.flatMap((start) => [...runtimeClosure(graph, start)].filter((module) => module !== start && !PROBLEM_MODULE.test(module)).map((module) => `${start} loads ${module}`));
   assert.deepEqual(loaded, []);
+  const catalogue = [...runtimeClosure(graph, 'src/problems.ts')].filter((module) => module !== 'src/problems.ts');
+  assert.deepEqual(catalogue.filter((module) => !DATA_MODULE.some((pattern) => pattern.test(module))), []);
+});
+
+/** What a slice may load: entries, problem types, layout steps (SQL text), the registry's schemas and the rules. */
+const DATA_MODULE = [SLICE_MODULE, OPERATIONS_MODULE, PROBLEM_MODULE, /^src\/[a-z-]+\/(([a-z-]+-)?tables|[a-z-]+-step)\.ts$/, /^src\/(schemas|rules)\//];
+
+test('the slices are data: the list of features loads no code that runs a feature', () => {
+  const loaded = [...runtimeClosure(graph, 'src/features.ts')];
+  assert.ok(loaded.some((module) => module.endsWith('/slice.ts')) && loaded.some((module) => module.endsWith('/tables.ts')), 'the check sees the slices and their steps');
+  assert.deepEqual(loaded.filter((module) => !DATA_MODULE.some((pattern) => pattern.test(module))), []);
 });
 
 test('the low layers name no feature (and the modules that still do are only fewer)', () => {
@@ -193,8 +210,9 @@ test('the low layers name no feature (and the modules that still do are only few
 
 test('the open data dump never loads the accounts database', () => {
   for (const start of ['src/dumps/dump-cli.ts', 'src/dumps/dump.ts', 'src/community/dump-cli.ts']) {
-    // the accounts' settings (where the file is) and registry entries are configuration and data: no account code
-    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) === 'src/accounts');
+    // the accounts' settings (where the file is) and their slice's data (entries, problem types, the SQL of
+    // their steps) are configuration and data: no account code
+    const loaded = [...runtimeClosure(graph, start)].filter((module) => module.startsWith('src/accounts/') && layerOf(module) === 'src/accounts' && !DATA_MODULE.some((pattern) => pattern.test(module)));
     assert.deepEqual(loaded, [], `${start} loads account code`);
   }
 });

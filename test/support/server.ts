@@ -96,6 +96,8 @@ export interface ServeOptions {
   accessLines?: (lines: string) => void;
   /** Opens the write side's storage as npm start does (src/stores.ts: DATABASE_URL's PostgreSQL when set); default: the SQLite files. */
   openStorage?: boolean;
+  /** The features' slices instead of src/features.ts (test/architecture/example-feature.test.ts). */
+  slices?: AppOptions['slices'];
 }
 
 const realFetch = globalThis.fetch;
@@ -130,7 +132,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
   const storage = options.openStorage ? await (await import('../../src/stores.js')).openStorage(config, options.log ?? SILENT) : undefined;
-  const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}) });
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}), ...(options.slices ? { slices: options.slices } : {}) });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();

@@ -6,22 +6,30 @@ import { startAuthentication, WebAuthnError, type PublicKeyCredentialRequestOpti
 import { lang, rememberSignedIn, t } from './common.js';
 import { problemText } from '../../src/web/text/problem.js';
 import type { Problem } from './contribute.js';
+import type { ClientRoutes, RouteFor, SchemaValue } from '../../src/schemas/answer-types.js';
+import type { ACCOUNT_OPERATIONS } from '../../src/accounts/operations.js';
+import type { PARTNER_OPERATIONS } from '../../src/partners/operations.js';
+import type { BILLING_OPERATIONS } from '../../src/billing/operations.js';
+import type { MODERATION_OPERATIONS } from '../../src/moderation/operations.js';
 
 export interface Answer<T = unknown> {
   status: number;
   body: T;
 }
 
-export interface Account {
-  id: string;
-  display_name: string;
-  email: string | null;
-  moderator: boolean;
-  created_at: string;
-}
+export type Account = SchemaValue<'Account'>;
 
-/** Calls an operation under /api/v1 with the session cookie; the body parsed whatever the status. */
-export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+/** The operations the site's signed-in pages call, as the registry declares them (src/schemas/answer-types.ts). */
+type Routes = ClientRoutes<(typeof ACCOUNT_OPERATIONS | typeof PARTNER_OPERATIONS | typeof BILLING_OPERATIONS | typeof MODERATION_OPERATIONS)[number]>;
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** A path no operation of `Routes` has with `method` does not compile. */
+type KnownPath<M extends Method, P extends string> = [RouteFor<Routes, M, P>] extends [never] ? { 'no operation of the registry has this method and path': never } : unknown;
+
+/**
+ * Calls an operation under /api/v1 with the session cookie; the body parsed whatever the status, typed as
+ * the registry's success answer (a refusal's body is a Problem: see isProblem).
+ */
+export async function call<M extends Method, P extends string>(method: M, path: P & KnownPath<M, P>, body?: RouteFor<Routes, M, P>['body']): Promise<Answer<RouteFor<Routes, M, P>['answer']>> {
   const response = await fetch(`/api/v1${path}`, {
     method,
     credentials: 'same-origin',
@@ -29,7 +37,7 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
     headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json().catch(() => null)) as T };
+  return { status: response.status, body: (await response.json().catch(() => null)) as RouteFor<Routes, M, P>['answer'] };
 }
 
 export function isProblem(answer: Answer, slug: string): boolean {
@@ -50,10 +58,10 @@ export function failureText(failure: Answer | unknown): string {
 
 /** Signs in with a passkey: from the browser's autofill (conditional mediation) or its prompt. */
 export async function passkeySignIn(autofill: boolean): Promise<Answer<Account>> {
-  const options = await call<PublicKeyCredentialRequestOptionsJSON>('POST', '/session/options');
+  const options = await call('POST', '/session/options');
   if (options.status !== 200) return options as unknown as Answer<Account>;
-  const credential = await startAuthentication({ optionsJSON: options.body, useBrowserAutofill: autofill });
-  const answer = await call<Account>('POST', '/session', { credential });
+  const credential = await startAuthentication({ optionsJSON: options.body as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
+  const answer = await call('POST', '/session', { credential });
   if (answer.status === 200) rememberSignedIn(true);
   return answer;
 }

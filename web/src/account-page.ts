@@ -8,26 +8,16 @@ import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '
 import { clearOfflineCopies, fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, withReauthentication, type Account, type Answer } from './account-api.js';
 import { dateTime, el } from './dom.js';
+import type { SchemaValue } from '../../src/schemas/answer-types.js';
 
-interface Passkey {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface Session {
-  id: string;
-  created_at: string;
-  last_used_at: string;
-  device: string | null;
-  current: boolean;
-}
+/** One passkey and one session as listPasskeys and listSessions answer them (the registry's schemas). */
+type Passkey = SchemaValue<'Passkey'>;
+type Session = SchemaValue<'Session'>;
 
 const statusOf = (form: HTMLFormElement) => form.querySelector('.form-status')!;
 
 export async function start(): Promise<void> {
-  const account = await call<Account>('GET', '/account');
+  const account = await call('GET', '/account');
   if (account.status === 401) return toSignIn();
   const pageStatus = document.getElementById('account-status')!;
   if (account.status !== 200) {
@@ -56,7 +46,7 @@ function showAccount(account: Account): void {
 }
 
 async function showPasskeys(): Promise<void> {
-  const answer = await call<{ passkeys: Passkey[] }>('GET', '/account/passkeys');
+  const answer = await call('GET', '/account/passkeys');
   if (answer.status === 401) return toSignIn();
   const list = document.getElementById('passkey-list')!;
   const only = answer.body.passkeys.length === 1;
@@ -72,7 +62,7 @@ async function showPasskeys(): Promise<void> {
 }
 
 async function showSessions(): Promise<void> {
-  const answer = await call<{ sessions: Session[] }>('GET', '/account/sessions');
+  const answer = await call('GET', '/account/sessions');
   if (answer.status === 401) return toSignIn();
   const list = document.getElementById('session-list')!;
   list.replaceChildren(
@@ -112,7 +102,7 @@ async function removePasskey(passkey: Passkey, button: HTMLButtonElement): Promi
   const form = document.getElementById('add-passkey') as HTMLFormElement;
   button.disabled = true;
   try {
-    const answer = await withReauthentication(() => call<{ other_sessions: number }>('DELETE', `/account/passkeys/${encodeURIComponent(passkey.id)}`));
+    const answer = await withReauthentication(() => call('DELETE', `/account/passkeys/${encodeURIComponent(passkey.id)}` as const));
     if (report(form, answer, t('account.removed'))) offerToEndOthers(answer.body.other_sessions);
   } catch (error) {
     statusOf(form).textContent = failureText(error);
@@ -125,7 +115,7 @@ async function removePasskey(passkey: Passkey, button: HTMLButtonElement): Promi
 async function endSession(session: Session, button: HTMLButtonElement): Promise<void> {
   const form = document.getElementById('sessions') as HTMLFormElement;
   button.disabled = true;
-  const answer = await withReauthentication(() => call('DELETE', `/account/sessions/${encodeURIComponent(session.id)}`));
+  const answer = await withReauthentication(() => call('DELETE', `/account/sessions/${encodeURIComponent(session.id)}` as const));
   report(form, answer, t('account.sessionEnded'));
   await showSessions();
 }
@@ -140,10 +130,10 @@ function wireForms(): void {
       try {
         // the options are refused (401) while the last passkey sign-in is old: confirmed before a passkey is made
         const answer = await withReauthentication(async () => {
-          const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/account/passkey-options', {});
+          const options = await call('POST', '/account/passkey-options', {});
           if (options.status !== 200) return options as unknown as Answer<{ other_sessions: number }>;
-          const credential = await startRegistration({ optionsJSON: options.body });
-          return call<{ other_sessions: number }>('POST', '/account/passkeys', { ...(name ? { name } : {}), credential });
+          const credential = await startRegistration({ optionsJSON: options.body as PublicKeyCredentialCreationOptionsJSON });
+          return call('POST', '/account/passkeys', { ...(name ? { name } : {}), credential });
         });
         if (report(add, answer, t('account.added'))) {
           add.reset();
@@ -158,7 +148,7 @@ function wireForms(): void {
 
   /** Ends the other sessions, and with `connections` every connected app (OAuth grant) too; says how many of each. */
   const endOthers = async (form: HTMLFormElement, connections: boolean) => {
-    const answer = await withReauthentication(() => call<{ ended: number; connections_ended: number }>('DELETE', connections ? '/account/sessions?connections=all' : '/account/sessions'));
+    const answer = await withReauthentication(() => call('DELETE', connections ? '/account/sessions?connections=all' : '/account/sessions'));
     const ended = answer.body?.ended ?? 0;
     const said = connections ? t('account.allEnded', { sessions: ended, connections: answer.body?.connections_ended ?? 0 }) : t('account.othersEnded', { count: ended });
     if (report(form, answer, said)) document.getElementById('end-others')!.hidden = true;
@@ -203,7 +193,7 @@ function wireForms(): void {
 /** The listings the refused deletion named (their ids are in its detail), by the names the dashboard shows. */
 async function offerCancellation(form: HTMLFormElement, refused: Answer): Promise<void> {
   const ids = [...new Set(((refused.body as { detail?: string } | null)?.detail ?? '').match(/pl_[0-9a-f]{32}/g) ?? [])];
-  const listed = await call<{ listings: { id: string; name: string; toilet_name: string | null }[] }>('GET', '/partner/listings');
+  const listed = await call('GET', '/partner/listings');
   const named = new Map(listed.status === 200 ? listed.body.listings.map((l) => [l.id, l.toilet_name === null ? l.name : `${l.name}, ${l.toilet_name}`]) : []);
   const offer = document.getElementById('delete-subscriptions')!;
   offer.querySelector('ul')!.replaceChildren(...ids.map((id) => el('li', { class: 'item' }, t('account.deleteSubsItem', { name: named.get(id) ?? id, id }))));

@@ -7,10 +7,7 @@ import { fieldText, localHref, rememberSignedIn, signedIn, t } from './common.js
 import { call, failureText, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { el } from './dom.js';
-
-interface Listings {
-  listings: { toilet_id: string; claim: { status: string } }[];
-}
+import type { SchemaValue } from '../../src/schemas/answer-types.js';
 
 export function startClaim(section: HTMLElement, toiletId: string): void {
   const details = section.querySelector<HTMLDetailsElement>('details.claim-form')!;
@@ -58,9 +55,9 @@ async function send(form: HTMLFormElement, toiletId: string, showForm: (on: bool
   };
   const body = { business_name: fieldText(data, 'business_name').trim(), contact_email: fieldText(data, 'contact_email').trim(), ...optional('contact_phone'), ...optional('website'), ...optional('note') };
   status.textContent = t('improve.sending');
-  let answer: Answer<Problem>;
+  let answer: Answer<SchemaValue<'ClaimToiletAnswer'> | Problem>;
   try {
-    answer = await call<Problem>('POST', `/toilets/${encodeURIComponent(toiletId)}/claims`, body);
+    answer = await call('POST', `/toilets/${encodeURIComponent(toiletId)}/claims` as const, body);
   } catch (error) {
     status.textContent = failureText(error);
     return;
@@ -82,7 +79,7 @@ async function send(form: HTMLFormElement, toiletId: string, showForm: (on: bool
       status.replaceChildren(...(await conflictText(toiletId)));
       return;
     case 400:
-      showFieldErrors(form, answer.body);
+      showFieldErrors(form, answer.body as Problem);
       status.textContent = t('claim.fix');
       return;
     default:
@@ -92,7 +89,7 @@ async function send(form: HTMLFormElement, toiletId: string, showForm: (on: bool
 
 /** Which 409 it was: the account's own open claim on the toilet, else another business's approved one. */
 async function conflictText(toiletId: string): Promise<(Node | string)[]> {
-  const mine = await call<Listings>('GET', '/partner/listings');
+  const mine = await call('GET', '/partner/listings');
   const own = mine.status === 200 ? mine.body.listings.find((l) => l.toilet_id === toiletId && (l.claim.status === 'pending' || l.claim.status === 'approved')) : undefined;
   if (own === undefined) return [t('claim.taken')];
   return [t('claim.yours', { status: t(`dash.status.${own.claim.status as 'pending' | 'approved'}`) }), ' ', el('a', { href: localHref('/partner') }, t('claim.dashboard'))];

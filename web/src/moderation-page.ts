@@ -8,33 +8,18 @@ import type { TextKey } from '../../src/web/text/catalogue.js';
 import { fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { call, failureText, isProblem, withReauthentication, type Answer } from './account-api.js';
 import { dateTime, el } from './dom.js';
+import type { SchemaValue } from '../../src/schemas/answer-types.js';
 
-interface Queue {
-  submissions: { id: string; submitted_at: string; lat: number; lon: number; name: string | null; access: string | null; fee: string | null; opening_hours: string | null; wheelchair: string | null; changing_table: string | null; note: string | null; nearby: { id: string; name: string | null; distance_m: number }[] }[];
-  reports: { id: string; reported_at: string; kind: string; note: string | null; toilet_id: string; toilet: { name: string | null; lat: number; lon: number; source: string; gone: boolean } | null; open_reports: number }[];
-  gone_votes: { toilet_id: string; name: string | null; gone_votes: number; exists_votes: number }[];
-  claims: {
-    id: string;
-    claimed_at: string;
-    listing_id: string;
-    account_id: string | null;
-    business_name: string;
-    contact_email: string | null;
-    contact_phone: string | null;
-    website: string | null;
-    note: string | null;
-    toilet_id: string;
-    toilet: { name: string | null; lat: number; lon: number; gone: boolean } | null;
-    other_claims: { id: string; status: string; business_name: string; claimed_at: string }[];
-  }[];
-  locks: { toilet_id: string; name: string | null; fact: string; value: string; locked_at: string }[];
-  log: { at: string; action: string; target: string; reason: string }[];
-}
+/** The queue as moderationQueue answers it (the registry's schema). */
+type Queue = SchemaValue<'ModerationQueue'>;
 
 /** An action button: what it sends besides the reason, and which of the item's fields it sends when changed. */
+/** What an action sends besides its reason: moderateContent's body as the registry declares it. */
+type ActionBody = Omit<SchemaValue<'ModerationActionRequest'>, 'reason'>;
+
 interface Action {
   label: TextKey;
-  body: Record<string, string>;
+  body: ActionBody;
   fields?: readonly string[];
 }
 
@@ -158,13 +143,13 @@ export async function start(): Promise<void> {
   lockForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(lockForm);
-    void act(lockForm, { action: 'lock', toilet_id: fieldText(data, 'toilet_id').trim(), fact: fieldText(data, 'fact'), value: fieldText(data, 'value').trim() });
+    void act(lockForm, { action: 'lock', toilet_id: fieldText(data, 'toilet_id').trim(), fact: fieldText(data, 'fact') as ActionBody['fact'], value: fieldText(data, 'value').trim() });
   });
   await load();
 }
 
 async function load(): Promise<void> {
-  const answer = await call<Queue>('GET', '/moderation/queue');
+  const answer = await call('GET', '/moderation/queue');
   if (answer.status === 401) {
     rememberSignedIn(false);
     location.replace(localHref('/signin?next=/moderation'));
@@ -229,7 +214,7 @@ function renderLog(log: Queue['log']): HTMLElement {
 }
 
 /** One action with the form's reason; the outcome in the page's status line, then the queue read again. */
-async function act(form: HTMLFormElement, body: Record<string, string>): Promise<void> {
+async function act(form: HTMLFormElement, body: ActionBody): Promise<void> {
   const reason = fieldText(new FormData(form), 'reason').trim();
   const status = form.querySelector('.form-status')!;
   if (reason === '') {
@@ -240,7 +225,7 @@ async function act(form: HTMLFormElement, body: Record<string, string>): Promise
   status.textContent = t('improve.sending');
   let answer: Answer<{ done?: string }>;
   try {
-    answer = await withReauthentication(() => call<{ done?: string }>('POST', '/moderation/actions', { ...body, reason }));
+    answer = await withReauthentication(() => call('POST', '/moderation/actions', { ...body, reason }));
   } catch (error) {
     status.textContent = failureText(error);
     return;

@@ -120,7 +120,7 @@ export function billingPart(listing: BilledListing, actions: BillingActions): HT
     status.textContent = t('bill.opening');
     let answer: Answer<{ url: string }>;
     try {
-      answer = await call<{ url: string }>('POST', '/billing/checkout', { listing: listing.id, tier });
+      answer = await call('POST', '/billing/checkout', { listing: listing.id, tier });
     } catch (error) {
       answer = { status: 0, body: { url: '' } };
       status.textContent = failureText(error);
@@ -158,7 +158,7 @@ function manageButton(listing: BilledListing, actions: BillingActions, status: H
       button.disabled = true;
       status.textContent = t('bill.opening');
       try {
-        const answer = await call<{ url: string }>('POST', '/billing/portal', { listing: listing.id });
+        const answer = await call('POST', '/billing/portal', { listing: listing.id });
         if (answer.status === 200) return location.assign(answer.body.url);
         if (answer.status === 401) return actions.signIn();
         status.textContent = refusalText(answer);

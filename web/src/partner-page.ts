@@ -10,44 +10,20 @@ import { call, failureText, isProblem, type Answer } from './account-api.js';
 import { clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { dateTime, el } from './dom.js';
 import { billingPart, cameBackTo, type Plan } from './partner-billing.js';
-import { figuresPart, type FigureMonth } from './partner-figures.js';
+import { figuresPart } from './partner-figures.js';
 import { partnerLabelLines } from '../../src/web/text/partner.js';
 import type { TextKey } from '../../src/web/text/catalogue.js';
+import type { SchemaValue } from '../../src/schemas/answer-types.js';
 
-type Conditions = 'everyone' | 'customers' | null;
-
-interface Profile {
-  conditions: Conditions;
-  opening_hours: string | null;
-  closed_until: number;
-  open_now: boolean;
-}
-
-interface Listing {
-  id: string;
-  toilet_id: string;
-  toilet_name: string | null;
-  toilet_state: 'present' | 'gone' | 'vanished';
-  time_zone: string | null;
-  name: string;
-  claim: { id: string; status: 'pending' | 'approved' | 'rejected' | 'withdrawn'; business_name: string; claimed_at: string; decided_at: string | null; reason: string | null };
-  plan: Plan;
-  profile: Profile;
-  showing: boolean;
-  /** A running Plus plan's monthly figures, newest first; else null. */
-  figures: FigureMonth[] | null;
-}
-
-/** What checkPartnerHours answers: the hours as they would be stored and what the label would say now. */
-interface HoursCheck {
-  opening_hours: string | null;
-  open_now: boolean | 'unknown';
-  closes_at: string | null;
-}
+/** The registry's answers (src/schemas/answer-types.ts): one listing of listMyPartnerListings, its profile, checkPartnerHours. */
+type Listing = SchemaValue<'PartnerListingSummary'>;
+type Profile = SchemaValue<'PartnerProfileAnswer'>;
+type HoursCheck = SchemaValue<'PartnerHoursCheck'>;
+type Conditions = Profile['conditions'];
 
 const pageStatus = () => document.getElementById('partner-status')!;
 
-const listings = () => call<{ listings: Listing[] }>('GET', '/partner/listings');
+const listings = () => call('GET', '/partner/listings');
 
 export async function start(): Promise<void> {
   const answer = await listings();
@@ -192,7 +168,7 @@ class LabelEditor {
     if (value === this.checkedValue) return;
     this.checkedValue = value;
     this.hoursNote.textContent = t('dash.hoursChecking');
-    const answer = await call<HoursCheck & Problem>('POST', `/partner/listings/${this.listing.id}/hours-check`, { opening_hours: value });
+    const answer = await call('POST', `/partner/listings/${this.listing.id}/hours-check` as const, { opening_hours: value });
     if (value !== this.hoursInput.value.trim()) return; // typed on meanwhile: the next blur checks that
     if (answer.status === 200) {
       this.hours = answer.body;
@@ -263,7 +239,7 @@ class LabelEditor {
     button.disabled = true;
     let answer: Answer<Profile & Problem>;
     try {
-      answer = await call<Profile & Problem>('PATCH', `/partner/listings/${this.listing.id}`, change);
+      answer = await call('PATCH', `/partner/listings/${this.listing.id}` as const, change);
     } catch (error) {
       status.textContent = failureText(error);
       return false;

@@ -64,10 +64,10 @@ function signUp(form: HTMLFormElement): void {
       return;
     }
     void step(form, t('signup.working'), async () => {
-      const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/account/passkey-options', { display_name: displayName });
+      const options = await call('POST', '/account/passkey-options', { display_name: displayName });
       if (options.status !== 200) return options;
-      const credential = await startRegistration({ optionsJSON: options.body });
-      const created = await call<Account>('POST', '/account', { display_name: displayName, ...(email ? { email } : {}), challenge_token: token, credential });
+      const credential = await startRegistration({ optionsJSON: options.body as PublicKeyCredentialCreationOptionsJSON });
+      const created = await call('POST', '/account', { display_name: displayName, ...(email ? { email } : {}), challenge_token: token, credential });
       // a challenge is used once: a refused request needs a new one
       (form.querySelector('altcha-widget') as (HTMLElement & { reset?: () => void }) | null)?.reset?.();
       if (created.status !== 201) return created;
@@ -118,11 +118,11 @@ function recover(form: HTMLFormElement): void {
     const name = fieldText(new FormData(form), 'name').trim();
     let linkRefused = false;
     void step(form, t('signup.working'), async () => {
-      const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/account/passkey-options', { recovery_token: token });
+      const options = await call('POST', '/account/passkey-options', { recovery_token: token });
       linkRefused = isProblem(options, 'passkey-refused');
       if (options.status !== 200) return options;
-      const credential = await startRegistration({ optionsJSON: options.body });
-      const recovered = await call<Account>('POST', '/account/recovery', { recovery_token: token, ...(name ? { name } : {}), credential });
+      const credential = await startRegistration({ optionsJSON: options.body as PublicKeyCredentialCreationOptionsJSON });
+      const recovered = await call('POST', '/account/recovery', { recovery_token: token, ...(name ? { name } : {}), credential });
       if (recovered.status !== 201) return recovered;
       rememberSignedIn(true);
       location.assign(localHref('/account'));

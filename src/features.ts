@@ -1,0 +1,19 @@
+// The one list of the service's features, by their slices (src/feature.ts): the registry (src/operations.ts),
+// the problem catalogue (src/problems.ts) and the accounts database's steps (src/databases.ts) are made
+// from it. A new feature is its folder and one line here (docs/ARCHITECTURE.md, "Adding a feature"). The
+// order is the order of the operations in the OpenAPI document; every other use is by name or number.
+import type { FeatureSlice } from './feature.js';
+import { READ_OPERATIONS } from './schemas/operations.js';
+import { GUARD_PROBLEMS } from './api/guard-problems.js';
+import { COMMUNITY_SLICE } from './community/slice.js';
+import { ACCOUNTS_SLICE } from './accounts/slice.js';
+import { PARTNERS_SLICE } from './partners/slice.js';
+import { MODERATION_SLICE } from './moderation/slice.js';
+import { BILLING_SLICE } from './billing/slice.js';
+import { OAUTH_SLICE } from './oauth/slice.js';
+import { OBSERVE_SLICE } from './observe/slice.js';
+
+/** The public reads and the guard chain's own refusals: the service's own part, in no feature's folder. */
+const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, problems: GUARD_PROBLEMS } satisfies FeatureSlice;
+
+export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE] as const;

@@ -1,0 +1,11 @@
+// The moderation's slice: the moderators' queue and actions on the site, and their refusals.
+// Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
+import type { FeatureSlice } from '../feature.js';
+import { MODERATION_OPERATIONS } from './operations.js';
+import { MODERATION_PROBLEMS } from './problems.js';
+
+export const MODERATION_SLICE = {
+  name: 'moderation',
+  operations: MODERATION_OPERATIONS,
+  problems: MODERATION_PROBLEMS,
+} satisfies FeatureSlice;
