@@ -35,12 +35,13 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
     log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
   }
+  // a replica (TOILETS_DB_URL) imports nothing: it fetches what the import job publishes. Decided (and
+  // TOILETS_DB's folder checked) before the storage is opened, which makes the overlay's folder
+  const first = config.sourceFetch.toiletsUrl === null ? firstImport(config.toiletsDb, config.toiletsExtract) : null;
   // before any import: a DATABASE_URL that cannot be used stops the start at once (no password in the message)
   const storage = await openStorage(config, log);
   const note = postgresNote(config);
   if (note !== null) log.info(note);
-  // a replica (TOILETS_DB_URL) imports nothing: it fetches what the import job publishes
-  const first = config.sourceFetch.toiletsUrl === null ? firstImport(config.toiletsDb, config.toiletsExtract) : null;
   if (first !== null) {
     log.info(first.demo ? `${first.reason}: importing the demo data (${DEMO_REGION}) before serving` : `${first.reason}: importing TOILETS_EXTRACT before serving`, { extract: first.demo ? basename(first.extract) : config.toiletsExtract, db: config.toiletsDb });
     const stopRemoving = removeTemporariesOnInterrupt();
