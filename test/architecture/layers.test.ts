@@ -91,14 +91,16 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
   'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
-  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch'],
+  // the rate limits shared with the other replicas through Redis (REDIS_URL): main thread only
+  'src/cluster': ['src/http', 'src/config', 'src/log'],
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
   // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
   'src/problems': ['src/http', 'src/api', 'src/community', 'src/moderation', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
   // the service's own databases: each file's layout steps from the features that keep tables in it
   'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -109,7 +111,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^ioredis$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -165,7 +167,7 @@ test('the server reaches the importer only through importer/index.ts, and the im
   assert.deepEqual(wrong, []);
 });
 
-test('a read thread loads no SQLite, community, account, billing or tiles code', () => {
+test('a read thread loads no SQLite, community, account, billing, tiles or Redis code', () => {
   const start = 'src/threads/read-thread.ts';
   const loaded = [...runtimeClosure(graph, start)].filter((module) => NOT_IN_READ_THREADS.some((pattern) => pattern.test(module)));
   assert.deepEqual(
