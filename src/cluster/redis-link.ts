@@ -31,7 +31,7 @@ export interface RedisLinkOptions {
   url: string;
   /** The subscribed connection's channel, and what to do with each message on it. */
   channel: string;
-  onMessage(message: string): void;
+  onMessage(message: Buffer): void;
   /** What the connections are for, in the log lines ("the rate limits …"). */
   purpose: { alone: string; together: string };
   log: Logger;
@@ -67,7 +67,7 @@ export class RedisLink extends EventEmitter {
     this.subscriber = new Redis(options.url, { ...settings, connectionName: 'toilet-finder-subscriber' });
     this.commands.on('ready', () => this.update(() => (this.commandsReady = true)));
     this.subscriber.on('ready', () => this.subscribe());
-    this.subscriber.on('message', (_channel: string, message: string) => options.onMessage(message));
+    this.subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => options.onMessage(message));
     for (const connection of [this.commands, this.subscriber]) {
       connection.on('error', (error: Error) => this.failed(error));
       connection.on('close', () =>
