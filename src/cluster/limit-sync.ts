@@ -117,7 +117,7 @@ export class RateLimitSync extends EventEmitter {
     if (this.closing) return;
     this.timer = setTimeout(() => {
       this.running = this.sync()
-        .catch((error: Error) => this.link.failed(error))
+        .catch((error: Error) => this.link.commandFailed(error))
         .finally(() => {
           this.running = null;
           this.schedule();
@@ -127,11 +127,18 @@ export class RateLimitSync extends EventEmitter {
   }
 
   /**
-   * One reconciliation; nothing is drained while Redis is away, so what was counted waits for it. The
+   * One reconciliation; nothing is drained while Redis is away (or its last answer failed), so what was
+   * counted waits for it; only the counts of the reconciliation that failed are lost. The
    * totals come back on the subscription, this replica's own among the others', and are folded in there.
    */
   private async sync(): Promise<void> {
-    if (!this.link.connected) return;
+    if (!this.link.open) return;
+    if (!this.link.connected) {
+      // the last reconciliation failed on open connections (Redis hung?): ask before sending counts again
+      await this.link.commands.ping();
+      this.link.commandSucceeded();
+      return;
+    }
     const nowMs = this.options.now();
     const pipeline = this.link.commands.pipeline();
     let calls = 0;
@@ -145,14 +152,14 @@ export class RateLimitSync extends EventEmitter {
         calls++;
       }
     }
+    if (calls === 0) pipeline.ping(); // nothing to send: still find out whether Redis answers
     let keys = 0;
-    if (calls > 0) {
-      for (const [error, added] of (await pipeline.exec()) ?? []) {
-        if (error) throw error;
-        keys += Number(added);
-      }
+    for (const [error, added] of (await pipeline.exec()) ?? []) {
+      if (error) throw error;
+      if (calls > 0) keys += Number(added);
     }
     this.lastSyncMs = this.options.now();
+    this.link.commandSucceeded();
     this.emit('synced', { keys });
   }
 

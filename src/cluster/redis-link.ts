@@ -2,7 +2,8 @@
 // channel (a subscribed connection takes no other command). ioredis reconnects on its own; this follows
 // whether both work and says so once per change: one log line when Redis goes away (however many
 // reconnection attempts fail meanwhile), one when it is back, and the state for /status. Commands fail at
-// once while Redis is away (no offline queue), so a caller never waits on a dead connection.
+// once while Redis is away (no offline queue) and after a timeout on a connection that stays open (a
+// Redis that hangs), which counts as unreachable until a command succeeds again.
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { redisHost } from './config.js';
@@ -21,8 +22,11 @@ export interface RedisLinkStatus {
   last_error: string | null;
 }
 
-/** A command that gets no answer for this long fails (Redis stopped or cut off without a reset). */
-const COMMAND_TIMEOUT_MS = 1000;
+/**
+ * A command that gets no answer for this long fails (Redis stopped or cut off without a reset). Long
+ * enough for a busy Redis on a loaded machine: 1 s timed out the bench's reconciliations at a load of 14.
+ */
+const COMMAND_TIMEOUT_MS = 5000;
 const CONNECT_TIMEOUT_MS = 2000;
 /** Reconnection attempts: 200 ms, 400 ms, … then every 2 s. */
 const retryDelay = (attempt: number): number => Math.min(200 * attempt, 2000);
@@ -48,6 +52,8 @@ export class RedisLink extends EventEmitter {
   private lastError: string | null = null;
   private commandsReady = false;
   private subscribed = false;
+  /** The last command failed (e.g. timed out) though the connections are open: not counted as connected. */
+  private failing = false;
   private closed = false;
 
   constructor(private readonly options: RedisLinkOptions) {
@@ -85,11 +91,27 @@ export class RedisLink extends EventEmitter {
     for (const connection of [this.commands, this.subscriber]) connection.connect().catch((error: Error) => this.failed(error));
   }
 
-  /** Records why a command or a connection failed (shown in /status; logged with the change of state). */
+  /** Records why a connection failed (shown in /status; logged with the change of state). */
   failed(error: Error): void {
     this.lastError = this.redacted(error.message);
     this.update(() => {});
     this.emit('failed', this.lastError);
+  }
+
+  /** A command failed on open connections: not connected until one succeeds. */
+  commandFailed(error: Error): void {
+    this.failing = true;
+    this.failed(error);
+  }
+
+  /** A command succeeded: connected again if it failed before. */
+  commandSucceeded(): void {
+    if (this.failing) this.update(() => (this.failing = false));
+  }
+
+  /** Both connections are open (commands may be tried), whether or not the last command failed. */
+  get open(): boolean {
+    return this.commandsReady && this.subscribed;
   }
 
   status(): RedisLinkStatus {
@@ -117,7 +139,7 @@ export class RedisLink extends EventEmitter {
   private update(change: () => void): void {
     change();
     if (this.closed) return;
-    const next: RedisState = this.commandsReady && this.subscribed ? 'connected' : this.state === 'connecting' && this.lastError === null ? 'connecting' : 'unreachable';
+    const next: RedisState = this.open && !this.failing ? 'connected' : this.state === 'connecting' && this.lastError === null ? 'connecting' : 'unreachable';
     if (next === this.state) return;
     const first = this.state === 'connecting';
     this.state = next;

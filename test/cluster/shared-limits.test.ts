@@ -1,6 +1,6 @@
 // Two replicas (two servers in this process, each with its own limiter tables) sharing one real
 // redis-server on loopback through REDIS_URL, as docs/SCALING.md lays them out: one address's requests
-// spread over both are refused on both once they have reconciled; with Redis stopped each counts alone,
+// spread over both are refused on both once they have reconciled; with Redis hanging or stopped each counts alone,
 // logs it once and /status says so; with Redis back the counts (also those made meanwhile) are shared
 // again. The clock is injected and fixed inside one window; waits are for the replicas' events (a
 // reconciliation, another replica's totals, a change of state), never for a time.
@@ -130,6 +130,22 @@ test('the 61st request of a minute from one address, spread over two replicas, i
   assert.deepEqual(limitHeaders(await get(b, '2001:db8:1:2::abcd')), REFUSED);
 });
 
+test('Redis hanging with its connections open: the replicas count alone once a reconciliation times out, then go on', { skip: noRedis, timeout: HANG_GUARD_MS }, async () => {
+  const linesBefore = a.lines.length;
+  redis.pause();
+  try {
+    await stateIs(a, 'unreachable'); // the idle reconciliation's PING times out
+    const status = (await a.served.call('/status')).json.rate_limits;
+    assert.deepEqual([status.scope, status.redis.state, status.redis.last_error], ['replica', 'unreachable', 'Command timed out']);
+    assert.equal((await get(a, '198.51.100.30')).headers.get('ratelimit-remaining'), '59', 'answered meanwhile');
+  } finally {
+    redis.resume();
+  }
+  await Promise.all([a, b].map((r) => stateIs(r, 'connected')));
+  const redisLines = a.lines.slice(linesBefore).filter((line) => line.includes('Redis'));
+  assert.deepEqual(redisLines.map((line) => line.split(':')[0]), ['error Redis cannot be reached', 'info Redis answers again'], redisLines.join('\n'));
+});
+
 test('Redis stopped: each replica counts alone, logs it once and says so in /status; Redis back: shared again', { skip: noRedis, timeout: HANG_GUARD_MS }, async () => {
   const port = redis.port;
   const linesBefore = [a, b].map((r) => r.lines.length);
@@ -158,7 +174,7 @@ test('Redis stopped: each replica counts alone, logs it once and says so in /sta
   redis = await startRedis({ port, password: PASSWORD });
   await Promise.all([a, b].map((r) => stateIs(r, 'connected')));
   for (const r of [a, b]) {
-    assert.equal(r.lines.filter((line) => line.startsWith('info Redis answers again')).length, 1, r.lines.join('\n'));
+    assert.equal(r.lines.slice(linesBefore[[a, b].indexOf(r)]).filter((line) => line.startsWith('info Redis answers again')).length, 1, r.lines.join('\n'));
     assert.equal((await r.served.call('/status')).json.rate_limits.scope, 'cluster');
   }
   // what was counted during the outage reaches Redis now: B learns of A's 60

@@ -17,6 +17,9 @@ export interface TestRedis {
   port: number;
   /** Stops the server; resolves once it has exited. */
   stop(): Promise<void>;
+  /** SIGSTOP and SIGCONT: a server that hangs with its connections open, and goes on. */
+  pause(): void;
+  resume(): void;
 }
 
 export interface RedisOptions {
@@ -38,9 +41,14 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     url: `redis://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`,
     port,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) {
+        child.kill('SIGCONT'); // a paused server takes no SIGTERM
+        child.kill('SIGTERM');
+      }
       await exited;
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }
 
