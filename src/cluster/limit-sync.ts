@@ -65,8 +65,8 @@ export interface RateLimitSyncOptions {
 
 /**
  * Emits 'synced' ({ keys }) after each reconciliation with Redis, 'received' ({ policy, keys, own }) after
- * folding in published totals (another replica's, or this one's), 'state' (RedisState) when Redis goes away or comes back, and
- * 'failed' (why) on every failed attempt to reach it.
+ * folding in published totals (another replica's, or this one's), 'state' (RedisState) when Redis goes
+ * away or comes back, and 'failed' (why) on every failed attempt to reach it.
  */
 export class RateLimitSync extends EventEmitter {
   readonly name = 'cluster';
@@ -104,8 +104,8 @@ export class RateLimitSync extends EventEmitter {
   async close(): Promise<void> {
     this.closing = true;
     if (this.timer !== null) clearTimeout(this.timer);
+    this.link.close(); // first: a reconciliation waiting on a hung Redis fails at once, not after the timeout
     await this.running;
-    this.link.close();
   }
 
   status(): RateLimitScope {
