@@ -46,6 +46,7 @@ import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES } from './problems.js';
 import { OPERATIONS } from './operations.js';
 import { ACCOUNTS_DATABASE } from './databases.js';
+import { fileStorage, type Storage } from './stores.js';
 import { inStartOrder, type Feature } from './feature.js';
 import { SourceFetch } from './source-fetch/source-fetch.js';
 import type { Timers } from './source-fetch/remote-file.js';
@@ -64,6 +65,8 @@ export interface AppOptions {
   sourceFetchTimers?: Timers;
   /** Tests only: OAuth client documents fetched from a stand-in on loopback, with the test's own certificate authority. */
   clientDocumentFetchForTests?: DocumentFetchForTests;
+  /** Where the write side is kept (src/stores.ts: serve.ts opens it, DATABASE_URL or not); closed with the app. Default: the SQLite files. */
+  storage?: Storage;
 }
 
 export interface App {
@@ -112,6 +115,7 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const community = new Community(config, log, now);
+  const storage = options.storage ?? fileStorage(config);
   const accounts = new Accounts(config, log, now, ACCOUNTS_DATABASE);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
@@ -163,7 +167,7 @@ export function createApp(options: AppOptions): App {
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
-  serveCommunity(shared, community, accounts, partners);
+  serveCommunity(shared, community, accounts, partners, storage.serverKey);
   accounts.serve(server, { limits, problems, humanCheck: community.humanCheck!, ledger: community });
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
@@ -182,7 +186,7 @@ export function createApp(options: AppOptions): App {
       : null;
 
   return {
-    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
+    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
     server, catalog, reads, limits, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, limitSync, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
   };
@@ -216,8 +220,8 @@ interface Shared {
 }
 
 /** Contributions, moderation and the dumps over the one overlay database; a deleted account's contributions stay, anonymous. */
-function serveCommunity({ config, log, now, server, catalog, limits, problems }: Shared, community: Community, accounts: Accounts, partners: Partners): void {
-  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions });
+function serveCommunity({ config, log, now, server, catalog, limits, problems }: Shared, community: Community, accounts: Accounts, partners: Partners, serverKey: Buffer): void {
+  community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, serverKey });
   const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const claims = new ClaimModeration(moderation, partners.context);
   registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
@@ -244,6 +248,8 @@ interface LifecycleParts {
   heartbeats: Heartbeats;
   threads: ReadThreads | null;
   features: readonly Feature[];
+  /** Closed last, once every feature closed its stores. */
+  storage: Storage;
   /** Started after the features (it reloads the tiles), stopped first: no swap during the shutdown. */
   sourceFetch: SourceFetch;
   /** After every thread stopped answering, before the endpoints and features close (the access log's writer). */
@@ -253,7 +259,7 @@ interface LifecycleParts {
 }
 
 /** Start: the features in their order (once), then the port and the read threads. Close: the reverse. */
-function lifecycle({ config, now, server, catalog, heartbeats, threads, features, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
+function lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
   let started = false;
   const start = (): void => {
     if (started) return;
@@ -280,6 +286,7 @@ function lifecycle({ config, now, server, catalog, heartbeats, threads, features
       closeFirst(); // the access log's writer: after the read threads wrote their last records
       await Promise.all(endpoints.map((endpoint) => endpoint.close()));
       for (const feature of [...features].reverse()) await feature.close();
+      await storage.close();
     },
   };
 }

@@ -59,3 +59,48 @@ export function httpUrl(raw: string): URL | null {
     return null;
   }
 }
+
+/** DATABASE_URL as the service keeps it: the URL itself, for the driver only, and what messages may show. */
+export interface PostgresUrl {
+  /** The whole URL, password included: handed to the driver, never written anywhere. */
+  url: string;
+  /** The URL with its password replaced by ***: what logs and messages show. */
+  shown: string;
+  /** The password as written and decoded: cut out of any driver message before it is shown. */
+  secrets: readonly string[];
+}
+
+/**
+ * A postgresql:// (or postgres://) URL: a host (or ?host= for a socket folder) and a database name. The
+ * password never reaches a message: a value that is not such a URL is not shown at all.
+ */
+export function postgresUrl(raw: string | undefined, name = 'DATABASE_URL'): PostgresUrl | null {
+  if (raw === undefined || raw === '') return null;
+  const example = 'postgresql://USER:PASSWORD@HOST:5432/DATABASE';
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // said below
+  }
+  // only a postgresql: URL is known to keep its password where it can be hidden ("user:pw@host/db" parses with the scheme "user:")
+  if (url === null || (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:')) {
+    throw new ConfigError(`${name} is not a postgresql:// URL (its value is not shown: it may hold a password): use ${example}`);
+  }
+  const secrets = [url.password, safeDecode(url.password), url.searchParams.get('password') ?? ''].filter((secret) => secret !== '');
+  const hidden = new URL(raw);
+  if (hidden.password !== '') hidden.password = '***';
+  if (hidden.searchParams.has('password')) hidden.searchParams.set('password', '***');
+  const shown = hidden.href;
+  if (url.hostname === '' && !url.searchParams.has('host')) throw new ConfigError(`${name}=${shown} names no host: use ${example} (or ?host=/run/postgresql for a socket)`);
+  if (url.pathname.length < 2) throw new ConfigError(`${name}=${shown} names no database: add it after the host, as in ${example}`);
+  return { url: raw, shown, secrets: [...new Set(secrets)] };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

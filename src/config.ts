@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OPERATIONS } from './operations.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf } from './config-values.js';
+import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf, postgresUrl, type PostgresUrl } from './config-values.js';
 import { readAccountSettings, type AccountSettings } from './accounts/config.js';
 import { readOAuthSettings, type OAuthSettings } from './oauth/config.js';
 import { readCommunitySettings, type CommunitySettings } from './community/config.js';
@@ -64,6 +64,8 @@ export interface CoreConfig {
   deprecated: { operationId: string; deprecation: Date; sunset: Date }[];
   /** Community contributions and moderation; never touched by an import. */
   overlayDb: string;
+  /** DATABASE_URL: the PostgreSQL database the stores src/stores.ts lists keep their data in; null: SQLite files only. */
+  database: PostgresUrl | null;
   /**
    * OUTBOUND_ALLOW_PRIVATE: account-event webhooks may go to non-public addresses (and plain http there).
    * Off in production (it would let an OAuth client make this server call into its own network); for a
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     areaCacheSeconds: integer(env, 'AREA_CACHE_SECONDS', 300, 0, 300),
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
     overlayDb,
+    database: postgresUrl(env.DATABASE_URL),
     outboundAllowPrivate: boolean(env, 'OUTBOUND_ALLOW_PRIVATE', false),
     // importer/cli.ts writes here by default too
     tilesDb: env.TILES_DB || join(dirname(toiletsDb), 'tiles.mbtiles'),

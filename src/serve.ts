@@ -9,6 +9,7 @@ import { importFromSource, removeTemporariesOnInterrupt } from '../importer/inde
 import { DEMO_REGION, firstImport, installDemoTiles } from './first-import.js';
 import { missingPartsNote } from './toilets/source-parts.js';
 import { storageTrouble } from './storage/errors.js';
+import { openStorage, postgresNote } from './stores.js';
 import type { LoadReport } from './toilets/catalog.js';
 
 export interface Serving {
@@ -34,6 +35,10 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
   if (config.baseUrlIsDefault && !isLoopback(config.host)) {
     log.error(`BASE_URL is not set: every URL in answers, the OpenAPI servers entry and the dump notice say ${config.baseUrl}, though the server listens on HOST=${config.host}; set BASE_URL to the origin clients reach it at (e.g. https://toilets.example.org)`);
   }
+  // before any import: a DATABASE_URL that cannot be used stops the start at once (no password in the message)
+  const storage = await openStorage(config, log);
+  const note = postgresNote(config);
+  if (note !== null) log.info(note);
   // a replica (TOILETS_DB_URL) imports nothing: it fetches what the import job publishes
   const first = config.sourceFetch.toiletsUrl === null ? firstImport(config.toiletsDb, config.toiletsExtract) : null;
   if (first !== null) {
@@ -42,7 +47,7 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
     const summary = await importFromSource(first.extract, config.toiletsDb, { quiet: !process.stderr.isTTY, demo: first.demo }).finally(stopRemoving);
     log.info('import finished', { toilets: summary.toilets.total, places: Object.values(summary.places).reduce((a, b) => a + b, 0), elapsed_ms: summary.elapsedMs });
   }
-  const app = createApp({ config, log, accessLines: (lines) => log.lines(lines) });
+  const app = createApp({ config, log, storage, accessLines: (lines) => log.lines(lines) });
   try {
     const started = performance.now();
     app.threads?.prepare(config.httpThreads - 1);

@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import { userVersion } from '../storage/migrations.js';
 import { errorCode } from '../storage/errors.js';
 import { MANIFEST_FILE, describeFile, newManifest, type Manifest } from './manifest.js';
-import { OWNED_DATABASES, SOURCE_LEFT_OUT } from './owned.js';
+import { KEY_IN_POSTGRESQL, OWNED_DATABASES, SOURCE_LEFT_OUT } from './owned.js';
 import { syncToDisk, writeOwnerOnly } from './files.js';
 
 /** A backup that cannot be made as asked: the message says why and what to do. */
@@ -47,9 +47,14 @@ export async function backUp(config: Config, target: string, now: () => number):
       manifest.databases.push({ name: owned.name, from, layout_version: layoutVersion, ...describeFile(staging, owned.file) });
       if (owned.key) {
         const keyPath = owned.key.path(config);
-        if (!existsSync(keyPath)) throw new BackupError(`the ${owned.kind.name}'s key file ${keyPath} is missing; the server makes it at start: start it once, or find the file`);
-        writeOwnerOnly(join(staging, owned.key.file), readFileSync(keyPath));
-        manifest.key_files.push({ of: owned.name, ...describeFile(staging, owned.key.file) });
+        if (existsSync(keyPath)) {
+          writeOwnerOnly(join(staging, owned.key.file), readFileSync(keyPath));
+          manifest.key_files.push({ of: owned.name, ...describeFile(staging, owned.key.file) });
+        } else if (config.database !== null) {
+          manifest.left_out.push(KEY_IN_POSTGRESQL);
+        } else {
+          throw new BackupError(`the ${owned.kind.name}'s key file ${keyPath} is missing; the server makes it at start: start it once, or find the file`);
+        }
       }
     }
     writeOwnerOnly(join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');

@@ -38,3 +38,6 @@ export const OWNED_DATABASES: readonly OwnedDatabase[] = [
 
 /** Why the source database is not in a backup, as the manifest and the restore say it. */
 export const SOURCE_LEFT_OUT = 'the source database (TOILETS_DB) is not in a backup: `npm run import -- <extract>` writes it again (or start with TOILETS_EXTRACT set)';
+
+/** Why a backup made with DATABASE_URL set may hold no key file, as the manifest says it. */
+export const KEY_IN_POSTGRESQL = 'the server key: with DATABASE_URL set it is kept in PostgreSQL (schema accounts, table server_key), not in $OVERLAY_DB.key; back that database up with pg_dump';

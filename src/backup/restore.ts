@@ -30,7 +30,8 @@ export function restore(config: Config, from: string): { manifest: Manifest; res
     const owned = OWNED_DATABASES.find((o) => o.name === entry.name);
     if (owned === undefined) throw new RestoreError(`the backup holds a database this release does not know (${entry.name}): restore it with the release that made it`);
     const key = owned.key && manifest.key_files.find((k) => k.of === owned.name);
-    if (owned.key && key === undefined) throw new RestoreError(`the backup's ${owned.kind.name} comes without its key file: use a backup \`npm run backup\` wrote`);
+    // with DATABASE_URL the server key is PostgreSQL's (src/community/server-key.ts), backed up with the database
+    if (owned.key && key === undefined && config.database === null) throw new RestoreError(`the backup's ${owned.kind.name} comes without its key file: use a backup \`npm run backup\` wrote`);
     return { owned, entry, to: owned.path(config), key: owned.key && key ? { from: join(dir, key.file), to: owned.key.path(config) } : null };
   });
   const inTheWay = plan.flatMap(({ to, key }) => [to, `${to}-wal`, `${to}-shm`, ...(key ? [key.to] : [])]).filter((path) => existsSync(path));

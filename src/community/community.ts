@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { OverlayStore } from './store.js';
 import { storageTrouble } from '../storage/errors.js';
 import { CommunityOverlay } from './overlay-source.js';
-import { accountPerson, anonymousPerson, Pseudonyms, serverKey } from './pseudonyms.js';
+import { accountPerson, anonymousPerson, Pseudonyms } from './pseudonyms.js';
 import { Contributions } from './contributions.js';
 import { createHumanCheck, type HumanCheck } from './human-check.js';
 import type { HumanCheckPass, SessionReader } from '../api/guards.js';
@@ -24,6 +24,8 @@ export interface CommunityServeDeps {
   problems: Problems;
   /** Signed-in contributors need no human check and are counted per account. */
   sessions: SessionReader;
+  /** The server key (server-key.ts), as src/stores.ts read it. */
+  serverKey: Buffer;
 }
 
 export class Community {
@@ -47,19 +49,19 @@ export class Community {
     this.overlay = new CommunityOverlay(this.store, now);
   }
 
-  /** The server key file (see pseudonyms.ts): beside the overlay database, never inside it. */
+  /** The server key file without DATABASE_URL (server-key.ts): beside the overlay database, never inside it. */
   static keyFile(config: Config): string {
     return `${config.overlayDb}.key`;
   }
 
   serve(server: HttpServer, deps: CommunityServeDeps): void {
     const { config, store, log, now } = this;
-    const key = serverKey(Community.keyFile(config));
+    const { serverKey: key, ...routeDeps } = deps;
     const pseudonyms = new Pseudonyms(store, key);
     const contributions = new Contributions(store, pseudonyms, deps.catalog, now);
     const humanCheck = createHumanCheck(config.humanCheck, key);
     this.humanCheck = humanCheck;
-    registerContributionRoutes(server, { config, ...deps, contributions, humanCheck, pseudonyms, now });
+    registerContributionRoutes(server, { config, ...routeDeps, contributions, humanCheck, pseudonyms, now });
     this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }

@@ -60,11 +60,11 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
 }
 
 /**
- * One database's steps from the features that keep tables in it, each step with its fixed global number:
+ * One database's (or PostgreSQL schema's) steps from the features that keep tables in it, each step with its fixed global number:
  * in order of those numbers, which must be unique and without gaps. A feature's new step takes the next
  * free number of the file; a clash (two features took the same) is said here, when the list is made.
  */
-export function collectSteps(database: string, ...lists: readonly (readonly Migration[])[]): readonly Migration[] {
+export function collectSteps<Step extends Pick<Migration, 'version' | 'name'>>(database: string, ...lists: readonly (readonly Step[])[]): readonly Step[] {
   const steps = lists.flat().sort((a, b) => a.version - b.version);
   steps.forEach((step, index) => {
     const previous = steps[index - 1];

@@ -37,8 +37,7 @@ export type PartnerPayments = 'closed' | 'vat' | 'net';
 export function accountPage(context: PageContext, page: AccountPage, payments: PartnerPayments): PageContent {
   const t = (key: TextKey, vars?: Record<string, string | number>) => escapeHtml(text(context.lang, key, vars));
   const link = (path: string) => escapeHtml(localPath(context, path));
-  // the passkey forms' buttons wait for the script (web/src/passkey-forms.ts): a click before it would submit
-  // the form natively, putting its fields in the address and the access log
+  // the forms' submit buttons are enabled by their script once wired (enableSubmit in web/src/common.ts)
   const status = '<p class="form-status" role="status" aria-live="polite"></p>';
   const noscript = `<noscript><p>${t('passkey.unsupported')}</p></noscript>`;
   const unsupported = `<p class="unsupported notice-inline" hidden>${t('passkey.unsupported')}</p>`;

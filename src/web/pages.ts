@@ -227,7 +227,7 @@ ${select('wheelchair', 'propose.wheelchair', ['unknown', 'yes', 'limited', 'no']
 ${select('changing_table', 'propose.changing', ['unknown', 'yes', 'no'])}
 <label for="p-note">${t('propose.note')}</label><textarea id="p-note" name="note" maxlength="500" rows="3"></textarea>
 <div class="human"></div>
-<button type="submit" class="primary">${t('improve.send')}</button>
+<button type="submit" class="primary" disabled>${t('improve.send')}</button>
 <p class="form-status" role="status" aria-live="polite"></p>
 <noscript><p>${t('improve.needsJs')}</p></noscript>
 </form>`,

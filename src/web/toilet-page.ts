@@ -145,7 +145,7 @@ function improveHtml(lang: Language, toilet: ToiletItem): string {
   const form = (op: string, summary: TextKey, fields: string) => `<details class="improve"><summary>${t(summary)}</summary>
 <form data-op="${op}" novalidate>${fields}
 <div class="human"></div>
-<button type="submit">${t('improve.send')}</button>
+<button type="submit" disabled>${t('improve.send')}</button>
 <p class="form-status" role="status" aria-live="polite"></p>
 <noscript><p>${t('improve.needsJs')}</p></noscript>
 </form></details>`;

@@ -97,12 +97,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the catalogue of problem types: the HTTP layer's and each feature's data-only problems.ts
   'src/problems': ['src/http', 'src/api', 'src/community', 'src/moderation', 'src/accounts', 'src/partners', 'src/observe', 'src/billing'],
   // the service's own databases: each file's layout steps from the features that keep tables in it
-  'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/storage'],
+  'src/databases': ['src/accounts', 'src/partners', 'src/oauth', 'src/billing', 'src/community', 'src/storage'],
+  // where the write side is kept: the SQLite files, or DATABASE_URL's PostgreSQL for the stores that moved
+  'src/stores': ['src/community', 'src/databases', 'src/storage', 'src/config', 'src/log'],
   // what app.ts knows of a feature: name, needs, start and close (types and the order, nothing else)
   'src/feature': [],
-  'src/app': ['src/feature', 'src/databases', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/databases', 'src/stores', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
-  'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/toilets'],
+  'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/stores', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
   // the import needs the rules, where a point is, hours, the source layout and the place index format
   importer: [...BASE, 'src/hours', 'src/source', 'src/places', 'src/storage', 'src/cli'],
@@ -111,7 +113,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^ioredis$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|([a-z-]+-)?operations)\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;

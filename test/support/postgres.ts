@@ -4,9 +4,10 @@
 // Without the binaries the tests that need it are skipped, except in CI (CI=true), where .ci/run installs
 // them and a skip would hide the write side's PostgreSQL path.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { claimPort } from '../../src/http/port.js';
 
 /** The newest installed major version's binaries, or null. */
@@ -29,8 +30,15 @@ export interface TestPostgres {
   port: number;
   /** Where the cluster's files and socket live; gone after stop(). */
   dir: string;
-  /** Runs one SQL text through psql and returns its unaligned, tuples-only output. */
-  psql(sql: string): string;
+  /** Runs one SQL text through psql (in `database`, a URL; default `url`) and returns its unaligned, tuples-only output. */
+  psql(sql: string, database?: string): string;
+  /** A database of its own for one test (`CREATE DATABASE`), as the superuser's URL. */
+  database(name: string): string;
+  /**
+   * A login role that must give `password` over TCP (scram-sha-256; every other role stays trusted); resolves
+   * once the server refuses that role a wrong password.
+   */
+  passwordRole(name: string, password: string): Promise<void>;
   /** Stops the cluster (fast shutdown) and removes its folder. */
   stop(): void;
 }
@@ -57,11 +65,23 @@ export async function startPostgres(): Promise<TestPostgres> {
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const url = `postgresql://${USER}@127.0.0.1:${port}/postgres`;
+  const psql = (sql: string, database = url) => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', database, '-c', sql]);
   return {
     url,
     port,
     dir,
-    psql: (sql) => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql]),
+    psql,
+    database(name) {
+      psql(`CREATE DATABASE ${name}`);
+      return `postgresql://${USER}@127.0.0.1:${port}/${name}`;
+    },
+    async passwordRole(name, password) {
+      psql(`CREATE ROLE ${name} LOGIN PASSWORD '${password}'`);
+      const hba = join(data, 'pg_hba.conf');
+      writeFileSync(hba, `host all ${name} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
+      psql('SELECT pg_reload_conf()');
+      await refusesWrongPassword(`postgresql://${name}:not-${password}@127.0.0.1:${port}/postgres`);
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
@@ -77,4 +97,20 @@ function run0(command: string, args: string[]): string {
   const done = spawnSync(command, args, { encoding: 'utf8' });
   if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${done.stderr}`);
   return done.stdout.trim();
+}
+
+/** Waits until the reloaded pg_hba.conf is in force: a connection with a wrong password fails (a guard of 200 tries). */
+async function refusesWrongPassword(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+    } catch (error) {
+      if ((error as { code?: string }).code === '28P01') return;
+      throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the server still trusts the role after pg_reload_conf()');
 }

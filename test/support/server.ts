@@ -94,6 +94,8 @@ export interface ServeOptions {
   reach?: Reach;
   /** Takes the access log's batches of lines (as main.ts's stdout does); default: dropped. */
   accessLines?: (lines: string) => void;
+  /** Opens the write side's storage as npm start does (src/stores.ts: DATABASE_URL's PostgreSQL when set); default: the SQLite files. */
+  openStorage?: boolean;
 }
 
 const realFetch = globalThis.fetch;
@@ -127,7 +129,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
-  const app = createApp({ config, log: options.log ?? SILENT, now, places, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}) });
+  const storage = options.openStorage ? await (await import('../../src/stores.js')).openStorage(config, options.log ?? SILENT) : undefined;
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}) });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();

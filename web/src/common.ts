@@ -34,6 +34,14 @@ export async function getJson<T>(path: string): Promise<JsonAnswer<T>> {
   return { status: response.status, body, headers: response.headers };
 }
 
+/**
+ * Server-rendered forms come with their submit buttons disabled: a click before the page wired the form would
+ * submit it natively: a reload, with the fields in the address bar and the history. Called once wired.
+ */
+export function enableSubmit(form: HTMLFormElement): void {
+  for (const button of form.querySelectorAll<HTMLButtonElement>('button[type=submit]')) button.disabled = false;
+}
+
 /** A form field's text ('' when absent). */
 export function fieldText(data: FormData, name: string): string {
   const value = data.get(name);

@@ -2,7 +2,7 @@
 // passkey autofill on the field with autocomplete="username webauthn", and a button for the prompt) and
 // the recovery-link landing (a new passkey with the operator's token from the link's fragment).
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { fieldText, localHref, rememberSignedIn, t } from './common.js';
+import { enableSubmit, fieldText, localHref, rememberSignedIn, t } from './common.js';
 import { addHumanCheck, clearErrors, showFieldErrors, type Problem } from './contribute.js';
 import { call, failureText, isProblem, nextHref, passkeySignIn, type Account, type Answer } from './account-api.js';
 
@@ -19,8 +19,7 @@ export function start(page: 'signup' | 'signin' | 'recover'): void {
     signIn(form);
   }
   else recover(form);
-  // rendered disabled: a click before the form is wired would submit it natively
-  for (const button of form.querySelectorAll('button')) button.disabled = false;
+  enableSubmit(form);
 }
 
 /** A person sent here to sign in from a page (?next=) who has no account yet comes back there after signing up. */

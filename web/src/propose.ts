@@ -1,6 +1,6 @@
 // The proposal page: a pin on the map (where there is one) fills the position fields; the form sends the
 // proposal with the human check, and a moderator reviews it.
-import { fieldText, startPage, t } from './common.js';
+import { enableSubmit, fieldText, startPage, t } from './common.js';
 import { prepareContribution, send } from './contribute.js';
 
 startPage();
@@ -50,4 +50,5 @@ form.addEventListener('submit', (event) => {
   }
   for (const name of ['access', 'fee', 'wheelchair', 'changing_table']) body[name] = fieldText(data, name);
   void send(form, '/api/v1/submissions', body, () => t('improve.thanksPending'));
-});
+});enableSubmit(form);
+

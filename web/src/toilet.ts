@@ -1,7 +1,7 @@
 // The toilet page's forms: confirm, rate, report and vote, each with the human check, loaded when the
 // person opens the form, and "Claim this toilet" (claim.ts, its own chunk). The facts above stay
 // server-rendered; a reload shows the effect of a send.
-import { fieldText, startPage, t } from './common.js';
+import { enableSubmit, fieldText, startPage, t } from './common.js';
 import { prepareContribution, deviceId, send } from './contribute.js';
 
 startPage();
@@ -40,6 +40,7 @@ if (article && id) {
           throw new Error(`no sender for form ${form.dataset.op ?? '(none)'}`);
       }
     });
+    enableSubmit(form);
   }
   const claim = article.querySelector<HTMLElement>('section.claim');
   if (claim) void import('./claim.js').then((module) => module.startClaim(claim, id));

@@ -1,0 +1,133 @@
+// The PostgreSQL database of DATABASE_URL: one `pg` pool per process, Kysely queries per schema over it,
+// and each schema's layout brought up to date when it opens. A schema's steps are Kysely migrations named
+// by their zero-padded number; Kysely's Migrator runs the pending ones in one transaction under a session
+// advisory lock and reads what was applied only once it holds the lock, so replicas starting together apply
+// each step once. A schema holding a step this code does not know was written by a newer release and is
+// refused, as a SQLite file with a higher user_version is (migrations.ts). No message this module makes
+// shows the password: the driver's are cut before they leave it.
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, sql, type Migration as KyselyMigration } from 'kysely';
+import { NewerDatabaseError } from './migrations.js';
+import { errorCode } from './errors.js';
+
+/** One step of a schema's layout: SQL run with the schema as the search path, inside the run's transaction. */
+export interface PostgresStep {
+  /** 1 for the schema's first step, then one more per step, without gaps (collectSteps). */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** A schema of the service's own and the steps of its layout (src/databases.ts lists them). */
+export interface PostgresSchema {
+  name: string;
+  steps: readonly PostgresStep[];
+}
+
+/** DATABASE_URL as the configuration reads it (src/config-values.ts, PostgresUrl). */
+export interface PostgresAddress {
+  url: string;
+  shown: string;
+  secrets: readonly string[];
+}
+
+/** How long a connection attempt may take before the start (or a write) gives up on it. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Each schema's record of the steps it had, in the schema itself. */
+const STEPS_TABLE = 'layout_steps';
+
+export class PostgresDatabase {
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly root: Kysely<unknown>,
+    /** The URL as messages show it (password ***). */
+    readonly shown: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  /**
+   * Connects and brings every schema's layout up to date. Rejects with a message that names the database
+   * (password hidden) and says what failed; a newer release's schema with a NewerDatabaseError.
+   * `onIdleError` hears of a pooled connection lost between queries (the pool replaces it).
+   */
+  static async open(address: PostgresAddress, schemas: readonly PostgresSchema[], onIdleError: (message: string) => void): Promise<PostgresDatabase> {
+    const pool = new pg.Pool({ connectionString: address.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'toilet-finder' });
+    pool.on('error', (error) => onIdleError(hidden(messageOf(error), address.secrets)));
+    const database = new PostgresDatabase(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), address.shown, address.secrets);
+    try {
+      await sql`SELECT 1`.execute(database.root);
+      for (const schema of schemas) await database.migrate(schema);
+      return database;
+    } catch (error) {
+      await database.close().catch(() => undefined); // the start's own error is the one to tell
+      throw database.failure(error);
+    }
+  }
+
+  /** Queries on the tables of one schema (`Tables`: their rows, as Kysely types them). */
+  schema<Tables>(name: string): Kysely<Tables> {
+    return (this.root as Kysely<Tables>).withSchema(name);
+  }
+
+  /** Ends the pool's connections once the queries under way are done; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.root.destroy();
+    return this.closing;
+  }
+
+  private async migrate(schema: PostgresSchema): Promise<void> {
+    const migrations: Record<string, KyselyMigration> = {};
+    for (const step of schema.steps) {
+      migrations[stepName(step)] = { up: (db) => sql.raw(`SET LOCAL search_path TO "${schema.name}";\n${step.sql}`).execute(db).then(() => undefined) };
+    }
+    const migrator = new Migrator({
+      db: this.root,
+      provider: { getMigrations: async () => migrations },
+      migrationTableSchema: schema.name,
+      migrationTableName: STEPS_TABLE,
+      migrationLockTableName: `${STEPS_TABLE}_lock`,
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error === undefined) return;
+    if (/^corrupted migrations/.test(messageOf(error))) throw await this.newer(schema);
+    const failed = results?.find((result) => result.status === 'Error');
+    const step = failed === undefined ? '' : `step ${failed.migrationName} failed, no step of this start was kept: `;
+    throw Object.assign(new Error(`the layout of schema ${schema.name}: ${step}${messageOf(error)}`, { cause: error }), { code: errorCode(error) });
+  }
+
+  /** The refusal of a schema that had steps this release does not know. */
+  private async newer(schema: PostgresSchema): Promise<NewerDatabaseError> {
+    const known = new Set(schema.steps.map(stepName));
+    const applied = await this.root.withSchema(schema.name).selectFrom(STEPS_TABLE as never).select(sql<string>`name`.as('name')).execute();
+    const unknown = (applied as { name: string }[]).map((row) => row.name).filter((name) => !known.has(name));
+    return new NewerDatabaseError(
+      `schema ${schema.name} has layout steps this release of the service does not know (${unknown.join(', ') || 'in another order'}): a newer release wrote it. ` +
+        'Run that release again (upgrade the service), or restore a dump (pg_dump) made before the upgrade',
+    );
+  }
+
+  /** Any failure of open(), as the start-failed line shows it: the database named, the password nowhere. */
+  private failure(error: unknown): Error {
+    const message = `cannot use the PostgreSQL database ${this.shown}: ${hidden(messageOf(error), this.secrets)}`;
+    if (error instanceof NewerDatabaseError) return new NewerDatabaseError(message);
+    return Object.assign(new Error(message), { code: errorCode(error) });
+  }
+}
+
+function stepName(step: PostgresStep): string {
+  return `${String(step.version).padStart(4, '0')} ${step.name}`;
+}
+
+/** An error's message; a refused connection to a name with several addresses is an AggregateError without one. */
+function messageOf(error: unknown): string {
+  const { message, errors, code } = error as { message?: string; errors?: unknown[]; code?: string };
+  if (message) return message;
+  if (Array.isArray(errors) && errors.length > 0) return errors.map(messageOf).join('; ');
+  return code ?? String(error);
+}
+
+/** `text` with every secret in it replaced by ***. */
+function hidden(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
+}

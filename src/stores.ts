@@ -1,0 +1,72 @@
+// Where this process keeps the write side: SQLite files (OVERLAY_DB, ACCOUNTS_DB, $OVERLAY_DB.key) by
+// default, or with DATABASE_URL one PostgreSQL database every replica shares, for each store that has a
+// PostgreSQL implementation (STORES says which; the others stay in their SQLite files until they move).
+// PostgreSQL is reached asynchronously, so serve.ts opens this before the app is made and hands it in; an
+// app made without it (the tests) keeps everything in the files. The app closes what it was given.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Community } from './community/community.js';
+import { FileServerKey, PostgresServerKey, type ServerKeyTables } from './community/server-key.js';
+import { PostgresDatabase } from './storage/postgres.js';
+import { POSTGRES_SCHEMAS } from './databases.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+
+export interface Storage {
+  /** The database of DATABASE_URL, migrated; null without it. */
+  postgres: PostgresDatabase | null;
+  /** The server key (src/community/server-key.ts), read, or made once, at start. */
+  serverKey: Buffer;
+  close(): Promise<void>;
+}
+
+/** What each store keeps, the SQLite file it is in without DATABASE_URL, and whether it is in PostgreSQL with it. */
+const STORES: readonly { what: string; file: 'OVERLAY_DB' | 'ACCOUNTS_DB'; postgres: boolean }[] = [
+  { what: 'the server key', file: 'OVERLAY_DB', postgres: true },
+  { what: 'contributions and moderation', file: 'OVERLAY_DB', postgres: false },
+  { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'account events', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'billing', file: 'ACCOUNTS_DB', postgres: false },
+];
+
+/** Connects to DATABASE_URL and migrates it when set (rejecting with a message without the password); else the files. */
+export async function openStorage(config: Config, log: Logger): Promise<Storage> {
+  if (config.database === null) return fileStorage(config);
+  const onIdleError = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
+  const postgres = await PostgresDatabase.open(config.database, POSTGRES_SCHEMAS, onIdleError);
+  try {
+    const keyFile = new FileServerKey(Community.keyFile(config));
+    const fileKey = keyFile.existing();
+    const serverKey = await new PostgresServerKey(postgres.schema<ServerKeyTables>('accounts'), fileKey).key();
+    if (fileKey !== null && !fileKey.equals(serverKey)) {
+      log.error(`${keyFile.path} holds another server key than PostgreSQL's, which another replica put there first: the raters and voters stored in this replica's OVERLAY_DB count as new ones, and its key file is not used`);
+    }
+    return { postgres, serverKey, close: () => postgres.close() };
+  } catch (error) {
+    await postgres.close();
+    throw new Error(`cannot read the server key from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Everything in the SQLite files (the key file made beside OVERLAY_DB when missing). */
+export function fileStorage(config: Config): Storage {
+  const keyFile = Community.keyFile(config);
+  mkdirSync(dirname(keyFile), { recursive: true });
+  return { postgres: null, serverKey: new FileServerKey(keyFile).keySync(), close: async () => {} };
+}
+
+/** The start's one line on what DATABASE_URL holds and what is still in which file (null without it). */
+export function postgresNote(config: Config): string | null {
+  if (config.database === null) return null;
+  const moved = STORES.filter((store) => store.postgres).map((store) => store.what);
+  const files = { OVERLAY_DB: config.overlayDb, ACCOUNTS_DB: config.accountsDb };
+  const left = (['OVERLAY_DB', 'ACCOUNTS_DB'] as const)
+    .map((file) => ({ file, what: STORES.filter((store) => !store.postgres && store.file === file).map((store) => store.what) }))
+    .filter(({ what }) => what.length > 0);
+  const kept = `DATABASE_URL is set: ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} kept in PostgreSQL (${config.database.shown})`;
+  if (left.length === 0) return `${kept}; OVERLAY_DB and ACCOUNTS_DB are not used`;
+  const stay = left.map(({ file, what }) => `${what.join(', ')} in ${file} (${files[file]})`).join('; ');
+  return `${kept}; still in SQLite files of this replica, not shared with others: ${stay}`;
+}
