@@ -1,5 +1,5 @@
-// Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits,
-// basemap tiles, the site's overview, HTTP routes.
+// Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits
+// (shared with the other replicas through REDIS_URL), basemap tiles, the site's overview, HTTP routes.
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import type { Problems } from './http/problem.js';
@@ -39,7 +39,8 @@ import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
 import { McpCallCounts } from './observe/mcp-calls.js';
 import { registerMetricsRoute } from './observe/metrics-route.js';
-import { RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
+import { allLimiters, RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
+import { RateLimitSync } from './cluster/limit-sync.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES, problemTypesOf } from './problems.js';
@@ -102,6 +103,8 @@ export interface App {
   sourceFetch: SourceFetch;
   /** The public MCP endpoint of this thread. */
   mcp: McpEndpoint;
+  /** REDIS_URL: the reconciliation of the rate limits with the other replicas; null without it. */
+  limitSync: RateLimitSync | null;
   /** The features with a start and a close, in their start order (src/feature.ts); they close in its reverse. */
   features: readonly Feature[];
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -169,7 +172,8 @@ export function createApp(options: AppOptions): App {
   });
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
-  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch });
+  const limitSync = config.redisUrl === null ? null : new RateLimitSync({ redisUrl: config.redisUrl, limiters: allLimiters(limits), log, now });
+  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch, limitSync });
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
@@ -184,7 +188,7 @@ export function createApp(options: AppOptions): App {
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
   registerTileRoutes(server, { config, limits, problems, now, tiles });
   // the features with a start and a close; their order follows what each declares it needs (src/feature.ts)
-  const features = inStartOrder<Feature>([accounts, community, partners, oauth, accountEvents, billing, tiles]);
+  const features = inStartOrder<Feature>([accounts, community, partners, oauth, accountEvents, billing, tiles, ...(limitSync ? [limitSync] : [])]);
   for (const feature of features) if (feature.accountDeletion !== undefined) accounts.deletion.register(feature.accountDeletion);
   const threads =
     config.httpThreads > 1
@@ -193,7 +197,7 @@ export function createApp(options: AppOptions): App {
 
   return {
     ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
-    server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, features, threads,
+    server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, limitSync, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
   };
 }

@@ -12,6 +12,7 @@ import { readCommunitySettings, type CommunitySettings } from './community/confi
 import { readObserveSettings, type ObserveSettings } from './observe/config.js';
 import { readBillingConfig, type BillingConfig } from './billing/config.js';
 import { readSourceFetchConfig, type SourceFetchConfig } from './source-fetch/config.js';
+import { readClusterSettings, type ClusterSettings } from './cluster/config.js';
 
 export { ConfigError };
 
@@ -19,7 +20,7 @@ export { ConfigError };
  * Every setting: the service's own (CoreConfig) and each feature's, read by the feature's config.ts. A
  * feature with settings of its own adds its part here and its reader to loadConfig.
  */
-export interface Config extends CoreConfig, AccountSettings, OAuthSettings, CommunitySettings, ObserveSettings {
+export interface Config extends CoreConfig, AccountSettings, OAuthSettings, CommunitySettings, ObserveSettings, ClusterSettings {
   /** Partner payments through Stripe (src/billing); null while STRIPE_SECRET_KEY is unset: the billing operations answer 503. */
   billing: BillingConfig | null;
 }
@@ -126,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...readOAuthSettings(env, accounts.accountRateLimitPerMinute),
     ...readCommunitySettings(env, toiletsDb),
     ...readObserveSettings(env, trustProxy),
+    ...readClusterSettings(env),
     billing: readBillingConfig(env),
   };
 }

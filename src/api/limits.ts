@@ -2,7 +2,7 @@
 // endpoint's own, the basemap tiles' own (not in the spec: tiles are no API operation), the site's overview's own, the sign-in
 // and registration attempts' own (src/accounts), and OAuth client registrations' own (src/oauth: clients
 // call it from anywhere, so it must not spend the sign-in budget of the addresses they share). Quotas come from the config; policy names and windows
-// from the operations registry.
+// from the operations registry. With REDIS_URL the tables are clustered: src/cluster shares their counts with the other replicas.
 import { FixedWindowRateLimiter } from '../http/rate-limit.js';
 import { RATE_LIMIT_POLICIES, type RateLimitPolicy } from '../schemas/operations.js';
 import type { Config } from '../config.js';
@@ -30,11 +30,11 @@ export type LimitTables = Record<keyof Limits, SharedArrayBuffer>;
 /** Addresses counted exactly for sign-in attempts: far fewer than readers, so a smaller table (3 MiB). */
 const ACCOUNT_ATTEMPT_KEYS = 100_000;
 
-type Quotas = Pick<Config, 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'overviewRateLimitPerMinute' | 'accountRateLimitPerMinute' | 'registrationRateLimitPerMinute'>;
+type Quotas = Pick<Config, 'redisUrl' | 'rateLimitPerMinute' | 'areaRateLimitPerMinute' | 'tilesRateLimitPerMinute' | 'overviewRateLimitPerMinute' | 'accountRateLimitPerMinute' | 'registrationRateLimitPerMinute'>;
 
 export function createLimits(quotas: Quotas, tables?: LimitTables): Limits {
   const limiter = (policy: RateLimitPolicy, limit: number, table: SharedArrayBuffer | undefined, maxKeys?: number) =>
-    new FixedWindowRateLimiter({ name: policy.name, limit, windowSeconds: policy.windowSeconds }, { table, maxKeys });
+    new FixedWindowRateLimiter({ name: policy.name, limit, windowSeconds: policy.windowSeconds }, { table, maxKeys, clustered: quotas.redisUrl !== null });
   const { perIp, areaPerIp, tilesPerIp, overviewPerIp, accountsPerIp, registrationPerIp } = RATE_LIMIT_POLICIES;
   return {
     perIp: limiter(perIp, quotas.rateLimitPerMinute, tables?.perIp),
@@ -62,6 +62,11 @@ export function limitTables(limits: Limits): LimitTables {
 /** Counts one refusal under `policy` (any thread: atomic). */
 export function countRefusal(limits: Limits, policy: { readonly name: string }): void {
   Atomics.add(limits.refusals, RATE_LIMIT_POLICY_NAMES.indexOf(policy.name), 1n);
+}
+
+/** Every limiter among the limits (REDIS_URL: the tables src/cluster reconciles). */
+export function allLimiters(limits: Limits): FixedWindowRateLimiter[] {
+  return LIMITERS.map((name) => limits[name]);
 }
 
 /** The limiter that counts `policy` (a policy of the operations registry). */

@@ -16,6 +16,11 @@
 // The counters live in shared memory (SharedArrayBuffer), so every server thread counts into the same
 // table (limiters made over one `table`): an address's budget is one budget whichever thread its
 // connections land on. A lock word guards each call; its critical section is a few dozen instructions.
+//
+// A `clustered` table also keeps, per slot, the requests counted here since the last reconciliation
+// (pending), and a list of the slots that have some: the main thread drains them (drain()) and folds the
+// cluster's totals back in (merge(); src/cluster). The read path does no more than add to a word and,
+// the first time per interval, to the list. Addresses counted in the sketch stay this replica's own.
 import { ipv6Prefix64 } from './client-ip.js';
 
 export interface RateLimitPolicy {
@@ -45,7 +50,12 @@ export interface RateLimiterOptions {
   readonly sketchWidth?: number;
   /** The table of another limiter of the same policy and maxKeys (its `table`), to count together with it. */
   readonly table?: SharedArrayBuffer;
+  /** Keep what drain() and merge() need to share the counts with other replicas (a larger table). */
+  readonly clustered?: boolean;
 }
+
+/** A window's counts by key, flat: hashA, hashB, count, hashA, hashB, count, … */
+export type KeyCounts = number[];
 
 // Table layout, in 32-bit words: a header, then per slot the window it was counted in, the key's two
 // hashes and the count; then the sketch, SKETCH_ROWS rows of 16-bit counters.
@@ -54,8 +64,17 @@ const WINDOW = 1;
 const USED = 2;
 /** The window the sketch's counters were counted in (they are cleared when it is used in a new one). */
 const SKETCH_WINDOW = 3;
-const HEADER_WORDS = 4;
+/** Slots in the pending list (clustered tables). */
+const LISTED = 4;
+const HEADER_WORDS = 5;
+/** Window, hashA, hashB, count; a clustered slot adds its pending word (see below). */
 const SLOT_WORDS = 4;
+const CLUSTERED_SLOT_WORDS = 5;
+/** In a pending word: the slot is in the pending list; the bits below count the requests not yet drained. */
+const IN_LIST = 0x40000000;
+const PENDING = IN_LIST - 1;
+/** Slots drained or merged per hold of the lock, so the read threads never wait long. */
+const BATCH = 1024;
 const SKETCH_ROWS = 4;
 /** Sketch counters stop here; a higher limit is enforced exactly only (a benchmark setting). */
 const SKETCH_MAX = 0xffff;
@@ -76,6 +95,11 @@ export class FixedWindowRateLimiter {
   private readonly slotMask: number;
   private readonly sketch: Uint16Array;
   private readonly sketchMask: number;
+  /** Whether slots keep pending counts (options.clustered). */
+  readonly clustered: boolean;
+  private readonly slotWords: number;
+  /** Where the pending list starts (a word index; clustered tables only). */
+  private readonly listAt: number;
 
   constructor(policy: RateLimitPolicy, options: RateLimiterOptions = {}) {
     if (!(policy.windowSeconds > 0) || !Number.isInteger(policy.windowSeconds)) {
@@ -94,7 +118,10 @@ export class FixedWindowRateLimiter {
     // at most half full, so probes stay short
     let slots = 1;
     while (slots < 2 * this.maxKeys) slots *= 2;
-    const tableBytes = (HEADER_WORDS + slots * SLOT_WORDS) * 4;
+    this.clustered = options.clustered ?? false;
+    this.slotWords = this.clustered ? CLUSTERED_SLOT_WORDS : SLOT_WORDS;
+    this.listAt = HEADER_WORDS + slots * this.slotWords;
+    const tableBytes = (this.listAt + (this.clustered ? slots : 0)) * 4;
     const bytes = this.enabled ? tableBytes + SKETCH_ROWS * sketchWidth * 2 : 0;
     this.table = options.table ?? new SharedArrayBuffer(bytes);
     if (this.table.byteLength !== bytes) throw new RangeError(`a shared rate limit table must have ${bytes} bytes for ${this.maxKeys} keys, got ${this.table.byteLength}`);
@@ -102,6 +129,11 @@ export class FixedWindowRateLimiter {
     this.slotMask = slots - 1;
     this.sketch = new Uint16Array(this.table, this.enabled ? tableBytes : 0, this.enabled ? SKETCH_ROWS * sketchWidth : 0);
     this.sketchMask = sketchWidth - 1;
+  }
+
+  /** The number of the window `nowMs` lies in (windows are aligned to the epoch). */
+  windowAt(nowMs: number): number {
+    return Math.floor(nowMs / this.windowMs);
   }
 
   /** Counts one request from address `ip` at `nowMs` (epoch milliseconds) and says whether it may proceed. */
@@ -154,7 +186,7 @@ export class FixedWindowRateLimiter {
   private counted(stamp: number, hashA: number, hashB: number): number {
     const words = this.words;
     for (let slot = hashA & this.slotMask; ; slot = (slot + 1) & this.slotMask) {
-      const at = HEADER_WORDS + slot * SLOT_WORDS;
+      const at = HEADER_WORDS + slot * this.slotWords;
       if (words[at] !== stamp) return words[USED] >= this.maxKeys && words[SKETCH_WINDOW] === stamp ? this.sketchCount(hashA, hashB) : 0;
       if (words[at + 1] === hashA && words[at + 2] === hashB) return words[at + 3];
     }
@@ -174,7 +206,7 @@ export class FixedWindowRateLimiter {
     const limit = this.limit;
     // Linear probing: within a window slots are only ever added, so a key lies before the first empty slot.
     for (let slot = hashA & this.slotMask; ; slot = (slot + 1) & this.slotMask) {
-      const at = HEADER_WORDS + slot * SLOT_WORDS;
+      const at = HEADER_WORDS + slot * this.slotWords;
       if (words[at] !== stamp) {
         if (words[USED] >= this.maxKeys) return this.countInSketch(stamp, hashA, hashB);
         words[USED]++;
@@ -182,11 +214,15 @@ export class FixedWindowRateLimiter {
         words[at + 1] = hashA;
         words[at + 2] = hashB;
         words[at + 3] = 1;
+        if (this.clustered) this.addPending(at, 0);
         return 0;
       }
       if (words[at + 1] === hashA && words[at + 2] === hashB) {
         const used = words[at + 3];
-        if (used < limit) words[at + 3] = used + 1;
+        if (used < limit) {
+          words[at + 3] = used + 1;
+          if (this.clustered) this.addPending(at, words[at + 4] & PENDING);
+        }
         return used;
       }
     }
@@ -213,6 +249,86 @@ export class FixedWindowRateLimiter {
     }
     if (smallest < this.limit && smallest < SKETCH_MAX) for (const index of at) if (sketch[index] === smallest) sketch[index] = smallest + 1;
     return smallest;
+  }
+
+  /** Sets the pending count of the slot at word `at` to `before` + 1 and lists the slot if it is not yet (the lock held). */
+  private addPending(at: number, before: number): void {
+    const words = this.words;
+    const listed = words[at + 4] & IN_LIST;
+    words[at + 4] = IN_LIST | (before + 1);
+    if (listed === 0) words[this.listAt + words[LISTED]++] = at;
+  }
+
+  /**
+   * Takes the requests counted here in window `window` since the last drain: appends hashA, hashB and the
+   * count of each such key to `out`, empties the pending list, and returns `out`. Counts of an earlier
+   * window are dropped: that window is over for every replica.
+   */
+  drain(window: number, out: KeyCounts = []): KeyCounts {
+    if (!this.clustered || !this.enabled) return out;
+    const words = this.words;
+    const stamp = window | 0;
+    for (let more = true; more; ) {
+      while (Atomics.compareExchange(words, LOCK, 0, 1) !== 0);
+      try {
+        for (let n = 0; n < BATCH && words[LISTED] > 0; n++) {
+          const at = words[this.listAt + --words[LISTED]];
+          const pending = words[at + 4] & PENDING;
+          words[at + 4] = 0;
+          if (words[at] === stamp && pending > 0) out.push(words[at + 1], words[at + 2], pending);
+        }
+        more = words[LISTED] > 0;
+      } finally {
+        Atomics.store(words, LOCK, 0);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Folds the cluster's totals of window `window` (the current one; an earlier one is ignored) into the table: each key counts at
+   * least its total plus what was counted here since it was drained. Totals only grow within a window, so a
+   * late or repeated one changes nothing. A key not counted here yet is added while the exact table has room.
+   */
+  merge(window: number, totals: KeyCounts): void {
+    if (!this.clustered || !this.enabled) return;
+    const words = this.words;
+    const stamp = window | 0;
+    for (let i = 0; i < totals.length; ) {
+      while (Atomics.compareExchange(words, LOCK, 0, 1) !== 0);
+      try {
+        if (words[WINDOW] > stamp) return; // the threads count in a later window already: these totals are over
+        if (words[WINDOW] !== stamp) {
+          words[WINDOW] = stamp;
+          words[USED] = 0;
+        }
+        for (const end = Math.min(totals.length, i + 3 * BATCH); i < end; i += 3) this.mergeOne(stamp, totals[i], totals[i + 1], totals[i + 2]);
+      } finally {
+        Atomics.store(words, LOCK, 0);
+      }
+    }
+  }
+
+  /** One key's total (the lock held). */
+  private mergeOne(stamp: number, hashA: number, hashB: number, total: number): void {
+    const words = this.words;
+    for (let slot = hashA & this.slotMask; ; slot = (slot + 1) & this.slotMask) {
+      const at = HEADER_WORDS + slot * this.slotWords;
+      if (words[at] !== stamp) {
+        if (words[USED] >= this.maxKeys) return;
+        words[USED]++;
+        words[at] = stamp;
+        words[at + 1] = hashA;
+        words[at + 2] = hashB;
+        words[at + 3] = Math.min(total, 0x7fffffff);
+        words[at + 4] &= IN_LIST; // listed for an earlier window's key: drain() finds nothing pending
+        return;
+      }
+      if (words[at + 1] === hashA && words[at + 2] === hashB) {
+        words[at + 3] = Math.max(words[at + 3], Math.min(total + (words[at + 4] & PENDING), 0x7fffffff));
+        return;
+      }
+    }
   }
 
   /** Keys counted exactly in the current window (at most maxKeys). */

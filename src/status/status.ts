@@ -13,6 +13,7 @@ import { missingPartsNote } from '../toilets/source-parts.js';
 import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
 import type { Community } from '../community/community.js';
 import type { SourceFetch, SourceFetchStatus } from '../source-fetch/source-fetch.js';
+import { REPLICA_SCOPE, type RateLimitScope } from '../cluster/limit-sync.js';
 
 /** The service's version, from package.json (dist/src/status/ → the repository root). */
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -27,6 +28,8 @@ export interface StatusDeps {
   now: () => number;
   /** The published files this replica fetches (TOILETS_DB_URL, TILES_DB_URL). */
   sourceFetch: SourceFetch;
+  /** REDIS_URL: how the rate limits are shared with the other replicas; null: they are not. */
+  limitSync: { status(): RateLimitScope } | null;
 }
 
 /** GET /status: the fields the web app's notice and operators read (README, "Status and health"). */
@@ -47,11 +50,13 @@ export interface ServiceStatus {
   source_layout: { missing: readonly string[]; note: string | null };
   /** Where a replica fetches its files from, and how that goes (null each when not set). */
   source_fetch: SourceFetchStatus;
+  /** Whether the rate limits are counted with the other replicas (REDIS_URL) or by this one alone, and why. */
+  rate_limits: RateLimitScope;
   uptime_seconds: number;
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, community, problems, now, sourceFetch } = deps;
+  const { catalog, community, problems, now, sourceFetch, limitSync } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
@@ -71,6 +76,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       counts: { ...counts, places: info.places },
       source_layout: { missing: info.missing, note: missingPartsNote(info.missing) },
       source_fetch: sourceFetch.status(),
+      rate_limits: limitSync?.status() ?? REPLICA_SCOPE,
       uptime_seconds: Math.floor(process.uptime()),
     };
   };

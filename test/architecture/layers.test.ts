@@ -95,7 +95,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the operational endpoints of the main thread: what the service serves, and whether it can write
   // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
   'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
-  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch'],
+  // the rate limits shared with the other replicas through Redis (REDIS_URL): main thread only
+  'src/cluster': ['src/http', 'src/config', 'src/log'],
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
   declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe'],
   // the registry, the catalogue of problem types and the accounts database's steps: made from the slices
@@ -106,7 +108,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/stores': ['src/community', 'src/databases', 'src/storage', 'src/config', 'src/log'],
   // what a feature is: its slice's shape, and what app.ts knows to run it (name, needs, start, close, deletion)
   'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts'],
-  'src/app': ['src/feature', 'src/operations', 'src/databases', 'src/stores', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
+  'src/app': ['src/feature', 'src/operations', 'src/databases', 'src/stores', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/stores', 'src/toilets'],
   'src/main': ['src/serve', 'src/config', 'src/log'],
@@ -117,7 +119,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview)\/(?!(problems|config|slice|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -173,7 +175,7 @@ test('the server reaches the importer only through importer/index.ts, and the im
   assert.deepEqual(wrong, []);
 });
 
-test('a read thread loads no SQLite, community, account, billing or tiles code', () => {
+test('a read thread loads no SQLite, community, account, billing, tiles or Redis code', () => {
   const start = 'src/threads/read-thread.ts';
   const loaded = [...runtimeClosure(graph, start)].filter((module) => NOT_IN_READ_THREADS.some((pattern) => pattern.test(module)));
   assert.deepEqual(

@@ -138,6 +138,76 @@ describe('FixedWindowRateLimiter', () => {
   });
 });
 
+describe('a clustered table (REDIS_URL: src/cluster reconciles it)', () => {
+  const policy = { name: 'per-ip', limit: 5, windowSeconds: 60 };
+  const W = T0 / MINUTE;
+
+  test('drain gives each key\'s requests since the last drain once, and only the current window\'s', () => {
+    const limiter = new FixedWindowRateLimiter(policy, { maxKeys: 16, clustered: true });
+    assert.equal(limiter.windowAt(T0 + 59_999), W);
+    limiter.take('192.0.2.1', T0);
+    limiter.take('192.0.2.1', T0);
+    limiter.take('192.0.2.2', T0);
+    const first = limiter.drain(W);
+    assert.equal(first.length, 6, 'two keys, each once');
+    assert.deepEqual(first.filter((_, i) => i % 3 === 2).sort((x, y) => x - y), [1, 2]);
+    assert.deepEqual(limiter.drain(W), [], 'nothing new');
+    limiter.take('192.0.2.1', T0);
+    const second = limiter.drain(W);
+    assert.deepEqual([second.length, second[2]], [3, 1]);
+    assert.deepEqual([second[0], second[1]], first[2] === 2 ? [first[0], first[1]] : [first[3], first[4]], 'the same key');
+    limiter.take('192.0.2.3', T0);
+    assert.deepEqual(limiter.drain(W + 1), [], 'an earlier window\'s requests are dropped');
+  });
+
+  test('merge makes a key count the cluster\'s total plus what was counted here since the drain', () => {
+    const limiter = new FixedWindowRateLimiter(policy, { maxKeys: 16, clustered: true });
+    limiter.take('192.0.2.1', T0);
+    const [hashA, hashB] = limiter.drain(W);
+    limiter.take('192.0.2.1', T0); // counted while the drained one was on its way to Redis
+    limiter.merge(W, [hashA, hashB, 3]); // Redis: 1 from here and 2 from elsewhere
+    assert.equal(limiter.peek('192.0.2.1', T0).remaining, 1, '3 + 1 of 5');
+    limiter.merge(W, [hashA, hashB, 2]);
+    assert.equal(limiter.peek('192.0.2.1', T0).remaining, 1, 'a late, smaller total changes nothing');
+    assert.deepEqual(limiter.drain(W).slice(2), [1], 'the request counted meanwhile is still pending');
+    assert.equal(limiter.take('192.0.2.1', T0).remaining, 0);
+    assert.equal(limiter.take('192.0.2.1', T0).allowed, false);
+    limiter.merge(W - 1, [hashA, hashB, 0]);
+    limiter.merge(W - 1, [1, 2, 5]);
+    assert.equal(limiter.peek('192.0.2.1', T0).remaining, 0, 'an earlier window is ignored');
+  });
+
+  test('merge adds a key only other replicas counted, refused here from its first request', () => {
+    const elsewhere = new FixedWindowRateLimiter(policy, { maxKeys: 16, clustered: true });
+    for (let i = 0; i < 5; i++) elsewhere.take('2001:db8::1', T0);
+    const spent = elsewhere.drain(W);
+    const limiter = new FixedWindowRateLimiter(policy, { maxKeys: 16, clustered: true });
+    limiter.merge(W, spent);
+    assert.equal(limiter.trackedKeys, 1);
+    assert.deepEqual(limiter.take('2001:db8::2', T0), { allowed: false, limit: 5, remaining: 0, resetSeconds: 60 }, 'the same /64');
+    assert.deepEqual(limiter.drain(W), [], 'a refused request is not counted');
+    assert.equal(limiter.take('192.0.2.9', T0).remaining, 4);
+  });
+
+  test('threads over one clustered table drain into one list, and the table has room for every key', async () => {
+    const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 1_000_000, windowSeconds: 60 }, { maxKeys: 1000, clustered: true });
+    const source = `
+      const { workerData, parentPort } = require('node:worker_threads');
+      import(workerData.module).then(({ FixedWindowRateLimiter }) => {
+        const limiter = new FixedWindowRateLimiter({ name: 'per-ip', limit: 1_000_000, windowSeconds: 60 }, { maxKeys: 1000, table: workerData.table, clustered: true });
+        for (let i = 0; i < 2000; i++) limiter.take('10.0.' + ((i % 1000) >> 8) + '.' + ((i % 1000) & 255), workerData.now);
+        parentPort.postMessage('done');
+      });`;
+    const module = new URL('../../src/http/rate-limit.js', import.meta.url).href;
+    const workers = [0, 1].map(() => new Worker(source, { eval: true, workerData: { module, table: limiter.table, now: T0 } }));
+    await Promise.all(workers.map((worker) => once(worker, 'message')));
+    await Promise.all(workers.map((worker) => worker.terminate()));
+    const drained = limiter.drain(W);
+    assert.equal(drained.length / 3, 1000, 'every key once');
+    assert.equal(drained.filter((_, i) => i % 3 === 2).reduce((a, b) => a + b, 0), 4000, 'every request');
+  });
+});
+
 describe('rate-limit headers on the wire', () => {
   test('match protocol-notes §6, and a 429 carries Retry-After equal to retry_after_seconds', async () => {
     const perIp = new FixedWindowRateLimiter({ name: 'per-ip', limit: 60, windowSeconds: 60 });

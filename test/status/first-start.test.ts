@@ -102,6 +102,7 @@ test('no data, no TOILETS_EXTRACT: the demo is imported and served, the log and 
       counts: { toilets: 29, community_toilets: 0, places: 379 },
       source_layout: { missing: [], note: null },
       source_fetch: { toilets: null, tiles: null },
+      rate_limits: { scope: 'replica', redis: null },
     });
     const nearest = await json<{ status: string; results: unknown[] }>(`${server.url}/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=3`);
     assert.equal(nearest.body.status, 'ok');

@@ -12,27 +12,43 @@ if (!found && process.env.CI === 'true') throw new Error('redis-server is missin
 export const noRedis: string | false = found ? false : 'redis-server is not installed (apt-get install redis-server); CI fails instead of skipping';
 
 export interface TestRedis {
-  /** `redis://127.0.0.1:<port>` */
+  /** `redis://127.0.0.1:<port>` (with `:<password>@` when it has one) */
   url: string;
   port: number;
   /** Stops the server; resolves once it has exited. */
   stop(): Promise<void>;
+  /** SIGSTOP and SIGCONT: a server that hangs with its connections open, and goes on. */
+  pause(): void;
+  resume(): void;
+}
+
+export interface RedisOptions {
+  /** The port of one stopped before (Redis back after an outage); default a free one. */
+  port?: number;
+  /** requirepass: clients must authenticate (the URL carries it). */
+  password?: string;
 }
 
 /** Starts a fresh redis-server and resolves once it accepts connections; call stop() in an after() hook. */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
   if (!found) throw new Error(noRedis as string);
-  const port = await claimPort('127.0.0.1', 0);
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = options.port ?? (await claimPort('127.0.0.1', 0));
+  const auth = options.password === undefined ? [] : ['--requirepass', options.password];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: ['ignore', 'pipe', 'pipe'] });
   await readyOrExit(child, port);
   const exited = once(child, 'exit');
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`,
     port,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) {
+        child.kill('SIGCONT'); // a paused server takes no SIGTERM
+        child.kill('SIGTERM');
+      }
       await exited;
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }
 
