@@ -120,13 +120,17 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
   };
   let pending: ReturnType<typeof setTimeout> | undefined;
-  map.on('moveend', (event) => {
-    moved.forEach((listener) => listener(view()));
-    if ((event as unknown as { pageMove?: boolean }).pageMove) return;
-    // one request per settled view: wait until the person stops moving
+  // one request per settled view: wait until the person stops moving
+  const settle = () => {
     clearTimeout(pending);
     pending = setTimeout(() => listeners.forEach((listener) => listener(view())), 350);
+  };
+  map.on('moveend', (event) => {
+    moved.forEach((listener) => listener(view()));
+    if (!(event as unknown as { pageMove?: boolean }).pageMove) settle();
   });
+  // a larger or smaller map (the phone's switch, a turned screen) shows another view
+  map.on('resize', settle);
 
   const ready = new Promise<void>((resolve) => {
     map.on('load', () => {
