@@ -100,7 +100,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
         markRow(id);
         const row = rowOf(id);
         // on the desktop the list scrolls beside the map; on a phone the page scrolls the row up to just below the map
-        if (row && results.scrollHeight > results.clientHeight) results.scrollTop = row.offsetTop - results.offsetTop - 8;
+        if (row && getComputedStyle(results).overflowY === 'auto') results.scrollTop = row.offsetTop - results.offsetTop - 8;
         else row?.scrollIntoView({ block: 'nearest' });
       });
       map = created;
