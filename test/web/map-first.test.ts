@@ -1,7 +1,9 @@
 // The finder, map first (issue 43), in Debian's chromium against the real server: on the demo data with
 // its shipped basemap (a fresh install) and on Andorra imported without tiles (the plain map). A first
 // visit shows markers and rows without any action, MapLibre loading only after the first rows; moving the
-// map lists the toilets in view; a row in focus marks its marker and a marker under the pointer its row;
+// map lists the toilets in view (phone and desktop); a row in focus marks its marker and a marker under
+// the pointer its row; on a phone the map stays above the list as it scrolls, a tapped marker brings its
+// row below it and markers never overlap;
 // "Near me" with a granted position and a shared ?place= link mark the origin and number the markers like
 // the rows; unnamed toilets get titles; axe-core and the CSP find nothing (SCREENSHOTS=<dir> writes them).
 import assert from 'node:assert/strict';
@@ -127,7 +129,7 @@ for (const c of CASES) {
       });
     }
 
-    test('on a phone the map stays above the list as it scrolls; a tapped marker marks its row and brings it below the map', async () => {
+    test('on a phone the map stays above the list as it scrolls; a row in focus marks its marker; a tapped marker marks its row and brings it below the map', async () => {
       const context = await browser.newContext({ viewport: PHONE, locale: 'en-GB', serviceWorkers: 'block', hasTouch: true, isMobile: true });
       await context.addInitScript(CSP_WATCH);
       const page = await context.newPage();
@@ -138,6 +140,7 @@ for (const c of CASES) {
       const last = ids[ids.length - 1];
       // the list scrolls under the map: the map's top stays at the screen's top
       await page.locator(`#result-list li[data-id="${last}"] a`).focus();
+      await page.waitForFunction((id) => window.toiletMap.getFeatureState({ source: 'toilets', id }).highlight === true, last);
       const mapBox = (await page.locator('#map-wrap').boundingBox())!;
       assert.ok(Math.abs(mapBox.y) < 1, `the map's top at ${mapBox.y} px`);
       const focused = (await page.locator(`#result-list li[data-id="${last}"]`).boundingBox())!;
