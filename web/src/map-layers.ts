@@ -38,9 +38,10 @@ export function addToiletLayers(map: MapLibre): void {
     paint: { 'text-color': '#fff' },
   });
 
+  // under the markers: the nearest toilet is often at the origin itself, and its marker must show
   map.addSource('origin', { type: 'geojson', data: EMPTY });
-  map.addLayer({ id: 'origin-halo', type: 'circle', source: 'origin', paint: { 'circle-radius': 16, 'circle-color': '#0b5cad', 'circle-opacity': 0.2 } });
-  map.addLayer({ id: 'origin', type: 'circle', source: 'origin', paint: { 'circle-radius': 7, 'circle-color': '#0b5cad', 'circle-stroke-color': '#fff', 'circle-stroke-width': 3 } });
+  map.addLayer({ id: 'origin-halo', type: 'circle', source: 'origin', paint: { 'circle-radius': 16, 'circle-color': '#0b5cad', 'circle-opacity': 0.2 } }, 'toilet-leg');
+  map.addLayer({ id: 'origin', type: 'circle', source: 'origin', paint: { 'circle-radius': 7, 'circle-color': '#0b5cad', 'circle-stroke-color': '#fff', 'circle-stroke-width': 3 } }, 'toilet-leg');
 }
 
 interface PlacesDocument {
