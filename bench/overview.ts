@@ -1,14 +1,18 @@
 // npm run bench:overview: what the site's overview (src/overview) costs. Its levels are built once per data
-// version and overlay change, so the figure is the build's CPU time for a million toilets, as a ratio to a
-// ceiling measured in the same run (sorting the million latitudes once: a machine-speed yardstick), and
-// the bytes of its tiles (all of a level, kept in memory; the largest one a map asks for); the titles of unnamed toilets are built from the source
+// version and overlay change, so the figures are the build's CPU time for a million toilets (tiles' JSON
+// included), as a ratio to a ceiling measured in the same run (sorting the million latitudes once: a
+// machine-speed yardstick), the longest the main thread is blocked while they build on their thread (the
+// event loop's greatest delay: wall time, so a loaded machine shows in it), and the bytes of its tiles
+// (all of a level, kept in memory; the largest one a map asks for); the titles of unnamed toilets are built from the source
 // database of BENCH_OVERVIEW_DB when set (e.g. the generated 100 000-toilet extract of bench/out/).
 // A request for a level then serves the cached bytes. Writes bench/OVERVIEW-RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildLevels, MAX_ZOOM } from '../src/overview/clusters.js';
+import { buildOnThread } from '../src/overview/overview.js';
 import { buildTitles } from '../src/overview/titles.js';
 import { seededRandom } from './measure.js';
 
@@ -23,7 +27,7 @@ for (let i = 0; i < TOILETS; i++) {
   lat[i] = townLat + (random() - 0.5) * 0.3 * random();
   lon[i] = townLon + (random() - 0.5) * 0.4 * random();
 }
-const table = { count: TOILETS, lat, lon, traits: new Uint8Array(TOILETS) };
+const input = { count: TOILETS, lat, lon, hidden: new Int32Array(0) };
 
 /** The least CPU ms of three runs (user + system). */
 const cpuMs = (task: () => unknown) => {
@@ -36,12 +40,30 @@ const cpuMs = (task: () => unknown) => {
   }
   return least;
 };
-const buildMs = cpuMs(() => buildLevels(table));
+const buildMs = cpuMs(() => buildLevels(input));
 const ceilingMs = cpuMs(() => Float64Array.from(lat).sort());
-const levels = buildLevels(table).map((tiles, zoom) => {
-  const bodies = [...tiles.values()].map((cells) => Buffer.from(JSON.stringify({ cells })));
-  const largest = bodies.reduce((a, b) => (b.length > a.length ? b : a));
-  return { zoom, tiles: tiles.size, cells: [...tiles.values()].reduce((n, cells) => n + cells.length, 0), json: bodies.reduce((n, b) => n + b.length, 0), largest: largest.length, largestGzip: gzipSync(largest).length };
+
+/** The main thread's longest stall (event-loop delay, ms) while the levels build on their thread; least of three. */
+async function threadStallMs(): Promise<number> {
+  let least = Infinity;
+  for (let run = 0; run < 3; run++) {
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    await buildOnThread(input);
+    delay.disable();
+    least = Math.min(least, delay.max / 1e6);
+  }
+  return least;
+}
+const stallMs = await threadStallMs();
+
+/** Each tile's JSON opens one list of cells and one list per cell. */
+const OPEN_BRACKET = '['.charCodeAt(0);
+const levels = buildLevels(input).map(({ tiles, offsets, body }, zoom) => {
+  let largest = 0;
+  for (let t = 0; t < tiles.length; t++) if (offsets[t + 1] - offsets[t] > offsets[largest + 1] - offsets[largest]) largest = t;
+  const largestBody = body.subarray(offsets[largest], offsets[largest + 1]);
+  return { zoom, tiles: tiles.length, cells: body.filter((byte) => byte === OPEN_BRACKET).length - tiles.length, json: body.length, largest: largestBody.length, largestGzip: gzipSync(largestBody).length };
 });
 
 let titles = 'not measured (set BENCH_OVERVIEW_DB to a source database)';
@@ -64,7 +86,8 @@ ${TOILETS.toLocaleString('en')} generated toilets round 400 towns; the least CPU
 | figure | ms | ratio to ceiling |
 |---|---|---|
 | ceiling: sorting the ${TOILETS.toLocaleString('en')} latitudes once | ${ceilingMs.toFixed(0)} | 1 |
-| building levels 0–${MAX_ZOOM} (once per data version and overlay change) | ${buildMs.toFixed(0)} | ${(buildMs / ceilingMs).toFixed(2)} |
+| building levels 0–${MAX_ZOOM} and their tiles' JSON (once per data version and overlay change) | ${buildMs.toFixed(0)} | ${(buildMs / ceilingMs).toFixed(2)} |
+| the main thread's longest stall while they build on their thread (event-loop delay, wall time, least of three) | ${stallMs.toFixed(0)} | ${(stallMs / ceilingMs).toFixed(2)} |
 
 Titles of unnamed toilets: ${titles}.
 

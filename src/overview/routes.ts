@@ -39,7 +39,10 @@ export function registerOverviewRoutes(server: HttpServer, deps: { config: Confi
     needs,
     headers: ['if-none-match'],
     validate: (request) => tileRequest(request.params),
-    handle: (request, { input: { z, x, y }, headers }) => conditional(request, overview.tile(z, x, y), headers),
+    handle: (request, { input: { z, x, y }, headers }) => {
+      const tile = overview.tile(z, x, y);
+      return tile instanceof Promise ? tile.then((document) => conditional(request, document, headers)) : conditional(request, tile, headers);
+    },
   });
   chain.route<OverviewRequest>(server, {
     method: 'GET',

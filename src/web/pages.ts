@@ -142,6 +142,7 @@ ${FILTERS.map((f) => `<label><input type="checkbox" name="${f}" value="true"${ch
 </section>
 <div id="map-wrap" class="map-wrap"${coverage}>
 <div id="map" class="map" role="region" aria-label="${t('find.map')}"></div>
+<button type="button" id="map-size" class="map-size" aria-pressed="false" hidden>${t('find.largerMap')}</button>
 <p id="map-message" class="map-message" role="status" aria-live="polite"></p>
 </div>
 </div>

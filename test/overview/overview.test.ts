@@ -4,16 +4,21 @@
 // gone leaving the counts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildLevels, MAX_ZOOM } from '../../src/overview/clusters.js';
-import { Trait } from '../../src/toilets/table.js';
+import { buildLevels, MAX_ZOOM, type EncodedLevel } from '../../src/overview/clusters.js';
+import { buildOnThread, Overview } from '../../src/overview/overview.js';
 import { Clock, importedData, moderate, readSourceToilets, startService, type Data, type Service } from '../community/support.js';
+
+/** A level's tiles by `x/y`, read back from their JSON. */
+function tilesOf(level: EncodedLevel, zoom: number): Map<string, [number, number, number][]> {
+  const side = 2 ** zoom;
+  return new Map([...level.tiles].map((key, t) => [`${key % side}/${Math.floor(key / side)}`, JSON.parse(level.body.subarray(level.offsets[t], level.offsets[t + 1]).toString()).cells]));
+}
 
 describe('overview levels', () => {
   test('count each toilet once per level, leave out toilets marked gone, and never give an exact position', () => {
     const lat = Float64Array.from([43.7311234, 43.7311345, 43.7400456, -33.9012345]);
     const lon = Float64Array.from([7.4197321, 7.4197432, 7.4300543, 18.4012345]);
-    const traits = Uint8Array.from([0, 0, 0, Trait.Hidden]);
-    const levels = buildLevels({ count: 4, lat, lon, traits });
+    const levels = buildLevels({ count: 4, lat, lon, hidden: Int32Array.from([3]) }).map(tilesOf);
     assert.equal(levels.length, MAX_ZOOM + 1);
     const cellsOf = (level: (typeof levels)[number]) => [...level.values()].flat();
     for (const level of levels) assert.equal(cellsOf(level).reduce((n, cell) => n + cell[2], 0), 3);
@@ -114,6 +119,21 @@ describe('overview served from Monaco', () => {
     assert.match(page, /<title>Public toilet in Parc Princesse Antoinette – /);
     const french = await fetch(`${s.url}/t/n1876837922?lang=fr`).then((r) => r.text());
     assert.match(french, /<h1>Toilettes publiques près de Parc Princesse Antoinette<\/h1>/);
+  });
+
+  test('built on a thread of their own (as from 100,000 toilets) the levels are the same bytes; a tile asked meanwhile waits for them', async () => {
+    const { table } = s.app.catalog.snapshot;
+    const input = { count: table.count, lat: table.lat, lon: table.lon, hidden: new Int32Array(0) };
+    const bytes = (levels: EncodedLevel[]) => levels.map(({ tiles, offsets, body }) => [[...tiles], [...offsets], body.toString()]);
+    const here = buildLevels(input);
+    assert.deepEqual(bytes(await buildOnThread(input)), bytes(here));
+    const overview = new Overview(s.app.catalog, data.toiletsDb, 0);
+    const pending = overview.tile(0, 0, 0);
+    assert.ok(pending instanceof Promise, 'asked before the levels exist, the tile waits for their thread');
+    const tile = JSON.parse((await pending).body.toString());
+    assert.deepEqual(tile, JSON.parse(here[0].body.toString()));
+    assert.equal(tile.cells[0][2], 29, 'the whole of Monaco in one cell at level 0');
+    assert.ok(!(overview.tile(0, 0, 0) instanceof Promise), 'once built, a tile is answered at once');
   });
 
   test('a toilet marked gone leaves the counts at the next request', async () => {

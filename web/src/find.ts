@@ -24,6 +24,7 @@ const results = document.getElementById('results')!;
 const mapWrap = document.getElementById('map-wrap')!;
 const mapBox = document.getElementById('map')!;
 const mapMessage = document.getElementById('map-message')!;
+const mapSize = document.getElementById('map-size') as HTMLButtonElement;
 const offlineTools = document.getElementById('offline-tools')!;
 const saveButton = document.getElementById('save-area') as HTMLButtonElement;
 const saveStatus = document.getElementById('save-status')!;
@@ -98,12 +99,14 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
       created.onPick((id) => {
         markRow(id);
         const row = rowOf(id);
-        // on the desktop the list scrolls beside the map; on a phone it is below it and stays where it is
-        if (row && results.scrollHeight > results.clientHeight) results.scrollTop = row.offsetTop - results.offsetTop - 8;
+        // on the desktop the list scrolls beside the map; on a phone the page scrolls the row up to just below the map
+        if (row && getComputedStyle(results).overflowY === 'auto') results.scrollTop = row.offsetTop - results.offsetTop - 8;
+        else row?.scrollIntoView({ block: 'nearest' });
       });
       map = created;
       if (created.basemap === 'plain') mapMessage.textContent = t('map.noBasemap');
       offlineTools.hidden = false;
+      mapSize.hidden = false;
       created.show(listed.map((item, i) => ({ item, number: i + 1, title: titleOf(item.id) })));
       drawOverview();
       document.body.dataset.mapState = 'ready';
@@ -256,6 +259,13 @@ if ('geolocation' in navigator) {
     );
   });
 }
+
+// a phone's switch between a strip of map over the list and a map over most of the screen (MapLibre follows its box's size)
+mapSize.addEventListener('click', () => {
+  const large = mapSize.getAttribute('aria-pressed') !== 'true';
+  mapSize.setAttribute('aria-pressed', String(large));
+  mapWrap.parentElement!.classList.toggle('map-large', large);
+});
 
 saveButton.addEventListener('click', () => {
   if (!map) return;

@@ -17,6 +17,11 @@ export function addToiletLayers(map: MapLibre): void {
   });
   map.addLayer({ id: 'overview-count', type: 'symbol', source: 'overview', filter: ['>', ['get', 'count'], 1], layout: { 'text-field': ['to-string', ['get', 'count']], 'text-font': NUMBER_FONT, 'text-size': 12, 'text-allow-overlap': true }, paint: { 'text-color': '#0b3a6e', 'text-halo-color': '#fff', 'text-halo-width': 1 } });
 
+  // a marker spread away from its true position (map-markers.ts): a leg back to a dot there
+  map.addSource('toilet-legs', { type: 'geojson', data: EMPTY });
+  map.addLayer({ id: 'toilet-leg', type: 'line', source: 'toilet-legs', filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': '#3a3a3a', 'line-width': 1.5 } });
+  map.addLayer({ id: 'toilet-spot', type: 'circle', source: 'toilet-legs', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 3, 'circle-color': '#3a3a3a', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } });
+
   map.addSource('toilets', { type: 'geojson', data: EMPTY, promoteId: 'id' });
   map.addLayer({
     id: 'toilet', type: 'circle', source: 'toilets',
@@ -33,9 +38,10 @@ export function addToiletLayers(map: MapLibre): void {
     paint: { 'text-color': '#fff' },
   });
 
+  // under the markers: the nearest toilet is often at the origin itself, and its marker must show
   map.addSource('origin', { type: 'geojson', data: EMPTY });
-  map.addLayer({ id: 'origin-halo', type: 'circle', source: 'origin', paint: { 'circle-radius': 16, 'circle-color': '#0b5cad', 'circle-opacity': 0.2 } });
-  map.addLayer({ id: 'origin', type: 'circle', source: 'origin', paint: { 'circle-radius': 7, 'circle-color': '#0b5cad', 'circle-stroke-color': '#fff', 'circle-stroke-width': 3 } });
+  map.addLayer({ id: 'origin-halo', type: 'circle', source: 'origin', paint: { 'circle-radius': 16, 'circle-color': '#0b5cad', 'circle-opacity': 0.2 } }, 'toilet-leg');
+  map.addLayer({ id: 'origin', type: 'circle', source: 'origin', paint: { 'circle-radius': 7, 'circle-color': '#0b5cad', 'circle-stroke-color': '#fff', 'circle-stroke-width': 3 } }, 'toilet-leg');
 }
 
 interface PlacesDocument {

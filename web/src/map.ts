@@ -6,8 +6,9 @@
 // tapped so the page can mark its row. createMap throws a MapUnavailable (no WebGL2) the page shows.
 import { Map as MapLibre, NavigationControl, Popup, Marker, setWorkerUrl, type GeoJSONSource, type LngLatBoundsLike, type StyleSpecification } from 'maplibre-gl';
 import { addPlainLayers, addToiletLayers, PLAIN_STYLE } from './map-layers.js';
-import { displayName, type ToiletItem } from '../../src/web/text/item.js';
-import { asset, getJson, lang, loadCss, localHref, t } from './common.js';
+import { markerLayer } from './map-markers.js';
+import type { ToiletItem } from '../../src/web/text/item.js';
+import { asset, getJson, loadCss, localHref, t } from './common.js';
 import { siteStyle } from './style.js';
 import { escapeHtml } from '../../src/web/text/html.js';
 import type { SiteTitle } from '../../src/rules/site-title.js';
@@ -120,13 +121,17 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
   };
   let pending: ReturnType<typeof setTimeout> | undefined;
-  map.on('moveend', (event) => {
-    moved.forEach((listener) => listener(view()));
-    if ((event as unknown as { pageMove?: boolean }).pageMove) return;
-    // one request per settled view: wait until the person stops moving
+  // one request per settled view: wait until the person stops moving
+  const settle = () => {
     clearTimeout(pending);
     pending = setTimeout(() => listeners.forEach((listener) => listener(view())), 350);
+  };
+  map.on('moveend', (event) => {
+    moved.forEach((listener) => listener(view()));
+    if (!(event as unknown as { pageMove?: boolean }).pageMove) settle();
   });
+  // a larger or smaller map (the phone's switch, a turned screen) shows another view
+  map.on('resize', settle);
 
   const ready = new Promise<void>((resolve) => {
     map.on('load', () => {
@@ -134,14 +139,16 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
       void places?.then((answer) => answer?.status === 200 && addPlainLayers(map, answer.body));
       map.on('click', 'overview', (event) => {
         const feature = event.features?.[0];
-        if (feature) map.easeTo({ center: coordinatesOf(feature), zoom: map.getZoom() + 2, animate: !reduceMotion });
+        // a listed toilet's marker over a count is the toilet's: its own handler marks its row
+        if (feature && map.queryRenderedFeatures(event.point, { layers: ['toilet'] }).length === 0) map.easeTo({ center: coordinatesOf(feature), zoom: map.getZoom() + 2, animate: !reduceMotion });
       });
       map.on('click', 'toilet', (event) => {
         const feature = event.features?.[0];
         if (!feature) return;
         const p = feature.properties as { id: string; name: string };
         picked.forEach((listener) => listener(p.id));
-        new Popup({ closeButton: true }).setLngLat(coordinatesOf(feature))
+        // the focus stays where it was: moving it into the map would scroll a phone's page back up to the map
+        new Popup({ closeButton: true, focusAfterOpen: false }).setLngLat(coordinatesOf(feature))
           .setHTML(`<a href="${escapeHtml(localHref(`/t/${encodeURIComponent(p.id)}`))}">${escapeHtml(p.name)}</a>`).addTo(map);
       });
       map.on('mousemove', 'toilet', (event) => {
@@ -160,6 +167,7 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   const setData = (source: string, features: GeoJSON.Feature[]) =>
     void ready.then(() => void (map.getSource(source) as GeoJSONSource).setData({ type: 'FeatureCollection', features }));
   const point = (lon: number, lat: number, properties: Record<string, unknown>): GeoJSON.Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties });
+  const showMarkers = markerLayer(map, ready);
   let highlighted: string | null = null;
   let pin: Marker | null = null;
   return {
@@ -168,9 +176,7 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
     show(marked) {
       highlighted = null;
       void ready.then(() => map.removeFeatureState({ source: 'toilets' }));
-      setData('toilets', marked.map(({ item, number, title }) => point(item.lon, item.lat, {
-        id: item.id, number, name: displayName(lang, item, title), open: item.open_now === 'unknown' ? 'unknown' : item.open_now ? 'open' : 'closed',
-      })));
+      showMarkers(marked);
       void ready.then(() => ((window as unknown as { toiletMapShown: number }).toiletMapShown = marked.length));
     },
     showOverview(cells) {

@@ -42,6 +42,7 @@ export const de: Translation = {
   'find.noWebgl': 'dieser Browser kann die Karte nicht zeichnen',
   'find.mapFailed': 'die Karte konnte nicht geladen werden',
   'find.map': 'Karte der Toiletten',
+  'find.largerMap': 'Größere Karte',
   'map.zoomIn': 'Hineinzoomen',
   'map.zoomOut': 'Herauszoomen',
   'map.resetBearing': 'Ziehen, um die Karte zu drehen; klicken, um sie nach Norden auszurichten',

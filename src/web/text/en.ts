@@ -45,6 +45,7 @@ export const en = {
   'find.noWebgl': 'this browser cannot draw the map',
   'find.mapFailed': 'the map could not be loaded',
   'find.map': 'Map of toilets',
+  'find.largerMap': 'Larger map',
   'map.zoomIn': 'Zoom in',
   'map.zoomOut': 'Zoom out',
   'map.resetBearing': 'Drag to rotate the map, click to point it north',

@@ -44,6 +44,7 @@ export const es: Translation = {
   'find.noWebgl': 'este navegador no puede dibujar el mapa',
   'find.mapFailed': 'no se ha podido cargar el mapa',
   'find.map': 'Mapa de baños',
+  'find.largerMap': 'Mapa más grande',
   'map.zoomIn': 'Acercar',
   'map.zoomOut': 'Alejar',
   'map.resetBearing': 'Arrastre para girar el mapa; haga clic para orientarlo al norte',

@@ -43,6 +43,7 @@ export const fr: Translation = {
   'find.noWebgl': 'ce navigateur ne peut pas afficher la carte',
   'find.mapFailed': 'la carte n’a pas pu être chargée',
   'find.map': 'Carte des toilettes',
+  'find.largerMap': 'Carte plus grande',
   'map.zoomIn': 'Zoom avant',
   'map.zoomOut': 'Zoom arrière',
   'map.resetBearing': 'Faites glisser pour faire pivoter la carte, cliquez pour la réorienter vers le nord',

@@ -43,6 +43,7 @@ export const it: Translation = {
   'find.noWebgl': 'questo browser non riesce a disegnare la mappa',
   'find.mapFailed': 'non è stato possibile caricare la mappa',
   'find.map': 'Mappa dei bagni',
+  'find.largerMap': 'Mappa più grande',
   'map.zoomIn': 'Ingrandisci',
   'map.zoomOut': 'Riduci',
   'map.resetBearing': 'Trascini per ruotare la mappa, faccia clic per riorientarla a nord',

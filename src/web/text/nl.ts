@@ -43,6 +43,7 @@ export const nl: Translation = {
   'find.noWebgl': 'deze browser kan de kaart niet tekenen',
   'find.mapFailed': 'de kaart kon niet worden geladen',
   'find.map': 'Kaart met toiletten',
+  'find.largerMap': 'Grotere kaart',
   'map.zoomIn': 'Inzoomen',
   'map.zoomOut': 'Uitzoomen',
   'map.resetBearing': 'Sleep om de kaart te draaien, klik om hem naar het noorden te richten',

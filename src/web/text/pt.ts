@@ -45,6 +45,7 @@ export const pt: Translation = {
   'find.noWebgl': 'este navegador não consegue desenhar o mapa',
   'find.mapFailed': 'não foi possível carregar o mapa',
   'find.map': 'Mapa das casas de banho',
+  'find.largerMap': 'Mapa maior',
   'map.zoomIn': 'Aproximar',
   'map.zoomOut': 'Afastar',
   'map.resetBearing': 'Arraste para rodar o mapa; clique para o orientar a norte',
