@@ -5,7 +5,7 @@
 // unanswered is answered here (RFC 9112): an unknown method 501, too many or too large header lines 431,
 // any other malformed request 400, each closing the connection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { ListenOptions, Socket } from 'node:net';
 import { ipBytes } from './client-ip.js';
 import type { RouteTable } from './route-table.js';
 import type { BodyBytes, ListeningTransport, TransportRequest, TransportResponse } from './transport.js';
@@ -15,8 +15,13 @@ export const MAX_HEADER_LINES = 100;
 
 const NO_ADDRESS = new Uint8Array(4).buffer;
 
+export interface NodeTransportOptions {
+  /** Listen with SO_REUSEPORT, so that every server thread binds the same port (Node 22.12+, transport-choice.ts). */
+  readonly reusePort?: boolean;
+}
+
 /** Node's HTTP server over `routes`. */
-export function nodeTransport(routes: RouteTable): ListeningTransport {
+export function nodeTransport(routes: RouteTable, options: NodeTransportOptions = {}): ListeningTransport {
   const server: Server = createServer({ joinDuplicateHeaders: false, requireHostHeader: true }, (req, res) => serve(routes, req, res));
   // one more than allowed, so that a request over the bound is seen (and refused), not cut short
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
@@ -28,7 +33,8 @@ export function nodeTransport(routes: RouteTable): ListeningTransport {
     listen: (host, port) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen({ host, port }, () => {
+        // reusePort is not in Node 20's types (it ignores the option)
+        server.listen({ host, port, ...(options.reusePort === true ? { reusePort: true } : {}) } as ListenOptions, () => {
           server.off('error', reject);
           const address = server.address();
           resolve(typeof address === 'object' && address !== null ? address.port : port);

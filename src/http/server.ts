@@ -15,7 +15,7 @@ import { framingFault, type FramingFault } from './framing.js';
 import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
 import { represent } from './representation.js';
 import { securityHeaders, type SecurityOptions } from './security-headers.js';
-import { uwsTransport } from './uws.js';
+import { chooseTransport, type TransportFactory } from './transport-choice.js';
 import { Injector, type InjectOptions } from './inject.js';
 import { matchesPattern, RouteTable } from './route-table.js';
 import type { ListeningTransport, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
@@ -108,12 +108,11 @@ export interface HttpServerOptions {
   readonly onUnreadableForwardedFor?: () => void;
   /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
   readonly security?: SecurityOptions;
-  /** Makes the transport that listen() starts, over the server's route table; default uWS (uws.ts). */
+  /** Makes the transport that listen() starts, over the server's route table; default HTTP_TRANSPORT=auto's (transport-choice.ts). */
   readonly transport?: TransportFactory;
 }
 
-/** A listening transport for a route table (made by listen(): a server only injected into never makes one). */
-export type TransportFactory = (routes: RouteTable) => ListeningTransport;
+export type { TransportFactory };
 
 export interface CloseOptions {
   /** Longest wait for in-flight requests before their connections are cut (default 10 000 ms). */
@@ -219,7 +218,7 @@ export class HttpServer {
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
     this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
-    this.makeTransport = options.transport ?? uwsTransport;
+    this.makeTransport = options.transport ?? ((routes) => chooseTransport('auto').factory(routes));
     this.register('*', '/*', (res, req) => this.unrouted(res, req));
   }
 

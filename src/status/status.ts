@@ -27,6 +27,8 @@ export interface StatusDeps {
   now: () => number;
   /** The published files this replica fetches (TOILETS_DB_URL, TILES_DB_URL). */
   sourceFetch: SourceFetch;
+  /** What serves the socket: 'uws' or 'node' (HTTP_TRANSPORT, src/http/transport-choice.ts). */
+  transport: string;
 }
 
 /** GET /status: the fields the web app's notice and operators read (README, "Status and health"). */
@@ -48,10 +50,12 @@ export interface ServiceStatus {
   /** Where a replica fetches its files from, and how that goes (null each when not set). */
   source_fetch: SourceFetchStatus;
   uptime_seconds: number;
+  /** What serves HTTP: `uws` (uWebSockets.js) or `node` (node:http). */
+  transport: string;
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, community, problems, now, sourceFetch } = deps;
+  const { catalog, community, problems, now, sourceFetch, transport } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
@@ -72,6 +76,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       source_layout: { missing: info.missing, note: missingPartsNote(info.missing) },
       source_fetch: sourceFetch.status(),
       uptime_seconds: Math.floor(process.uptime()),
+      transport,
     };
   };
   server.route({ method: 'GET', pattern: '/status', cors: PUBLIC_CORS, handler: () => ({ status: 200, headers: NO_STORE, body: JSON.stringify(status()) }) });

@@ -226,8 +226,11 @@ function digest(bytes: Buffer): string {
 
 /** JSON members whose values are random per request (human-check and passkey challenges). */
 const RANDOM_MEMBERS = new Set(['salt', 'nonce', 'keyPrefix', 'keySignature', 'signature', 'challenge']);
-/** JSON members measured from the real process or the import's real clock, not the injected clock. */
-const MEASURED_MEMBERS = new Set(['uptime_seconds', 'imported_at']);
+/**
+ * JSON members measured from the real process or the import's real clock, not the injected clock; and
+ * /status's transport, which the Node running the test decides (uws on CI's Node 20, node on its Node 24).
+ */
+const MEASURED_MEMBERS = new Set(['uptime_seconds', 'imported_at', 'transport']);
 
 function scrubJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrubJson);

@@ -4,15 +4,20 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
-import { nodeTransport } from '../../src/http/node-transport.js';
+import { chooseTransport } from '../../src/http/transport-choice.js';
+import { nativeUws } from '../../src/http/uws-native.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
 /** How a test reaches its server: over a loopback socket to the uWS or the node:http transport, or in process. */
-export type Reach = 'socket' | 'node' | 'inject';
-/** All three, for tests whose subject is routing and answers rather than the connection. */
-export const REACHES: readonly Reach[] = ['socket', 'node', 'inject'];
-/** The two listening transports, for tests whose subject is the connection. */
-export const SOCKETS: readonly Reach[] = ['socket', 'node'];
+export type Reach = 'uws' | 'node' | 'inject';
+/**
+ * The listening transports, for tests whose subject is the connection: uWS only where its native binary
+ * loads for this Node (Node 20 on x64 Linux with the npm package; CI's Node 24 run has node alone, its
+ * Node 20 run both).
+ */
+export const SOCKETS: readonly Reach[] = nativeUws().module === null ? ['node'] : ['uws', 'node'];
+/** Every reach, for tests whose subject is routing and answers rather than the connection. */
+export const REACHES: readonly Reach[] = [...SOCKETS, 'inject'];
 
 export const BASE_URL = 'http://toilets.test';
 
@@ -39,7 +44,7 @@ export async function startServer(
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
-    ...(options.reach === 'node' ? { transport: nodeTransport } : {}),
+    ...(options.reach === 'uws' || options.reach === 'node' ? { transport: chooseTransport(options.reach).factory } : {}),
   });
   register(server, problems);
   if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
