@@ -18,7 +18,7 @@ import { securityHeaders, type SecurityOptions } from './security-headers.js';
 import { chooseTransport, type TransportFactory } from './transport-choice.js';
 import { Injector, type InjectOptions } from './inject.js';
 import { matchesPattern, RouteTable } from './route-table.js';
-import type { ListeningTransport, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
+import type { ListeningTransport, RequestFault, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -69,6 +69,8 @@ export interface ServerHooks {
   payloadTooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply;
   /** A request whose body framing is ambiguous or unsupported (framing.ts); its connection is closed after. */
   badFraming(request: HttpRequestInfo, fault: FramingFault): HttpReply;
+  /** A request the transport refused before routing (malformed, too many header lines, unknown method); the connection closes after. */
+  refused(fault: RequestFault): HttpReply;
   /**
    * Called with every error a handler throws or rejects with (log it here) and answers it; must not
    * leak internals. When the error struck after the answer had started, its reply is dropped and the
@@ -218,7 +220,7 @@ export class HttpServer {
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
     this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
-    this.makeTransport = options.transport ?? ((routes) => chooseTransport('auto').factory(routes));
+    this.makeTransport = options.transport ?? ((routes, refuse) => chooseTransport('auto').factory(routes, refuse));
     this.register('*', '/*', (res, req) => this.unrouted(res, req));
   }
 
@@ -310,7 +312,7 @@ export class HttpServer {
     if (this.listening || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
     this.listening = true;
     // made synchronously: a thread asked to listen and then to count has bound before it counts
-    this.transport ??= this.makeTransport(this.table);
+    this.transport ??= this.makeTransport(this.table, (fault) => this.refusal(fault));
     return this.transport.listen(host, port);
   }
 
@@ -359,6 +361,17 @@ export class HttpServer {
     if (fault !== null) this.refuseFraming(res, request, fault);
     else if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
     else this.answer(route, res, request, null);
+  }
+
+  /** The answer to a request the transport refused before routing (transport.ts RequestFault). */
+  private refusal(fault: RequestFault): HttpReply {
+    let reply: HttpReply;
+    try {
+      reply = this.hooks.refused(fault);
+    } catch {
+      reply = FALLBACK_500;
+    }
+    return { ...reply, headers: [...(reply.headers ?? []), ...this.answerHeaders] };
   }
 
   /** Answers a request whose framing the parser may have read otherwise than a proxy did, and closes. */

@@ -7,14 +7,17 @@
 import { nodeTransport } from './node-transport.js';
 import { uwsTransport } from './uws.js';
 import { nativeUws, type UwsProbe } from './uws-native.js';
-import type { ListeningTransport } from './transport.js';
+import type { ListeningTransport, Refusal } from './transport.js';
 import type { RouteTable } from './route-table.js';
 
 export type TransportName = 'uws' | 'node';
 export type TransportSetting = TransportName | 'auto';
 
-/** A listening transport for a route table (made by listen(): a server only injected into never makes one). */
-export type TransportFactory = (routes: RouteTable) => ListeningTransport;
+/**
+ * A listening transport for a route table (made by listen(): a server only injected into never makes one);
+ * `refuse` answers the requests it refuses before routing (uWS leaves those unanswered).
+ */
+export type TransportFactory = (routes: RouteTable, refuse: Refusal) => ListeningTransport;
 
 export interface TransportChoice {
   readonly name: TransportName;
@@ -47,7 +50,7 @@ export function chooseTransport(setting: TransportSetting, probe: () => UwsProbe
 
 function nodeChoice(reason: string, nodeVersion: string): TransportChoice {
   const sharesPort = nodeSharesPort(nodeVersion);
-  return { name: 'node', factory: (routes) => nodeTransport(routes, { reusePort: sharesPort }), sharesPort, reason };
+  return { name: 'node', factory: (routes, refuse) => nodeTransport(routes, refuse, { reusePort: sharesPort }), sharesPort, reason };
 }
 
 /** Whether node:http can listen with `reusePort` (Node 22.12+, 23.1+, 24 and later). */

@@ -1,6 +1,7 @@
 // Starts a real HttpServer for a test, with problem+json hooks: on an ephemeral loopback port, or with
 // `inject` answered in process (no socket: for tests whose subject is not the connection).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
@@ -105,4 +106,25 @@ export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => voi
   let open!: (value: T) => void;
   const promise = new Promise<T>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/**
+ * Writes `bytes` on a connection of its own; resolves with what the server wrote until it closed the
+ * connection, or after `waitMs` of it staying open (closed: false).
+ */
+export function rawExchange(port: number, bytes: string, waitMs = 5000): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, waitMs);
+    socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, closed: true });
+    });
+  });
 }
