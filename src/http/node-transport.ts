@@ -125,6 +125,8 @@ function parserFault(error: ParserError): RequestFault {
       return { status: 400, framing: true, reason: 'the Transfer-Encoding does not end with chunked (RFC 9112 §6.3), so where the body ends cannot be known; send the body chunked (chunked last), or with a Content-Length' };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
       return { status: 400, framing: true, reason: 'the request has Content-Length twice, or together with Transfer-Encoding (RFC 9112 §6.3); send one Content-Length, or Transfer-Encoding: chunked alone' };
+    default:
+      break;
   }
   return { status: 400, reason: `the request is not valid HTTP/1.1 (${(error.reason ?? error.code ?? 'unreadable').replace(/\.$/, '')}); send a well-formed request` };
 }
