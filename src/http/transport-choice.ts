@@ -33,7 +33,7 @@ export class TransportUnavailable extends Error {}
 
 const RUNTIME = `Node ${process.versions.node} (module ABI ${process.versions.modules}) on ${process.platform}-${process.arch}`;
 const UWS_COST = 'the fastest transport; it leaves HTTP/1.0, requests of over 48 header lines and unknown methods unanswered (docs/SECURITY.md: put a proxy such as the nginx example in front on the open internet)';
-const NODE_COST = 'every request gets an RFC 9112 answer (HTTP/1.0 too), at a lower throughput than uWS (README, "Performance")';
+const NODE_COST = 'every request gets an RFC 9112 answer (HTTP/1.0 too), at a lower throughput than uWS (docs/PERFORMANCE.md, "Transports")';
 
 /** The transport for `setting`; `probe` finds the native uWS module (injectable for tests). */
 export function chooseTransport(setting: TransportSetting, probe: () => UwsProbe = nativeUws, nodeVersion = process.versions.node): TransportChoice {
