@@ -177,8 +177,15 @@ class NodeRequest implements TransportRequest {
   }
 }
 
+/**
+ * The answer's status and header lines are kept until its first body write and then sent with one
+ * writeHead of a flat list: cheaper than node:http's per-header setHeader bookkeeping.
+ */
 class NodeResponse implements TransportResponse {
   private aborted: (() => void) | null = null;
+  private status = 200;
+  private message: string | undefined;
+  private readonly head: string[] = [];
 
   constructor(
     private readonly req: IncomingMessage,
@@ -191,32 +198,45 @@ class NodeResponse implements TransportResponse {
 
   writeStatus(status: string): void {
     const space = status.indexOf(' ');
-    this.res.statusCode = Number.parseInt(status, 10);
-    if (space > 0) this.res.statusMessage = status.slice(space + 1);
+    this.status = Number.parseInt(status, 10);
+    if (space > 0) this.message = status.slice(space + 1);
   }
 
   writeHeader(name: string, value: string): void {
+    if (!value.includes('\r\n')) {
+      this.head.push(name, value);
+      return;
+    }
     const lines = value.split('\r\n');
-    this.res.appendHeader(name, lines[0]);
+    this.head.push(name, lines[0]);
     for (let i = 1; i < lines.length; i++) {
       const colon = lines[i].indexOf(':');
-      this.res.appendHeader(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
+      this.head.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
     }
   }
 
   write(chunk: BodyBytes): boolean {
+    this.sendHead();
     return this.res.write(bytesOf(chunk));
   }
 
   end(body?: BodyBytes, closeConnection = false): void {
-    if (closeConnection) this.res.setHeader('Connection', 'close');
     const bytes = body === undefined ? undefined : bytesOf(body);
-    if (!this.res.headersSent) this.res.setHeader('Content-Length', bytes === undefined ? 0 : typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+    if (!this.res.headersSent) {
+      if (closeConnection) this.head.push('Connection', 'close');
+      this.head.push('Content-Length', String(bytes === undefined ? 0 : typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength));
+      this.sendHead();
+    }
     this.res.end(bytes);
   }
 
   endWithoutBody(): void {
+    this.sendHead();
     this.res.end();
+  }
+
+  private sendHead(): void {
+    if (!this.res.headersSent) this.res.writeHead(this.status, this.message, this.head);
   }
 
   cork(writes: () => void): void {
