@@ -239,13 +239,12 @@ class NodeResponse implements TransportResponse {
     if (!this.res.headersSent) this.res.writeHead(this.status, this.message, this.head);
   }
 
+  /**
+   * node:http joins the head with the first body write itself. Not res.cork(): on Node 24 a write that
+   * returns false between res.cork() and res.uncork() never gets its 'drain', and the stream stalls.
+   */
   cork(writes: () => void): void {
-    this.res.cork();
-    try {
-      writes();
-    } finally {
-      this.res.uncork();
-    }
+    writes();
   }
 
   onAborted(handler: () => void): void {
