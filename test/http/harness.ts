@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
-import { chooseTransport } from '../../src/http/transport-choice.js';
+import { chooseTransport, type TransportSetting } from '../../src/http/transport-choice.js';
 import { nativeUws } from '../../src/http/uws-native.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
@@ -45,7 +45,8 @@ export async function startServer(
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
-    ...(options.reach === 'uws' || options.reach === 'node' ? { transport: chooseTransport(options.reach).factory } : {}),
+    // no reach named: the run's HTTP_TRANSPORT (default auto, as npm start)
+    transport: chooseTransport(options.reach === 'uws' || options.reach === 'node' ? options.reach : ((process.env.HTTP_TRANSPORT || 'auto') as TransportSetting)).factory,
   });
   register(server, problems);
   if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
