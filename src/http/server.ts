@@ -1,7 +1,8 @@
 // The HTTP server every endpoint stands on: routing plus the few things each request needs (declared
 // headers, params, client IP, an optional body), kept off the hot path unless asked for. It knows its
 // transport only through transport.ts' request/response interface: the routes go into a route table
-// (route-table.ts) that the listening transport (uWS, uws.ts) registers and inject() answers in process.
+// (route-table.ts) that the listening transport (uWS, uws.ts, or node:http, node-transport.ts: chosen by
+// transport-choice.ts) serves and inject() answers in process.
 //
 // A handler that answers synchronously has its answer written before its transport callback returns (uWS
 // has corked the socket, so the answers to requests read together leave in one write). It must be: uWS
