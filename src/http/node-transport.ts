@@ -9,9 +9,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ListenOptions, Socket } from 'node:net';
 import { ipBytes } from './client-ip.js';
-import { statusLine, writeReply, type HttpReply } from './reply.js';
+import { statusLine, writeReply, type HttpReply, type Refusal } from './reply.js';
 import type { RouteTable } from './route-table.js';
-import type { BodyBytes, ListeningTransport, Refusal, RequestFault, TransportRequest, TransportResponse } from './transport.js';
+import type { BodyBytes, ListeningTransport, RequestFault, TransportRequest, TransportResponse } from './transport.js';
 
 /** Header lines a request may carry; more get 431 (node:http would drop the extra ones silently). */
 export const MAX_HEADER_LINES = 100;

@@ -7,7 +7,8 @@
 import { nodeTransport } from './node-transport.js';
 import { uwsTransport } from './uws.js';
 import { nativeUws, type UwsProbe } from './uws-native.js';
-import type { ListeningTransport, Refusal } from './transport.js';
+import type { ListeningTransport } from './transport.js';
+import type { Refusal } from './reply.js';
 import type { RouteTable } from './route-table.js';
 
 export type TransportName = 'uws' | 'node';

@@ -21,8 +21,6 @@ export interface TransportRequest {
   forEach(visit: (name: string, value: string) => void): void;
 }
 
-import type { HttpReply } from './reply.js';
-
 /** Body bytes as a transport writes them. */
 export type BodyBytes = string | ArrayBuffer | Uint8Array;
 
@@ -65,9 +63,6 @@ export interface RequestFault {
   /** What is wrong and what to send instead, without a final full stop. */
   readonly reason: string;
 }
-
-/** The server's answer to a refused request (problem+json with the security headers); the connection closes after it. */
-export type Refusal = (fault: RequestFault) => HttpReply;
 
 /** The methods a route can be registered for; '*' is any method (the server's 404/405 catch-all). */
 export type TransportMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | '*';
