@@ -3,12 +3,15 @@
 // serves until killed.
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { createApp } from '../src/http/uws.js';
+import { nativeUws } from '../src/http/uws-native.js';
 import { claimPort } from '../src/http/port.js';
 
 const size = Number(process.argv[2] ?? 2000);
 const threads = Number(process.argv[3] ?? 1);
 const body = JSON.stringify({ filler: 'x'.repeat(Math.max(0, size - 14)) });
-const app = createApp();
+const uws = nativeUws();
+if (uws.module === null) throw new Error(`the uWS ceiling needs a native uWebSockets.js binary: ${uws.failures.join('; ')}`);
+const app = createApp(uws.module);
 app.any('/*', (res) => {
   res.writeHeader('Content-Type', 'application/json');
   res.end(body);

@@ -35,6 +35,8 @@ import { registerTileRoutes, TILE_PATH } from './tiles/routes.js';
 import { Overview } from './overview/overview.js';
 import { registerOverviewRoutes } from './overview/routes.js';
 import { claimPort } from './http/port.js';
+import { chooseTransport, oneThreadNote, type TransportChoice } from './http/transport-choice.js';
+import type { UwsProbe } from './http/uws-native.js';
 import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
 import { McpCallCounts } from './observe/mcp-calls.js';
@@ -74,9 +76,15 @@ export interface AppOptions {
    * registry, the problem catalogue and the accounts database's steps are made from them.
    */
   slices?: readonly FeatureSlice[];
+  /** Finds the native uWS module for HTTP_TRANSPORT's choice (tests: a package without its binary); default: the installed ones. */
+  uwsProbe?: () => UwsProbe;
 }
 
 export interface App {
+  /** The settings as served: HTTP_TRANSPORT the transport chosen, HTTP_THREADS the threads it can serve. */
+  config: Config;
+  /** What serves the socket, and why (src/http/transport-choice.ts). */
+  transport: TransportChoice;
   server: HttpServer;
   catalog: ToiletCatalog;
   reads: Reads;
@@ -120,7 +128,8 @@ export interface App {
 }
 
 export function createApp(options: AppOptions): App {
-  const { config, log } = options;
+  const { log } = options;
+  const { config, transport } = chooseTransportFor(options.config, options.uwsProbe);
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const contract = contractOf(options.slices);
@@ -169,11 +178,12 @@ export function createApp(options: AppOptions): App {
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
     problemTypes: contract.problemTypes,
     operations: contract.operations,
+    transport: transport.factory,
   });
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
   const limitSync = config.redisUrl === null ? null : new RateLimitSync({ redisUrl: config.redisUrl, limiters: allLimiters(limits), log, now });
-  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch, limitSync });
+  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch, limitSync, transport: transport.name });
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
@@ -196,7 +206,8 @@ export function createApp(options: AppOptions): App {
       : null;
 
   return {
-    ...lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
+    config, transport,
+    ...lifecycle({ config, now, announce: () => log.info(transport.reason), server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
     server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, limitSync, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
   };
@@ -260,9 +271,22 @@ function serveAccountEvents({ config, log, now, server, limits, problems }: Shar
   return { accountEvents, accountMcp };
 }
 
+/**
+ * HTTP_TRANSPORT's transport, and the settings it serves: the chosen name (the read threads make the same),
+ * and one thread when it cannot share the port (the reason says so).
+ */
+function chooseTransportFor(config: Config, probe?: () => UwsProbe): { config: Config; transport: TransportChoice } {
+  const chosen = chooseTransport(config.httpTransport, probe);
+  const oneThread = config.httpThreads > 1 && !chosen.sharesPort;
+  const transport = oneThread ? { ...chosen, reason: `${chosen.reason}. ${oneThreadNote(config.httpThreads)}` } : chosen;
+  return { config: { ...config, httpTransport: transport.name, ...(oneThread ? { httpThreads: 1 } : {}) }, transport };
+}
+
 interface LifecycleParts {
   config: Config;
   now: () => number;
+  /** Logs which transport serves, when the port is bound. */
+  announce(): void;
   server: HttpServer;
   catalog: ToiletCatalog;
   heartbeats: Heartbeats;
@@ -279,7 +303,7 @@ interface LifecycleParts {
 }
 
 /** Start: the features in their order (once), then the port and the read threads. Close: the reverse. */
-function lifecycle({ config, now, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
+function lifecycle({ config, now, announce, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
   let started = false;
   const start = (): void => {
     if (started) return;
@@ -293,6 +317,7 @@ function lifecycle({ config, now, server, catalog, heartbeats, threads, features
     listen: async () => {
       start();
       const port = await server.listen(config.host, await claimPort(config.host, config.port));
+      announce();
       await threads?.start(config.httpThreads - 1, config.host, port);
       return port;
     },

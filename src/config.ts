@@ -44,6 +44,11 @@ export interface CoreConfig {
    * others pass every other request to the main thread (src/threads/).
    */
   httpThreads: number;
+  /**
+   * HTTP_TRANSPORT: what serves the socket (src/http/transport-choice.ts): uWebSockets.js, node:http, or
+   * `auto` (uWS where a native binary loads for this Node and platform). createApp puts the one chosen here.
+   */
+  httpTransport: HttpTransportSetting;
   /** How many proxy hops to trust for X-Forwarded-For; 0 uses the socket address. */
   trustProxy: number;
   /** Requests per minute per IP for REST and MCP together; 0 lifts the limit (benchmarks only). */
@@ -87,6 +92,9 @@ export interface CoreConfig {
   logLevel: LogLevel;
 }
 
+export const HTTP_TRANSPORTS = ['auto', 'uws', 'node'] as const;
+export type HttpTransportSetting = (typeof HTTP_TRANSPORTS)[number];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const toiletsDb = env.TOILETS_DB || 'data/toilets.db';
@@ -101,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     toiletsExtract: env.TOILETS_EXTRACT || null,
     sourceFetch: readSourceFetchConfig(env),
     httpThreads: integer(env, 'HTTP_THREADS', availableParallelism(), 1, 64),
+    httpTransport: oneOf(env, 'HTTP_TRANSPORT', HTTP_TRANSPORTS, 'auto'),
     trustProxy,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 0, 1e9),
     areaRateLimitPerMinute: integer(env, 'AREA_RATE_LIMIT_PER_MINUTE', 300, 0, 1e9),
@@ -148,7 +157,14 @@ export interface RetiredSetting {
  * one warning per setting saying what to do. Retiring a setting is adding its row here and its line under
  * the release's "Upgrading" in CHANGELOG.md (test/upgrade checks both).
  */
-export const RETIRED_SETTINGS: readonly RetiredSetting[] = [];
+export const RETIRED_SETTINGS: readonly RetiredSetting[] = [
+  {
+    name: 'UWS_ALLOW_FALLBACK',
+    since: '0.2.0',
+    instead: "HTTP_TRANSPORT chooses the transport now (default auto: uWebSockets.js where its native binary loads, node:http otherwise; uWS's slow JavaScript fallback never serves)",
+    example: '1',
+  },
+];
 
 /** The warning for each retired setting `env` sets (empty counts as unset, as for every setting). */
 export function retiredSettingWarnings(env: NodeJS.ProcessEnv, retired: readonly RetiredSetting[] = RETIRED_SETTINGS): string[] {

@@ -68,7 +68,7 @@ export async function serve(env: NodeJS.ProcessEnv, logTo: (level: Config['logLe
     app.catalog.watch();
     const listening = performance.now();
     const port = await app.listen();
-    return { config, app, port, report, started, listening };
+    return { config: app.config, app, port, report, started, listening };
   } catch (error) {
     void app.close().catch(() => undefined); // the start's own error is the one to tell
     throw error;

@@ -2,7 +2,7 @@
 // thread (threads/read-thread.ts): the reads over a snapshot holder, the per-IP limits (in shared memory,
 // so one budget whichever thread counts it), the problem catalogue, the area cache dropped whenever the
 // answers change, and an HTTP server that answers the public REST reads behind the guard chain.
-import { HttpServer, type RequestObserver, type ServerHooks } from '../http/server.js';
+import { HttpServer, type RequestObserver, type ServerHooks, type TransportFactory } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import type { ProblemSlug, ProblemType } from '../http/problem-types.js';
 import type { OperationSpec } from '../schemas/operations.js';
@@ -42,6 +42,8 @@ export interface ReadSideOptions {
   problemTypes: Readonly<Record<ProblemSlug, ProblemType>>;
   /** Every operation of the service, for the OpenAPI document (src/operations.ts). */
   operations: readonly OperationSpec[];
+  /** What serves the socket: the main thread's choice (src/http/transport-choice.ts). */
+  transport: TransportFactory;
 }
 
 export interface ReadSide {
@@ -63,7 +65,7 @@ export function createReadSide(options: ReadSideOptions): ReadSide {
   const hooks = serviceHooks(problems, log, options.onStorageTrouble);
   const onUnreadableForwardedFor = () =>
     log.info(`a request behind TRUST_PROXY=${config.trustProxy} had no readable address in that X-Forwarded-For entry (missing or not an address); such requests are counted by the proxy's address. Check that the proxies append their peer (nginx: $proxy_add_x_forwarded_for) and that TRUST_PROXY counts them`);
-  const server = new HttpServer({ trustedProxyHops: config.trustProxy, onUnreadableForwardedFor, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null });
+  const server = new HttpServer({ trustedProxyHops: config.trustProxy, onUnreadableForwardedFor, hooks, security: securityOptionsFor(config.baseUrl), observer: options.observer ?? null, transport: options.transport });
   registerReadRoutes(server, { config, reads, limits, problems, areaCache, now, operations: options.operations });
   registerHealthRoute(server, { ...options.health, problems, now });
   return { server, reads, limits, problems, hooks };

@@ -1,7 +1,7 @@
 // The answers the HTTP server gives itself (no route, wrong method, body too large, a handler failed), as
 // problem+json: the same on every server thread. A handler that failed because the storage refused a write
 // (full disk, locked database) is 503 with Retry-After, which the spec tells clients to wait out and resend.
-import type { Problems } from '../http/problem.js';
+import { refusalReply, type Problems } from '../http/problem.js';
 import type { ServerHooks } from '../http/server.js';
 import type { Logger } from '../log.js';
 import { storageTrouble } from '../storage/errors.js';
@@ -14,7 +14,8 @@ export function serviceHooks(problems: Problems, log: Logger, onStorageTrouble: 
     notFound: (request) => problems.reply('not-found', `Nothing is served at ${request.path}. The API lives under /api/v1; its description is at /api/v1/openapi.json.`),
     methodNotAllowed: (request, allow) => problems.reply('method-not-allowed', `${request.path} does not answer ${request.method}; use ${allow.join(' or ')}.`),
     payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `The body is larger than ${maxBytes} bytes; send a smaller one.`),
-    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
+    badFraming: (_request, fault) => refusalReply(problems, { ...fault, framing: true }),
+    refused: (fault) => refusalReply(problems, fault),
     serverError: (error, request) => {
       const trouble = storageTrouble(error);
       if (trouble !== null) {

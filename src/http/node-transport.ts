@@ -1,26 +1,50 @@
 // The node:http transport (transport.ts): the route table (route-table.ts) served by Node's own HTTP
 // server, for every Node and platform where no native uWS binary loads. node:http's request and
 // response are adapted to the interface uWS's objects have, so server.ts, reply.ts and fetch-bridge.ts
-// write to it unchanged; Node's server answers pipelined requests in order itself. What uWS leaves
-// unanswered is answered here (RFC 9112): an unknown method 501, too many or too large header lines 431,
-// any other malformed request 400, each closing the connection.
+// write to it unchanged; Node's server answers pipelined requests in order, and HTTP/1.0 (keep-alive when
+// the request asks), itself. What uWS leaves unanswered is answered here, at once, as problem+json from
+// the server's hooks (RFC 9112): an unknown method 501, too many header lines or too large a head 431,
+// chunked not the final coding 400, any other malformed request 400, a request too slow to arrive 408;
+// each closes the connection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { ListenOptions, Socket } from 'node:net';
 import { ipBytes } from './client-ip.js';
+import { statusLine, writeReply, type HttpReply, type Refusal } from './reply.js';
 import type { RouteTable } from './route-table.js';
-import type { BodyBytes, ListeningTransport, TransportRequest, TransportResponse } from './transport.js';
+import type { BodyBytes, ListeningTransport, RequestFault, TransportRequest, TransportResponse } from './transport.js';
 
 /** Header lines a request may carry; more get 431 (node:http would drop the extra ones silently). */
 export const MAX_HEADER_LINES = 100;
+/** The largest request head (request line and header lines) read; larger gets 431. Node's default. */
+export const MAX_HEAD_BYTES = 16_384;
+/** The slow-client bounds (docs/SECURITY.md): the head must arrive within 10 s, the whole request within 60 s. */
+export const HEAD_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** An idle keep-alive connection is closed after this long, as uWS closes it. */
+export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
 const NO_ADDRESS = new Uint8Array(4).buffer;
+/** A request line with a method token, as RFC 9112 §3 has it: llhttp calls its method invalid when it does not know it. */
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) \S+ HTTP\/\d\.\d\r?\n/;
 
-/** Node's HTTP server over `routes`. */
-export function nodeTransport(routes: RouteTable): ListeningTransport {
-  const server: Server = createServer({ joinDuplicateHeaders: false, requireHostHeader: true }, (req, res) => serve(routes, req, res));
+export interface NodeTransportOptions {
+  /** Listen with SO_REUSEPORT, so that every server thread binds the same port (Node 22.12+, transport-choice.ts). */
+  readonly reusePort?: boolean;
+}
+
+/** Node's HTTP server over `routes`; `refuse` answers what it refuses before routing. */
+export function nodeTransport(routes: RouteTable, refuse: Refusal, options: NodeTransportOptions = {}): ListeningTransport {
+  const server: Server = createServer(
+    // the timeouts are checked every second (default 30 s), so that a slow client is cut close to them
+    { joinDuplicateHeaders: false, requireHostHeader: false, maxHeaderSize: MAX_HEAD_BYTES, connectionsCheckingInterval: 1000 },
+    (req, res) => serve(routes, refuse, req, res),
+  );
+  server.headersTimeout = HEAD_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // one more than allowed, so that a request over the bound is seen (and refused), not cut short
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => refuseMalformed(error, socket));
+  server.on('clientError', (error: ParserError, socket: Socket) => refuseUnparsed(refuse, error, socket));
   return {
     name: 'node',
     // the server adds a late route to the table itself, which this transport matches on every request
@@ -28,7 +52,8 @@ export function nodeTransport(routes: RouteTable): ListeningTransport {
     listen: (host, port) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen({ host, port }, () => {
+        // reusePort is not in Node 20's types (Node 20 would ignore it: transport-choice.ts serves one thread there)
+        server.listen({ host, port, ...(options.reusePort === true ? { reusePort: true } : {}) } as ListenOptions, () => {
           server.off('error', reject);
           const address = server.address();
           resolve(typeof address === 'object' && address !== null ? address.port : port);
@@ -39,39 +64,81 @@ export function nodeTransport(routes: RouteTable): ListeningTransport {
   };
 }
 
-function serve(routes: RouteTable, req: IncomingMessage, res: ServerResponse): void {
-  const raw = req.url ?? '/';
-  const mark = raw.indexOf('?');
-  const path = mark < 0 ? raw : raw.slice(0, mark);
-  if (req.rawHeaders.length / 2 > MAX_HEADER_LINES) {
-    refuse(res, 431, `the request has more than ${MAX_HEADER_LINES} header lines; send fewer`);
+function serve(routes: RouteTable, refuse: Refusal, req: IncomingMessage, res: ServerResponse): void {
+  const target = originForm(req.url ?? '');
+  const fault = requestFault(req, target);
+  if (fault !== null) {
+    writeReply(new NodeResponse(req, res), refuse(fault), req.method === 'HEAD', null, true);
     return;
   }
-  const match = routes.match(req.method ?? 'GET', path);
-  if (match === null) {
-    refuse(res, 501, `the method ${req.method} is not served here`);
-    return;
-  }
-  match.handler(new NodeResponse(req, res), new NodeRequest(req, path, mark < 0 ? '' : raw.slice(mark + 1), match.params));
+  const mark = target!.indexOf('?');
+  const path = mark < 0 ? target! : target!.slice(0, mark);
+  // '/*' (the server's catch-all) matches every path
+  const match = routes.match(req.method ?? 'GET', path)!;
+  match.handler(new NodeResponse(req, res), new NodeRequest(req, path, mark < 0 ? '' : target!.slice(mark + 1), match.params));
 }
 
-/** A plain-text refusal of a request no route may see; the connection closes after it. */
-function refuse(res: ServerResponse, status: number, reason: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
-  res.end(`${reason}\n`);
+/** The request target as a path and query (absolute-form taken to its path, RFC 9112 §3.2.2); null when it is neither. */
+function originForm(url: string): string | null {
+  if (url.startsWith('/')) return url;
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (absolute === null) return null;
+  const rest = url.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-function refuseMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) {
+/** What node:http's parser lets through but RFC 9112 refuses, or bounds it does not keep itself. */
+function requestFault(req: IncomingMessage, target: string | null): RequestFault | null {
+  if (req.rawHeaders.length / 2 > MAX_HEADER_LINES) return { status: 431, reason: `the request has more than ${MAX_HEADER_LINES} header lines; send fewer` };
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) return { status: 400, reason: 'an HTTP/1.1 request needs a Host header (RFC 9112 §3.2); send one' };
+  if (target === null) return { status: 400, reason: `the request target ${JSON.stringify((req.url ?? '').slice(0, 100))} is not a path; send one starting with /` };
+  return null;
+}
+
+/** node:http's parse errors carry llhttp's code, its reason and the bytes it read. */
+interface ParserError extends NodeJS.ErrnoException {
+  reason?: string;
+  rawPacket?: Buffer;
+}
+
+/** A request node:http's parser refused (no request exists): the problem written on the socket, which then closes. */
+function refuseUnparsed(refuse: Refusal, error: ParserError, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const [status, reason] =
-    error.code === 'HPE_INVALID_METHOD' ? [501, 'Not Implemented']
-    : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout']
-    : [400, 'Bad Request'];
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.end(rawAnswer(refuse(parserFault(error))));
+}
+
+function parserFault(error: ParserError): RequestFault {
+  switch (error.code) {
+    case 'HPE_INVALID_METHOD': {
+      const line = REQUEST_LINE.exec(error.rawPacket?.toString('latin1') ?? '');
+      if (line !== null) return { status: 501, reason: `the method ${line[1].slice(0, 40)} is not one this server knows; use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS` };
+      break;
+    }
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, reason: `the request head is larger than ${MAX_HEAD_BYTES} bytes; send fewer or shorter header lines` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: `the request did not arrive in time (its head within ${HEAD_TIMEOUT_MS / 1000} s, all of it within ${REQUEST_TIMEOUT_MS / 1000} s); send it again without pauses` };
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return { status: 400, framing: true, reason: 'the Transfer-Encoding does not end with chunked (RFC 9112 §6.3), so where the body ends cannot be known; send the body chunked (chunked last), or with a Content-Length' };
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, framing: true, reason: 'the request has Content-Length twice, or together with Transfer-Encoding (RFC 9112 §6.3); send one Content-Length, or Transfer-Encoding: chunked alone' };
+    default:
+      break;
+  }
+  return { status: 400, reason: `the request is not valid HTTP/1.1 (${(error.reason ?? error.code ?? 'unreadable').replace(/\.$/, '')}); send a well-formed request` };
+}
+
+/** An answer as bytes for a socket no response object stands for; it says the connection closes. */
+function rawAnswer(reply: HttpReply): string {
+  const body = typeof reply.body === 'string' ? reply.body : (reply.body?.toString('utf8') ?? '');
+  let head = `HTTP/1.1 ${statusLine(reply.status)}\r\n`;
+  const headers = reply.headers ?? [];
+  // a value may carry further header lines (reply.ts compileHeaders): written as they are
+  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  return `${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 class NodeRequest implements TransportRequest {
@@ -110,8 +177,15 @@ class NodeRequest implements TransportRequest {
   }
 }
 
+/**
+ * The answer's status and header lines are kept until its first body write and then sent with one
+ * writeHead of a flat list: cheaper than node:http's per-header setHeader bookkeeping.
+ */
 class NodeResponse implements TransportResponse {
   private aborted: (() => void) | null = null;
+  private status = 200;
+  private message: string | undefined;
+  private readonly head: string[] = [];
 
   constructor(
     private readonly req: IncomingMessage,
@@ -124,41 +198,53 @@ class NodeResponse implements TransportResponse {
 
   writeStatus(status: string): void {
     const space = status.indexOf(' ');
-    this.res.statusCode = Number.parseInt(status, 10);
-    if (space > 0) this.res.statusMessage = status.slice(space + 1);
+    this.status = Number.parseInt(status, 10);
+    if (space > 0) this.message = status.slice(space + 1);
   }
 
   writeHeader(name: string, value: string): void {
+    if (!value.includes('\r\n')) {
+      this.head.push(name, value);
+      return;
+    }
     const lines = value.split('\r\n');
-    this.res.appendHeader(name, lines[0]);
+    this.head.push(name, lines[0]);
     for (let i = 1; i < lines.length; i++) {
       const colon = lines[i].indexOf(':');
-      this.res.appendHeader(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
+      this.head.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
     }
   }
 
   write(chunk: BodyBytes): boolean {
+    this.sendHead();
     return this.res.write(bytesOf(chunk));
   }
 
   end(body?: BodyBytes, closeConnection = false): void {
-    if (closeConnection) this.res.setHeader('Connection', 'close');
     const bytes = body === undefined ? undefined : bytesOf(body);
-    if (!this.res.headersSent) this.res.setHeader('Content-Length', bytes === undefined ? 0 : typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+    if (!this.res.headersSent) {
+      if (closeConnection) this.head.push('Connection', 'close');
+      this.head.push('Content-Length', String(bytes === undefined ? 0 : typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength));
+      this.sendHead();
+    }
     this.res.end(bytes);
   }
 
   endWithoutBody(): void {
+    this.sendHead();
     this.res.end();
   }
 
+  private sendHead(): void {
+    if (!this.res.headersSent) this.res.writeHead(this.status, this.message, this.head);
+  }
+
+  /**
+   * node:http joins the head with the first body write itself. Not res.cork(): on Node 24 a write that
+   * returns false between res.cork() and res.uncork() never gets its 'drain', and the stream stalls.
+   */
   cork(writes: () => void): void {
-    this.res.cork();
-    try {
-      writes();
-    } finally {
-      this.res.uncork();
-    }
+    writes();
   }
 
   onAborted(handler: () => void): void {

@@ -42,6 +42,26 @@ export const HTTP_PROBLEMS = {
     status: 501,
     description: 'The request body uses a transfer coding before chunked that this server does not read; only chunked is. The connection is closed. Send the body with a Content-Length, or with Transfer-Encoding: chunked.',
   },
+  'malformed-request': {
+    title: 'Malformed request',
+    status: 400,
+    description: 'The request is not valid HTTP/1.1 (RFC 9112): for example a space or a control character in the request line, a line ending in a bare line feed, a header line without a colon, or an HTTP/1.1 request without a Host header. The detail says what was found. The connection is closed. Send a well-formed request.',
+  },
+  'request-timeout': {
+    title: 'Request timeout',
+    status: 408,
+    description: 'The request did not arrive in time: its head must arrive within the time the detail names, and the whole request within a longer one. The connection is closed. Send the request again, without pauses.',
+  },
+  'header-fields-too-large': {
+    title: 'Request header fields too large',
+    status: 431,
+    description: 'The request has more header lines, or a larger head, than this server reads; the detail says which bound. The connection is closed. Send fewer or shorter header lines (the API reads only a few).',
+  },
+  'method-not-implemented': {
+    title: 'Method not implemented',
+    status: 501,
+    description: 'The request method is not one this server knows. The connection is closed. Use one of GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS.',
+  },
   'payload-too-large': {
     title: 'Payload too large',
     status: 413,

@@ -4,6 +4,7 @@
 import { compileHeaders, type HeaderList, type HttpReply } from './reply.js';
 import type { HttpRequestInfo, ServerHooks } from './server.js';
 import type { ProblemSlug, ProblemType } from './problem-types.js';
+import type { RequestFault } from './transport.js';
 
 export interface InvalidParam {
   readonly name: string;
@@ -99,6 +100,14 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+const REFUSED: Record<RequestFault['status'], ProblemSlug> = { 400: 'malformed-request', 408: 'request-timeout', 431: 'header-fields-too-large', 501: 'method-not-implemented' };
+
+/** The problem+json answer to a request refused before its handler: its framing (framing.ts), or the transport's finding. */
+export function refusalReply(problems: Problems, fault: RequestFault): HttpReply {
+  const slug = fault.framing === true ? (fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing') : REFUSED[fault.status];
+  return problems.reply(slug, `${fault.reason}.`);
+}
+
 /**
  * Server hooks answering 404, 405, 413 and 500 with problem+json. `logError` sees every unexpected
  * error; the 500 body says nothing about it.
@@ -112,7 +121,8 @@ export function problemHooks(
     methodNotAllowed: (request, allow) =>
       problems.reply('method-not-allowed', `${request.path} does not support ${request.method}; use ${allow.join(', ')}.`),
     payloadTooLarge: (_request, maxBytes) => problems.reply('payload-too-large', `Send a request body of at most ${maxBytes} bytes.`),
-    badFraming: (_request, fault) => problems.reply(fault.status === 501 ? 'transfer-coding-not-implemented' : 'bad-framing', `${fault.reason}.`),
+    badFraming: (_request, fault) => refusalReply(problems, { ...fault, framing: true }),
+    refused: (fault) => refusalReply(problems, fault),
     serverError: (error, request) => {
       logError(error, request);
       return problems.reply('server-error', 'The server could not answer this request; try again later.');

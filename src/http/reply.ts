@@ -1,7 +1,7 @@
 // The answer a route handler returns, and the one function that writes it to a uWS response.
 import { STATUS_CODES } from 'node:http';
 import type { Compression } from './encoding.js';
-import type { TransportResponse as HttpResponse } from './transport.js';
+import type { RequestFault, TransportResponse as HttpResponse } from './transport.js';
 
 /**
  * Header name/value pairs flattened into one array: [name0, value0, name1, value1, ...].
@@ -65,6 +65,9 @@ export interface HttpReply {
   /** The body already compressed (prepareStatic): sent by Accept-Encoding instead of compressing per request. */
   readonly encodings?: Readonly<Partial<Record<Compression, Buffer>>>;
 }
+
+/** The server's answer to a request its transport refused (problem+json with the security headers); the connection closes after it. */
+export type Refusal = (fault: RequestFault) => HttpReply;
 
 // "404 Not Found" etc., built once: writeStatus wants the whole status line text.
 const STATUS_LINES: string[] = [];

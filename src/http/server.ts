@@ -1,7 +1,8 @@
 // The HTTP server every endpoint stands on: routing plus the few things each request needs (declared
 // headers, params, client IP, an optional body), kept off the hot path unless asked for. It knows its
 // transport only through transport.ts' request/response interface: the routes go into a route table
-// (route-table.ts) that the listening transport (uWS, uws.ts) registers and inject() answers in process.
+// (route-table.ts) that the listening transport (uWS, uws.ts, or node:http, node-transport.ts: chosen by
+// transport-choice.ts) serves and inject() answers in process.
 //
 // A handler that answers synchronously has its answer written before its transport callback returns (uWS
 // has corked the socket, so the answers to requests read together leave in one write). It must be: uWS
@@ -15,10 +16,10 @@ import { framingFault, type FramingFault } from './framing.js';
 import { compileHeaders, isBodiless, joinHeaders, writeReply, type HeaderList, type HttpReply } from './reply.js';
 import { represent } from './representation.js';
 import { securityHeaders, type SecurityOptions } from './security-headers.js';
-import { uwsTransport } from './uws.js';
+import { chooseTransport, type TransportFactory } from './transport-choice.js';
 import { Injector, type InjectOptions } from './inject.js';
 import { matchesPattern, RouteTable } from './route-table.js';
-import type { ListeningTransport, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
+import type { ListeningTransport, RequestFault, TransportHandler, TransportMethod, TransportRequest as HttpRequest, TransportResponse as HttpResponse } from './transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -69,6 +70,8 @@ export interface ServerHooks {
   payloadTooLarge(request: HttpRequestInfo, maxBytes: number): HttpReply;
   /** A request whose body framing is ambiguous or unsupported (framing.ts); its connection is closed after. */
   badFraming(request: HttpRequestInfo, fault: FramingFault): HttpReply;
+  /** A request the transport refused before routing (malformed, too many header lines, unknown method); the connection closes after. */
+  refused(fault: RequestFault): HttpReply;
   /**
    * Called with every error a handler throws or rejects with (log it here) and answers it; must not
    * leak internals. When the error struck after the answer had started, its reply is dropped and the
@@ -108,12 +111,11 @@ export interface HttpServerOptions {
   readonly onUnreadableForwardedFor?: () => void;
   /** The security headers every answer carries (security-headers.ts); default: plain http, no HSTS. */
   readonly security?: SecurityOptions;
-  /** Makes the transport that listen() starts, over the server's route table; default uWS (uws.ts). */
+  /** Makes the transport that listen() starts, over the server's route table; default HTTP_TRANSPORT=auto's (transport-choice.ts). */
   readonly transport?: TransportFactory;
 }
 
-/** A listening transport for a route table (made by listen(): a server only injected into never makes one). */
-export type TransportFactory = (routes: RouteTable) => ListeningTransport;
+export type { TransportFactory };
 
 export interface CloseOptions {
   /** Longest wait for in-flight requests before their connections are cut (default 10 000 ms). */
@@ -219,7 +221,7 @@ export class HttpServer {
     this.answerHeaders = compileHeaders(securityHeaders(this.security));
     this.unroutedOperation = this.state.observer?.operation('unrouted', '/*') ?? -1;
     this.preflightOperation = this.state.observer?.operation('preflight', '/*') ?? -1;
-    this.makeTransport = options.transport ?? uwsTransport;
+    this.makeTransport = options.transport ?? ((routes, refuse) => chooseTransport('auto').factory(routes, refuse));
     this.register('*', '/*', (res, req) => this.unrouted(res, req));
   }
 
@@ -311,7 +313,7 @@ export class HttpServer {
     if (this.listening || this.state.closing) return Promise.reject(new Error('server is already listening or closed'));
     this.listening = true;
     // made synchronously: a thread asked to listen and then to count has bound before it counts
-    this.transport ??= this.makeTransport(this.table);
+    this.transport ??= this.makeTransport(this.table, (fault) => this.refusal(fault));
     return this.transport.listen(host, port);
   }
 
@@ -360,6 +362,17 @@ export class HttpServer {
     if (fault !== null) this.refuseFraming(res, request, fault);
     else if (route.maxBodyBytes >= 0) this.receiveBody(route, res, req, request);
     else this.answer(route, res, request, null);
+  }
+
+  /** The answer to a request the transport refused before routing (transport.ts RequestFault). */
+  private refusal(fault: RequestFault): HttpReply {
+    let reply: HttpReply;
+    try {
+      reply = this.hooks.refused(fault);
+    } catch {
+      reply = FALLBACK_500;
+    }
+    return { ...reply, headers: [...(reply.headers ?? []), ...this.answerHeaders] };
   }
 
   /** Answers a request whose framing the parser may have read otherwise than a proxy did, and closes. */

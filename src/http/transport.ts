@@ -55,6 +55,15 @@ export interface TransportResponse {
 
 export type TransportHandler = (res: TransportResponse, req: TransportRequest) => void;
 
+/** A request the transport refuses before any route sees it (its parser's finding, or a bound it keeps). */
+export interface RequestFault {
+  readonly status: 400 | 408 | 431 | 501;
+  /** Where the body ends cannot be read one way (RFC 9112 §6): the same problem type as framing.ts's. */
+  readonly framing?: boolean;
+  /** What is wrong and what to send instead, without a final full stop. */
+  readonly reason: string;
+}
+
 /** The methods a route can be registered for; '*' is any method (the server's 404/405 catch-all). */
 export type TransportMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | '*';
 

@@ -30,6 +30,8 @@ export interface StatusDeps {
   sourceFetch: SourceFetch;
   /** REDIS_URL: how the rate limits are shared with the other replicas; null: they are not. */
   limitSync: { status(): RateLimitScope } | null;
+  /** What serves the socket: 'uws' or 'node' (HTTP_TRANSPORT, src/http/transport-choice.ts). */
+  transport: string;
 }
 
 /** GET /status: the fields the web app's notice and operators read (README, "Status and health"). */
@@ -53,10 +55,12 @@ export interface ServiceStatus {
   /** Whether the rate limits are counted with the other replicas (REDIS_URL) or by this one alone, and why. */
   rate_limits: RateLimitScope;
   uptime_seconds: number;
+  /** What serves HTTP: `uws` (uWebSockets.js) or `node` (node:http). */
+  transport: string;
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, community, problems, now, sourceFetch, limitSync } = deps;
+  const { catalog, community, problems, now, sourceFetch, limitSync, transport } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
@@ -78,6 +82,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       source_fetch: sourceFetch.status(),
       rate_limits: limitSync?.status() ?? REPLICA_SCOPE,
       uptime_seconds: Math.floor(process.uptime()),
+      transport,
     };
   };
   server.route({ method: 'GET', pattern: '/status', cors: PUBLIC_CORS, handler: () => ({ status: 200, headers: NO_STORE, body: JSON.stringify(status()) }) });

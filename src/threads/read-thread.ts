@@ -3,6 +3,7 @@
 // snapshot, and passing every other route to the main thread (src/http/forward.ts). Place names are
 // looked up by the main thread too.
 import { parentPort, workerData } from 'node:worker_threads';
+import { chooseTransport } from '../http/transport-choice.js';
 import { Forwarder } from '../http/forward.js';
 import { createReadSide } from '../api/read-side.js';
 import { Heartbeats } from '../api/health.js';
@@ -69,6 +70,8 @@ const { server, reads, limits, problems } = createReadSide({
   observer,
   problemTypes: PROBLEM_TYPES,
   operations: OPERATIONS,
+  // the main thread chose (HTTP_TRANSPORT is 'uws' or 'node' here), and logged why
+  transport: chooseTransport(config.httpTransport).factory,
 });
 const mcpCalls = new McpCallCounts(setup.mcpCalls);
 const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now: Date.now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });

@@ -32,8 +32,11 @@ export interface GoldenRecord {
   answers: GoldenAnswer[];
 }
 
-/** Per-request or per-run headers: dropped. */
-const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive']);
+/**
+ * Per-request or per-run headers, and the one the transport adds of itself (uWS's `uWebSockets: 20`; the
+ * node transport sends none, and CI's Node 24 run has only that one): dropped.
+ */
+const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'uwebsockets']);
 
 /** Monaco: the harbour, a point with toilets around it. */
 const MONACO = { lat: 43.7347, lon: 7.4206 };
@@ -226,8 +229,11 @@ function digest(bytes: Buffer): string {
 
 /** JSON members whose values are random per request (human-check and passkey challenges). */
 const RANDOM_MEMBERS = new Set(['salt', 'nonce', 'keyPrefix', 'keySignature', 'signature', 'challenge']);
-/** JSON members measured from the real process or the import's real clock, not the injected clock. */
-const MEASURED_MEMBERS = new Set(['uptime_seconds', 'imported_at']);
+/**
+ * JSON members measured from the real process or the import's real clock, not the injected clock; and
+ * /status's transport, which the Node running the test decides (uws on CI's Node 20, node on its Node 24).
+ */
+const MEASURED_MEMBERS = new Set(['uptime_seconds', 'imported_at', 'transport']);
 
 function scrubJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrubJson);

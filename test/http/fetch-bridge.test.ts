@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { toWebRequest } from '../../src/http/fetch-bridge.js';
-import { BASE_URL, gate, rawRequest, readJson, startServer, type TestServer } from './harness.js';
+import { BASE_URL, gate, rawRequest, readJson, SOCKETS, startServerOn, type TestServer } from './harness.js';
 
 const encoder = new TextEncoder();
 const MIB = 1 << 20;
@@ -33,14 +33,14 @@ async function settled(read: () => number): Promise<number> {
   return last;
 }
 
-describe('fetch bridge', { timeout: 30_000 }, () => {
+for (const reach of SOCKETS) describe(`fetch bridge (${reach})`, { timeout: 30_000 }, () => {
   let t: TestServer;
   const streamSecondChunk = gate();
   const disconnect = { cancelled: gate<unknown>(), aborted: gate() };
   const backpressure = { pulls: 0 };
 
   before(async () => {
-    t = await startServer((server) => {
+    t = await startServerOn(reach, (server) => {
       server.route({ method: 'POST', pattern: '/mcp', headers: 'all', maxBodyBytes: 4096, handler: async (request) => {
         const web = toWebRequest(request, BASE_URL);
         const seen = {

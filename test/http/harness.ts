@@ -1,18 +1,24 @@
 // Starts a real HttpServer for a test, with problem+json hooks: on an ephemeral loopback port, or with
 // `inject` answered in process (no socket: for tests whose subject is not the connection).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
-import { nodeTransport } from '../../src/http/node-transport.js';
+import { chooseTransport, type TransportSetting } from '../../src/http/transport-choice.js';
+import { nativeUws } from '../../src/http/uws-native.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
 /** How a test reaches its server: over a loopback socket to the uWS or the node:http transport, or in process. */
-export type Reach = 'socket' | 'node' | 'inject';
-/** All three, for tests whose subject is routing and answers rather than the connection. */
-export const REACHES: readonly Reach[] = ['socket', 'node', 'inject'];
-/** The two listening transports, for tests whose subject is the connection. */
-export const SOCKETS: readonly Reach[] = ['socket', 'node'];
+export type Reach = 'uws' | 'node' | 'inject';
+/**
+ * The listening transports, for tests whose subject is the connection: uWS only where its native binary
+ * loads for this Node (Node 20 on x64 Linux with the npm package; CI's Node 24 run has node alone, its
+ * Node 20 run both).
+ */
+export const SOCKETS: readonly Reach[] = nativeUws().module === null ? ['node'] : ['uws', 'node'];
+/** Every reach, for tests whose subject is routing and answers rather than the connection. */
+export const REACHES: readonly Reach[] = [...SOCKETS, 'inject'];
 
 export const BASE_URL = 'http://toilets.test';
 
@@ -39,7 +45,8 @@ export async function startServer(
     hooks: problemHooks(problems, (error, request) => errors.push({ error, request })),
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
-    ...(options.reach === 'node' ? { transport: nodeTransport } : {}),
+    // no reach named: the run's HTTP_TRANSPORT (default auto, as npm start)
+    transport: chooseTransport(options.reach === 'uws' || options.reach === 'node' ? options.reach : ((process.env.HTTP_TRANSPORT || 'auto') as TransportSetting)).factory,
   });
   register(server, problems);
   if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
@@ -100,4 +107,25 @@ export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => voi
   let open!: (value: T) => void;
   const promise = new Promise<T>((resolve) => (open = resolve));
   return { promise, open };
+}
+
+/**
+ * Writes `bytes` on a connection of its own; resolves with what the server wrote until it closed the
+ * connection, or after `waitMs` of it staying open (closed: false).
+ */
+export function rawExchange(port: number, bytes: string, waitMs = 5000): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, waitMs);
+    socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, closed: true });
+    });
+  });
 }

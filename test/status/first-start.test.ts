@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { chooseTransport } from '../../src/http/transport-choice.js';
 import { osmExtract, REPO_DIR } from '../support/paths.js';
 import { noMountNamespace, UNSHARE } from '../support/mount-namespace.js';
 import type { ServiceStatus } from '../../src/status/status.js';
@@ -80,6 +81,9 @@ async function eventually<T>(ask: () => Promise<T>, done: (value: T) => boolean)
   }
 }
 
+/** What this run's start serves with (HTTP_TRANSPORT as the run sets it, main.js inheriting it). */
+const EXPECTED_TRANSPORT = chooseTransport((process.env.HTTP_TRANSPORT ?? 'auto') as 'auto').name;
+
 test('no data, no TOILETS_EXTRACT: the demo is imported and served, the log and /status say so; an operator import replaces it', async () => {
   const data = freshDataFolder('demo');
   const server = await start(data);
@@ -103,7 +107,9 @@ test('no data, no TOILETS_EXTRACT: the demo is imported and served, the log and 
       source_layout: { missing: [], note: null },
       source_fetch: { toilets: null, tiles: null },
       rate_limits: { scope: 'replica', redis: null },
+      transport: EXPECTED_TRANSPORT,
     });
+    assert.equal(server.messages.filter((m) => m.startsWith('HTTP_TRANSPORT=')).length, 1, 'one line says which transport serves');
     const nearest = await json<{ status: string; results: unknown[] }>(`${server.url}/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=3`);
     assert.equal(nearest.body.status, 'ok');
     assert.equal(nearest.body.results.length, 3);

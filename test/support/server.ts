@@ -34,8 +34,13 @@ export const FIXED_NOW = Date.parse('2024-06-05T08:00:00Z');
 
 export const SILENT: Logger = { info() {}, error() {} };
 
-/** Environment of every test server: loopback, an ephemeral port, BASE_URL, one thread, generous limits. */
+/**
+ * Environment of every test server: loopback, an ephemeral port, BASE_URL, one thread, generous limits, and
+ * the transport of the run's HTTP_TRANSPORT (`HTTP_TRANSPORT=node npm test` runs the suites on node:http;
+ * default auto, as npm start).
+ */
 export const SERVER_ENV = {
+  HTTP_TRANSPORT: process.env.HTTP_TRANSPORT ?? 'auto',
   PORT: '0',
   HOST: '127.0.0.1',
   BASE_URL,
@@ -98,6 +103,8 @@ export interface ServeOptions {
   openStorage?: boolean;
   /** The features' slices instead of src/features.ts (test/architecture/example-feature.test.ts). */
   slices?: AppOptions['slices'];
+  /** Finds the native uWS module for HTTP_TRANSPORT (createApp's uwsProbe); default: the installed packages. */
+  uwsProbe?: AppOptions['uwsProbe'];
 }
 
 const realFetch = globalThis.fetch;
@@ -132,7 +139,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
   const storage = options.openStorage ? await (await import('../../src/stores.js')).openStorage(config, options.log ?? SILENT) : undefined;
-  const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, ...(options.accessLines ? { accessLines: options.accessLines } : {}), ...(options.slices ? { slices: options.slices } : {}) });
+  const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, uwsProbe: options.uwsProbe, ...(options.accessLines ? { accessLines: options.accessLines } : {}), ...(options.slices ? { slices: options.slices } : {}) });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);
     app.catalog.load();
