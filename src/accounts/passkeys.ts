@@ -48,6 +48,14 @@ export interface Registrant {
   existing: readonly PasskeyRow[];
 }
 
+/**
+ * The signature algorithms a passkey may use, as COSE identifiers: EdDSA, ES256, RS256. Named here rather
+ * than left to the library, whose default adds ML-DSA-44 where the runtime has it (Node 24's experimental
+ * Web Crypto): a passkey made so would stop working on a Node without it, and its 2,420-byte signatures
+ * exceed what the sign-in body accepts (src/schemas/account-resources.ts).
+ */
+const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 type Library = typeof import('@simplewebauthn/server') & typeof import('@simplewebauthn/server/helpers');
 let library: Promise<Library> | undefined;
 
@@ -90,6 +98,7 @@ export class PasskeyCeremonies {
       attestationType: 'none',
       excludeCredentials: registrant.existing.map((p) => ({ id: p.id, transports: JSON.parse(p.transports) as string[] })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     });
     this.remember(options.challenge, registrant.purpose, registrant.accountId, registrant.userHandle, nowMs);
     return options;
@@ -117,6 +126,7 @@ export class PasskeyCeremonies {
         expectedOrigin: this.origin,
         expectedRPID: this.rpID,
         requireUserVerification: true,
+        supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       });
     } catch (error) {
       return { ok: false, detail: `The new passkey was not accepted: ${(error as Error).message}. Start again with startPasskeyRegistration.` };
