@@ -15,8 +15,12 @@ import type { Logger } from './log.js';
 export interface Storage {
   /** The database of DATABASE_URL, migrated; null without it. */
   postgres: PostgresDatabase | null;
-  /** The server key (src/community/server-key.ts), read, or made once, at start. */
-  serverKey: Buffer;
+  /**
+   * The server key (src/community/server-key.ts): with DATABASE_URL read, or made once, at start; without
+   * it read from its file, or the file made, when the app first asks (after the overlay database opened,
+   * so that a start failing before, an import say, leaves no key file behind).
+   */
+  readonly serverKey: Buffer;
   close(): Promise<void>;
 }
 
@@ -53,8 +57,18 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
 /** Everything in the SQLite files (the key file made beside OVERLAY_DB when missing). */
 export function fileStorage(config: Config): Storage {
   const keyFile = Community.keyFile(config);
-  mkdirSync(dirname(keyFile), { recursive: true });
-  return { postgres: null, serverKey: new FileServerKey(keyFile).keySync(), close: async () => {} };
+  let key: Buffer | null = null;
+  return {
+    postgres: null,
+    get serverKey() {
+      if (key === null) {
+        mkdirSync(dirname(keyFile), { recursive: true });
+        key = new FileServerKey(keyFile).keySync();
+      }
+      return key;
+    },
+    close: async () => {},
+  };
 }
 
 /** The start's one line on what DATABASE_URL holds and what is still in which file (null without it). */
