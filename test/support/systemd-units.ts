@@ -57,10 +57,10 @@ export function unitEnvironment(tree: string, unit: string): Record<string, stri
 }
 
 /**
- * An ExecStart line as the argv it runs here, code from `tree`: a single-quoted word is one argument (as
+ * An ExecStart line as the argv it runs here, code from `tree`, `/usr/bin/node` → `node`: a single-quoted word is one argument (as
  * `/bin/sh -c '…'`), `${VAR}` outside quotes takes its value from `env`, `%%` is `%`.
  */
-export function commandOf(line: string, tree: string, env: Record<string, string>): string[] {
-  const local = line.replaceAll('/usr/bin/node', process.execPath).replaceAll(UNIT_CODE_DIR, tree).replaceAll('%%', '%');
+export function commandOf(line: string, tree: string, env: Record<string, string>, node = process.execPath): string[] {
+  const local = line.replaceAll('/usr/bin/node', node).replaceAll(UNIT_CODE_DIR, tree).replaceAll('%%', '%');
   return [...local.matchAll(/'([^']*)'|(\S+)/g)].map(([, quoted, word]) => quoted ?? word.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? ''));
 }

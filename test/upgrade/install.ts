@@ -88,17 +88,17 @@ export function runUnitCommand(tree: string, line: string, env: Record<string, s
   return run(command, args, env);
 }
 
-/** `npm run moderate -- …args` of the release in `tree`, as the operator runs it on the install; asserts exit 0. */
-export async function moderate(tree: string, install: Pick<Install, 'env'>, args: string[]): Promise<string> {
-  const done = await run(process.execPath, [join(tree, 'dist', 'src', 'community', 'moderate-cli.js'), ...args], install.env);
+/** `npm run moderate -- …args` of the release in `tree` (run by `node`), as the operator runs it on the install; asserts exit 0. */
+export async function moderate(tree: string, install: Pick<Install, 'env'>, args: string[], node = process.execPath): Promise<string> {
+  const done = await run(node, [join(tree, 'dist', 'src', 'community', 'moderate-cli.js'), ...args], install.env);
   assert.equal(done.status, 0, `moderate ${args.join(' ')}: ${done.stderr}${done.stdout}`);
   return done.stdout;
 }
 
-/** The release in `tree` started as its service unit (toilet-finder.service) starts it; resolves once it serves. */
-export function startService(tree: string, unitsTree: string, install: Pick<Install, 'data' | 'env'>): Promise<MainProcess> {
+/** The release in `tree` started by `node` as its service unit (toilet-finder.service) starts it; resolves once it serves. */
+export function startService(tree: string, unitsTree: string, install: Pick<Install, 'data' | 'env'>, node = process.execPath): Promise<MainProcess> {
   const [line] = execStarts(unitsTree, 'toilet-finder.service');
-  return startMain(install.data, { env: install.env, main: commandOf(line, tree, install.env) });
+  return startMain(install.data, { env: install.env, main: commandOf(line, tree, install.env, node) });
 }
 
 /** SIGTERM, as systemctl stop sends it; asserts a clean exit. */
@@ -130,26 +130,26 @@ export async function nearestIds(site: Site): Promise<string[]> {
   return answer.json.results.map((r: { id: string }) => r.id);
 }
 
-/** Installs the release in `tree`, uses it, stops it; the data folder stays for the next release. */
-export async function createInstall(tree: string): Promise<Install> {
+/** Installs the release in `tree`, run by `node`, uses it, stops it; the data folder stays for the next release. */
+export async function createInstall(tree: string, node: string): Promise<Install> {
   const root = tempDir('toilet-upgrade');
   const dataDir = join(root.path, 'var-lib-toilet-finder');
   mkdirSync(dataDir, { mode: 0o700 }); // systemd's StateDirectory, mode 0700
   const env = installEnvironment(tree, dataDir);
   const data: Data = { dir: dataDir, toiletsDb: env.TOILETS_DB, overlayDb: env.OVERLAY_DB, remove: root.remove };
   const site = new Site();
-  const main = await startService(tree, tree, { data, env });
+  const main = await startService(tree, tree, { data, env }, node);
   try {
     site.url = main.url;
     assert.match(main.startLog(), /importing the demo data/, 'the first start imports the demo data');
-    const made = await useInstall(tree, site, env);
+    const made = await useInstall(tree, node, site, env);
     return { data, env, site, ...made };
   } finally {
     await stopService(main);
   }
 }
 
-async function useInstall(tree: string, site: Site, env: Record<string, string>): Promise<Omit<Install, 'data' | 'env' | 'site'>> {
+async function useInstall(tree: string, node: string, site: Site, env: Record<string, string>): Promise<Omit<Install, 'data' | 'env' | 'site'>> {
   const browser = new Browser(site, '198.51.100.30');
   const account = (await browser.signUp('Alice Martin', 'alice@example.org')).id as string;
   const claimed = await browser.request('POST', `/toilets/${TOILETS.claimed}/claims`, { body: { business_name: 'Café du Casino', contact_email: 'alice@example.org' } });
@@ -173,11 +173,11 @@ async function useInstall(tree: string, site: Site, env: Record<string, string>)
   const tokens = await connect(browser, agent);
   assert.ok(tokens.refresh_token);
 
-  await moderate(tree, { env }, ['moderators', 'add', account, '--reason', 'runs the moderation queue']);
-  await moderate(tree, { env }, ['approve', submission, '--reason', 'seen on site']);
-  await moderate(tree, { env }, ['approve', claimed.json.id, '--reason', 'checked the trade register']);
-  await moderate(tree, { env }, ['plan', listing, 'basic', '--reason', 'billed by invoice']);
-  await moderate(tree, { env }, ['lock', TOILETS.locked, 'wheelchair', 'no', '--reason', 'steps at the door, seen on site']);
+  await moderate(tree, { env }, ['moderators', 'add', account, '--reason', 'runs the moderation queue'], node);
+  await moderate(tree, { env }, ['approve', submission, '--reason', 'seen on site'], node);
+  await moderate(tree, { env }, ['approve', claimed.json.id, '--reason', 'checked the trade register'], node);
+  await moderate(tree, { env }, ['plan', listing, 'basic', '--reason', 'billed by invoice'], node);
+  await moderate(tree, { env }, ['lock', TOILETS.locked, 'wheelchair', 'no', '--reason', 'steps at the door, seen on site'], node);
   const community = `c_${submission.slice('sub_'.length)}`;
   const shown = async () =>
     (await client.get(`/api/v1/toilets/${community}`)).status === 200 &&

@@ -30,7 +30,7 @@ describe(`an install of ${PREVIOUS_RELEASE.tag} upgraded to this tree`, { skip: 
 
   before(async () => {
     release = buildRelease(found as { commit: string; via: string });
-    install = await createInstall(release.dir);
+    install = await createInstall(release.dir, release.node);
   });
   after(async () => {
     if (upgraded?.child.exitCode === null) await stopService(upgraded);
@@ -39,7 +39,7 @@ describe(`an install of ${PREVIOUS_RELEASE.tag} upgraded to this tree`, { skip: 
 
   test('the previous release held what its people and operator did', () => {
     const { toilets, status } = install.before;
-    assert.equal(status.version, PREVIOUS_RELEASE.version, `built from ${release.via}`);
+    assert.equal(status.version, PREVIOUS_RELEASE.version, `built from ${release.via}, run by ${release.node}`);
     assert.equal(toilets.get(TOILETS.claimed).partner.name, 'Café du Casino');
     assert.deepEqual(toilets.get(TOILETS.rated).cleanliness, { average: 3, count: 2 });
     assert.equal(toilets.get(TOILETS.rated).confirmations, 1);
