@@ -24,6 +24,17 @@ const results = document.getElementById('results')!;
 const mapWrap = document.getElementById('map-wrap')!;
 const mapBox = document.getElementById('map')!;
 const mapMessage = document.getElementById('map-message')!;
+
+/**
+ * The line under the map. A note for the operator (no basemap yet) keeps to one line on a phone, where
+ * the map and that line stay on screen over the list: its whole text is in the title and read out.
+ */
+function sayOnMap(text: string, to: 'visitor' | 'operator' = 'visitor'): void {
+  mapMessage.textContent = text;
+  mapMessage.classList.toggle('operator-note', to === 'operator');
+  if (to === 'operator') mapMessage.title = text;
+  else mapMessage.removeAttribute('title');
+}
 const mapSize = document.getElementById('map-size') as HTMLButtonElement;
 const offlineTools = document.getElementById('offline-tools')!;
 const saveButton = document.getElementById('save-area') as HTMLButtonElement;
@@ -104,7 +115,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
         else row?.scrollIntoView({ block: 'nearest' });
       });
       map = created;
-      if (created.basemap === 'plain') mapMessage.textContent = t('map.noBasemap');
+      if (created.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
       offlineTools.hidden = false;
       mapSize.hidden = false;
       created.show(listed.map((item, i) => ({ item, number: i + 1, title: titleOf(item.id) })));
@@ -149,7 +160,8 @@ async function runFind(query: Query): Promise<void> {
     const shownMap = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });
     shownMap?.showOrigin(found.origin);
     shownMap?.showOverview([]);
-    mapMessage.textContent = shownMap?.basemap === 'plain' ? t('map.noBasemap') : '';
+    if (shownMap?.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
+    else sayOnMap('');
     if (found.bbox) shownMap?.fit(found.bbox);
     else shownMap?.centre(found.origin.lat, found.origin.lon, 15);
   }
@@ -203,13 +215,15 @@ async function listView(view: View): Promise<void> {
   }
   if (shown?.kind !== 'view' || shown.view !== view) return; // a later view or a search took over
   if (answer.status !== 200) {
-    mapMessage.textContent = t('find.error', { detail: problemText(lang, answer.body, answer.status) });
+    sayOnMap(t('find.error', { detail: problemText(lang, answer.body, answer.status) }));
     return;
   }
   showList(answer.body.results);
   say(answer.body.results.length === 0 ? t('find.none') : wide ? t('find.nearestCentre') : t('find.inView'));
   const truncated = 'truncated' in answer.body && answer.body.truncated;
-  mapMessage.textContent = truncated ? t('find.truncated') : map?.basemap === 'plain' ? t('map.noBasemap') : '';
+  if (truncated) sayOnMap(t('find.truncated'));
+  else if (map?.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
+  else sayOnMap('');
   markStale(answer.headers);
 }
 
