@@ -11,6 +11,7 @@ import type { ProblemTypes } from './http/problem-types.js';
 import type { Migration } from './storage/migrations.js';
 import type { PostgresStep } from './storage/postgres.js';
 import type { DeletionHook } from './accounts/deletion.js';
+import type { CommandPart } from './cli/subcommands.js';
 
 /** The service's own databases that several features keep tables in (src/databases.ts opens them). */
 export type SharedDatabase = 'accounts';
@@ -33,6 +34,11 @@ export interface FeatureSlice {
   readonly tables?: Readonly<Partial<Record<SharedDatabase, readonly Migration[]>>>;
   /** Its PostgreSQL steps by schema, numbered like `tables`, once its store has a PostgreSQL implementation. */
   readonly postgres?: Readonly<Partial<Record<PostgresSchemaName, readonly PostgresStep[]>>>;
+  /**
+   * Its subcommands of `npm run moderate` (src/cli/subcommands.ts), in its folder's command module: code, so
+   * named by a function that loads it (`() => import('./commands.js')`), which only the command calls.
+   */
+  readonly commands?: () => Promise<{ readonly COMMANDS: CommandPart }>;
 }
 
 export interface Feature {

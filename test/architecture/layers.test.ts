@@ -77,7 +77,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // contributions and the overlay database they, moderation and the dumps share
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
   // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
-  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // and the frame of that command, which loads the subcommands the features' slices name (src/features.ts)
+  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'declarations', 'src/feature', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
   'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],
@@ -107,7 +108,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // where the write side is kept: the SQLite files, or DATABASE_URL's PostgreSQL for the stores that moved
   'src/stores': ['src/community', 'src/databases', 'src/storage', 'src/config', 'src/log'],
   // what a feature is: its slice's shape, and what app.ts knows to run it (name, needs, start, close, deletion)
-  'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts'],
+  'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts', 'src/cli'],
   'src/app': ['src/feature', 'src/operations', 'src/databases', 'src/stores', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/stores', 'src/toilets'],
@@ -200,6 +201,18 @@ test('the slices are data: the list of features loads no code that runs a featur
   const loaded = [...runtimeClosure(graph, 'src/features.ts')];
   assert.ok(loaded.some((module) => module.endsWith('/slice.ts')) && loaded.some((module) => module.endsWith('/tables.ts')), 'the check sees the slices and their steps');
   assert.deepEqual(loaded.filter((module) => !DATA_MODULE.some((pattern) => pattern.test(module))), []);
+});
+
+/** The one module that calls a slice's lazy references: the frame of the operator's subcommands. */
+const LAZY_CALLERS = ['src/moderation/moderate-cli.ts'];
+
+test('a slice names its folder\'s code only lazily, and only the command frame loads it', () => {
+  const lazy = projectEdges().filter(({ from, to }) => graph.get(from)!.some((edge) => edge.to === to && edge.lazy));
+  assert.ok(lazy.some(({ to }) => to === 'src/moderation/commands.ts'), 'the check sees the moderation\'s commands');
+  const wrong = lazy.filter(({ from, to }) => !SLICE_MODULE.test(from) || to.split('/')[1] !== from.split('/')[1]).map(({ from, to }) => `${from} refers to ${to}`);
+  assert.deepEqual(wrong, [], 'a lazy reference belongs in a slice, to a module of its own folder');
+  const callers = [...graph.keys()].filter((module) => /\.commands\(\)/.test(readFileSync(join(REPO_DIR, module), 'utf8')));
+  assert.deepEqual(callers, LAZY_CALLERS);
 });
 
 test('the low layers name no feature (and the modules that still do are only fewer)', () => {
