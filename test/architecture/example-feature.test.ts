@@ -1,9 +1,9 @@
 // Adding a feature is its folder and one line in src/features.ts (docs/ARCHITECTURE.md, "Adding a
-// feature"): a small example feature, an operation with a problem type of its own and a table in the
-// accounts database, is added to the list and taken off again. With it, the registry, the OpenAPI document,
-// the problem catalogue and the accounts database's steps have its parts, and its operation is served
-// behind the guard chain; without it, none of them has. A step number or an operation another feature
-// already has is refused when the list is made.
+// feature"): a small example feature, an operation with a problem type of its own, a table in the accounts
+// database and a subcommand of `npm run moderate`, is added to the list and taken off again. With it, the
+// registry, the OpenAPI document, the problem catalogue, the accounts database's steps and the operator's
+// command have its parts, and its operation is served behind the guard chain; without it, none of them
+// has. A step number or an operation another feature already has is refused when the list is made.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,6 +20,10 @@ import { GuardChain } from '../../src/api/guards.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve, FIXED_NOW, SERVER_ENV, type Served } from '../support/server.js';
 import { loadConfig } from '../../src/config.js';
+import { accountsDatabase, AccountsStore } from '../../src/accounts/store.js';
+import type { CommandPart } from '../../src/cli/subcommands.js';
+import { commandPartsOf, moderate } from '../../src/moderation/moderate-cli.js';
+import { keptStream } from '../support/streams.js';
 
 // --- the example feature's folder: its problem type, its table, its operation, its slice ---
 
@@ -46,7 +50,44 @@ const GET_NOTE: OperationSpec = {
   errors: { 404: 'No note has the id.', 429: RATE_LIMITED },
 };
 
-const EXAMPLE_SLICE = { name: 'example', operations: [GET_NOTE], problems: EXAMPLE_PROBLEMS, tables: { accounts: [NOTES_TABLE_STEP] } } satisfies FeatureSlice;
+/** Its command module (a folder's `commands.ts`): `npm run moderate -- notes add <id> <text> --reason TEXT`. */
+const NOTES_COMMANDS: CommandPart = {
+  subcommands: [
+    {
+      name: 'notes',
+      words: ['add', '<note id>', '<text>'],
+      changes: true,
+      help: ['  notes add <note id> <text> --reason TEXT       keep a note (the example feature)'],
+      run: (run) => {
+        const [verb, id, text] = run.args;
+        if (verb !== 'add') return run.usage('write moderate -- notes add <note id> <text> --reason "TEXT"');
+        // the accounts database with the steps of the list the example is on, as the server opened it
+        const store = new AccountsStore(loadConfig(run.env).accountsDb, accountsDatabase(accountsMigrationsOf([...FEATURES, EXAMPLE_SLICE])));
+        run.defer(() => store.close());
+        store.db.prepare('INSERT INTO example_notes VALUES (?, ?)').run(id, text);
+        run.show({ done: `kept ${id}` }, () => `kept ${id}`);
+        return 0;
+      },
+    },
+  ],
+};
+
+const EXAMPLE_SLICE = {
+  name: 'example',
+  operations: [GET_NOTE],
+  problems: EXAMPLE_PROBLEMS,
+  tables: { accounts: [NOTES_TABLE_STEP] },
+  // in a folder: () => import('./commands.js')
+  commands: () => Promise.resolve({ COMMANDS: NOTES_COMMANDS }),
+} satisfies FeatureSlice;
+
+/** `npm run moderate -- ...argv` with the subcommands of `slices`, on the server's databases. */
+async function operator(served: Served, name: string, slices: readonly FeatureSlice[], argv: string[]) {
+  const [stdout, stderr] = [keptStream(), keptStream()];
+  const env = { ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(dir.path, `${name}-overlay.db`), ACCOUNTS_DB: served.app.config.accountsDb };
+  const status = moderate(await commandPartsOf(slices), argv, { env, stdout, stderr });
+  return { status, stdout: stdout.text, stderr: stderr.text };
+}
 
 /** Its running part: the operation's route, behind the guard chain, over its table. */
 function serveNotes(served: Served): void {
@@ -95,6 +136,14 @@ test('a feature on the list is in the registry, the OpenAPI document, the proble
     assert.ok(found.headers.get('ratelimit-limit'), 'the guard chain counted it');
     const missing = await served.call('/api/v1/example-notes/n_2');
     assert.deepEqual([missing.status, missing.json.type], [404, 'https://toilets.example.test/problems/no-such-note']);
+
+    const help = await operator(served, 'with', slices, ['--help']);
+    assert.match(help.stdout, /\n {2}notes add <note id> <text> --reason TEXT {7}keep a note/);
+    assert.match(help.stdout, /\n {2}log \[--limit N\]/, 'beside the moderation\'s own');
+    assert.equal((await operator(served, 'with', slices, ['notes', 'add', 'n_2', 'from the operator'])).status, 2, 'a change needs its reason');
+    const added = await operator(served, 'with', slices, ['notes', 'add', 'n_2', 'from the operator', '--reason', 'example']);
+    assert.deepEqual([added.status, added.stdout], [0, 'kept n_2\n']);
+    assert.deepEqual((await served.call('/api/v1/example-notes/n_2')).json, { text: 'from the operator' });
   } finally {
     await served.close();
   }
@@ -113,6 +162,8 @@ test('taken off the list, the feature is in none of them', async () => {
     const table = served.app.accounts.store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
     assert.equal(table, undefined);
     assert.equal((await served.call('/api/v1/example-notes/n_1')).json.type, 'https://toilets.example.test/problems/not-found');
+    const notes = await operator(served, 'without', FEATURES, ['notes', 'add', 'n_1', 'x', '--reason', 'x']);
+    assert.deepEqual([notes.status, notes.stderr.split('\n')[0]], [2, 'moderate: unknown command "notes": write one of list, approve, reject, plan, lock, unlock, gone, log, moderators, accounts']);
   } finally {
     await served.close();
   }
