@@ -8,6 +8,7 @@
 // feature is added. Each feature's main class declares its own (structurally).
 import type { OperationSpec } from './schemas/operations.js';
 import type { ProblemTypes } from './http/problem-types.js';
+import type { NamedSchemas } from './schemas/resources.js';
 import type { Migration } from './storage/migrations.js';
 import type { PostgresStep } from './storage/postgres.js';
 import type { DeletionHook } from './accounts/deletion.js';
@@ -28,6 +29,8 @@ export interface FeatureSlice {
   readonly name: string;
   /** Its registry entries, in the order the OpenAPI document lists them (fixed paths before templated ones). */
   readonly operations?: readonly OperationSpec[];
+  /** Its named schemas (a data-only resources.ts, which adds them to SchemaCatalogue), for its operations' bodies and answers. */
+  readonly schemas?: NamedSchemas;
   /** Its problem types (a data-only problems.ts, which adds its slugs to ProblemCatalogue). */
   readonly problems?: ProblemTypes;
   /** Its layout steps, by the database that keeps its tables, each with its fixed global number. */

@@ -4,6 +4,7 @@
 // order is the order of the operations in the OpenAPI document; every other use is by name or number.
 import type { FeatureSlice } from './feature.js';
 import { READ_OPERATIONS } from './schemas/operations.js';
+import { READ_SCHEMAS } from './schemas/resources.js';
 import { GUARD_PROBLEMS } from './api/guard-problems.js';
 import { COMMUNITY_SLICE } from './community/slice.js';
 import { ACCOUNTS_SLICE } from './accounts/slice.js';
@@ -14,6 +15,6 @@ import { OAUTH_SLICE } from './oauth/slice.js';
 import { OBSERVE_SLICE } from './observe/slice.js';
 
 /** The public reads and the guard chain's own refusals: the service's own part, in no feature's folder. */
-const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, problems: GUARD_PROBLEMS } satisfies FeatureSlice;
+const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, schemas: READ_SCHEMAS, problems: GUARD_PROBLEMS } satisfies FeatureSlice;
 
 export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE] as const;

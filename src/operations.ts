@@ -4,6 +4,8 @@
 import type { OperationSpec } from './schemas/operations.js';
 import type { FeatureSlice } from './feature.js';
 import { FEATURES } from './features.js';
+// the schemas the operations name, in the one catalogue (src/schemas/catalogue.ts) before any is validated
+import './resources.js';
 
 /** One list, in the features' order; an operationId or a method and path two features both declare is a mistake. */
 export function operationsOf(features: readonly FeatureSlice[]): readonly OperationSpec[] {

@@ -1,7 +1,7 @@
 // The account operations of the registry (issue 31): passkeys, sessions, the account itself. Their
 // routes are routes.ts; the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
-import { SESSION_ID } from '../schemas/account-resources.js';
+import { SESSION_ID } from './resources.js';
 
 export const ACCOUNT_MAX_BYTES = 32 * 1024;
 export const ACCOUNT_INVALID_BODY = 'The body is not JSON, larger than 32 KiB, or has invalid fields; `invalid_params` lists each one.';

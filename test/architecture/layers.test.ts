@@ -15,15 +15,16 @@ const graph = importGraph(REPO_DIR, ['src', 'importer']);
 /** The command paths of the previous release, kept for one release: they only run the commands' new modules. */
 const OLD_ENTRY_POINTS = ['src/community/dump-cli.ts', 'src/community/moderate-cli.ts'];
 
-/** A feature's registry entries. */
-const OPERATIONS_MODULE = /^src\/[a-z-]+\/([a-z-]+-)?operations\.ts$/;
+/** A feature's registry entries, and the named schemas they give (its `resources.ts`). */
+const OPERATIONS_MODULE = /^src\/[a-z-]+\/(([a-z-]+-)?operations|resources)\.ts$/;
 /** The features' slices and the one list of them (src/feature.ts): data. */
 const SLICE_MODULE = /^src\/(features|[a-z-]+\/slice)\.ts$/;
 
 /**
  * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
  * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer, and its operations
- * (`operations.ts`, `*-operations.ts`: registry entries) part of the registry's (src/schemas): the feature
+ * (`operations.ts`, `*-operations.ts`: registry entries) and their schemas (`resources.ts`) part of the
+ * registry's (src/schemas): the feature
  * declares them in its folder, and they import nothing of it. Its slice (`slice.ts`) and the list of all
  * (src/features.ts) are the declarations' layer, which names the feature's data modules.
  */
@@ -101,8 +102,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
   declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe'],
-  // the registry, the catalogue of problem types and the accounts database's steps: made from the slices
-  'src/operations': ['declarations', 'src/feature', 'src/schemas'],
+  // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
+  'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
+  'src/resources': ['declarations', 'src/feature', 'src/schemas'],
   'src/problems': ['declarations', 'src/feature', 'src/http'],
   'src/databases': ['declarations', 'src/feature', 'src/accounts', 'src/storage'],
   // where the write side is kept: the SQLite files, or DATABASE_URL's PostgreSQL for the stores that moved
@@ -120,7 +122,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|resources|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -135,8 +137,7 @@ const LOW_LAYERS = ['src/http', 'src/schemas', 'src/api'];
  */
 const STILL_NAMING_FEATURES = [
   'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/limits.ts', 'src/api/reads.ts', 'src/api/rest.ts',
-  'src/schemas/account-resources.ts', 'src/schemas/moderation-resources.ts', 'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts',
-  'src/schemas/partner-resources.ts', 'src/schemas/resources.ts', 'src/schemas/toilet-id.ts',
+  'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts', 'src/schemas/resources.ts',
 ];
 
 const projectEdges = () =>
