@@ -6,7 +6,7 @@
 // what it erases of a deleted account. The start order follows the declared needs (a feature starts after
 // what it needs) and the close order is its reverse, so no hand-ordered list has to be kept right when a
 // feature is added. Each feature's main class declares its own (structurally).
-import type { OperationSpec } from './schemas/operations.js';
+import type { OperationSpec, RateLimitBudget } from './schemas/operations.js';
 import type { ProblemTypes } from './http/problem-types.js';
 import type { NamedSchemas } from './schemas/resources.js';
 import type { Migration } from './storage/migrations.js';
@@ -31,6 +31,8 @@ export interface FeatureSlice {
   readonly operations?: readonly OperationSpec[];
   /** Its named schemas (a data-only resources.ts, which adds them to SchemaCatalogue), for its operations' bodies and answers. */
   readonly schemas?: NamedSchemas;
+  /** Its rate-limit policies with a budget of their own (a data-only rate-limits.ts), counted by the limits of every thread. */
+  readonly rateLimits?: readonly RateLimitBudget[];
   /** Its problem types (a data-only problems.ts, which adds its slugs to ProblemCatalogue). */
   readonly problems?: ProblemTypes;
   /** Its layout steps, by the database that keeps its tables, each with its fixed global number. */

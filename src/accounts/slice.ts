@@ -6,11 +6,13 @@ import { ACCOUNT_OPERATIONS } from './operations.js';
 import { ACCOUNT_SCHEMAS } from './resources.js';
 import { ACCOUNT_PROBLEMS } from './problems.js';
 import { ACCOUNT_STEPS } from './tables.js';
+import { ACCOUNT_RATE_LIMITS } from './rate-limits.js';
 
 export const ACCOUNTS_SLICE = {
   name: 'accounts',
   operations: ACCOUNT_OPERATIONS,
   schemas: ACCOUNT_SCHEMAS,
   problems: ACCOUNT_PROBLEMS,
+  rateLimits: ACCOUNT_RATE_LIMITS,
   tables: { accounts: [...ACCOUNT_STEPS] },
 } satisfies FeatureSlice;

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { FEATURES } from '../../src/features.js';
 import type { FeatureSlice } from '../../src/feature.js';
-import { operationsOf } from '../../src/operations.js';
+import { operationsOf, rateLimitsOf } from '../../src/operations.js';
 import { problemTypesOf } from '../../src/problems.js';
 import { ACCOUNTS_MIGRATIONS, accountsMigrationsOf } from '../../src/databases.js';
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, operationIn, type OperationSpec } from '../../src/schemas/operations.js';
+import { RATE_LIMITED, operationIn, type OperationSpec } from '../../src/schemas/operations.js';
 import type { ProblemSlug, ProblemTypes } from '../../src/http/problem-types.js';
 import type { Migration } from '../../src/storage/migrations.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -38,6 +38,9 @@ const NOTES_TABLE_STEP: Migration = {
   up: (db) => db.exec('CREATE TABLE example_notes (id TEXT PRIMARY KEY, text TEXT NOT NULL) STRICT'),
 };
 
+/** Its own rate-limit policy, counted in a table of its own, its quota from a setting. */
+const NOTES_POLICY = { name: 'example-per-ip', quota: 60, windowSeconds: 60 } as const;
+
 const GET_NOTE: OperationSpec = {
   operationId: 'getExampleNote',
   method: 'get',
@@ -45,7 +48,7 @@ const GET_NOTE: OperationSpec = {
   summary: 'Fetch one note',
   description: 'The example feature of test/architecture/example-feature.test.ts.',
   pathParams: { id: { type: 'string', pattern: '^n_[0-9]+$' } },
-  rateLimit: RATE_LIMIT_POLICIES.perIp,
+  rateLimit: NOTES_POLICY,
   success: { status: 200, description: 'The note.', schema: 'CreatedAnswer' },
   errors: { 404: 'No note has the id.', 429: RATE_LIMITED },
 };
@@ -77,6 +80,7 @@ const EXAMPLE_SLICE = {
   operations: [GET_NOTE],
   problems: EXAMPLE_PROBLEMS,
   tables: { accounts: [NOTES_TABLE_STEP] },
+  rateLimits: [{ policy: NOTES_POLICY, setting: 'rateLimitPerMinute' }],
   // in a folder: () => import('./commands.js')
   commands: () => Promise.resolve({ COMMANDS: NOTES_COMMANDS }),
 } satisfies FeatureSlice;
@@ -133,7 +137,7 @@ test('a feature on the list is in the registry, the OpenAPI document, the proble
     served.app.accounts.store.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
     const found = await served.call('/api/v1/example-notes/n_1');
     assert.deepEqual([found.status, found.json], [200, { text: 'hello' }]);
-    assert.ok(found.headers.get('ratelimit-limit'), 'the guard chain counted it');
+    assert.match(found.headers.get('ratelimit') ?? '', /^"example-per-ip";r=/, 'the guard chain counted it under its own policy');
     const missing = await served.call('/api/v1/example-notes/n_2');
     assert.deepEqual([missing.status, missing.json.type], [404, 'https://toilets.example.test/problems/no-such-note']);
 
@@ -174,6 +178,7 @@ test('a feature that takes a step number or an operation another feature has is 
   assert.throws(() => accountsMigrationsOf([...FEATURES, { name: 'clash', tables: { accounts: [clash] } }]), /two steps numbered 5/);
   const gap: Migration = { ...NOTES_TABLE_STEP, version: NOTES_TABLE_STEP.version + 1 };
   assert.throws(() => accountsMigrationsOf([...FEATURES, { name: 'gap', tables: { accounts: [gap] } }]), new RegExp(`has no step ${NOTES_TABLE_STEP.version} `));
+  assert.throws(() => rateLimitsOf([...FEATURES, EXAMPLE_SLICE, { name: 'again', rateLimits: EXAMPLE_SLICE.rateLimits }]), /two rate-limit policies are named example-per-ip/);
   const getToilet = operationIn(operationsOf(FEATURES), 'getToilet');
   assert.throws(() => operationsOf([...FEATURES, { name: 'twice', operations: [getToilet] }]), /two operations are getToilet/);
   assert.throws(() => problemTypesOf([...FEATURES, EXAMPLE_SLICE, { name: 'again', problems: EXAMPLE_PROBLEMS }]), /no-such-note is declared twice/);

@@ -15,15 +15,16 @@ const graph = importGraph(REPO_DIR, ['src', 'importer']);
 /** The command paths of the previous release, kept for one release: they only run the commands' new modules. */
 const OLD_ENTRY_POINTS = ['src/community/dump-cli.ts', 'src/community/moderate-cli.ts'];
 
-/** A feature's registry entries, and the named schemas they give (its `resources.ts`). */
-const OPERATIONS_MODULE = /^src\/[a-z-]+\/(([a-z-]+-)?operations|resources)\.ts$/;
+/** A feature's registry entries, the named schemas they give (`resources.ts`) and its rate-limit policies (`rate-limits.ts`). */
+const OPERATIONS_MODULE = /^src\/[a-z-]+\/(([a-z-]+-)?operations|resources|rate-limits)\.ts$/;
 /** The features' slices and the one list of them (src/feature.ts): data. */
 const SLICE_MODULE = /^src\/(features|[a-z-]+\/slice)\.ts$/;
 
 /**
  * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
  * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer, and its operations
- * (`operations.ts`, `*-operations.ts`: registry entries) and their schemas (`resources.ts`) part of the
+ * (`operations.ts`, `*-operations.ts`: registry entries), their schemas (`resources.ts`) and rate-limit
+ * policies (`rate-limits.ts`) part of the
  * registry's (src/schemas): the feature
  * declares them in its folder, and they import nothing of it. Its slice (`slice.ts`) and the list of all
  * (src/features.ts) are the declarations' layer, which names the feature's data modules.
@@ -122,7 +123,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|resources|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|resources|rate-limits|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -136,7 +137,7 @@ const LOW_LAYERS = ['src/http', 'src/schemas', 'src/api'];
  * the list may only shrink.
  */
 const STILL_NAMING_FEATURES = [
-  'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/limits.ts', 'src/api/reads.ts', 'src/api/rest.ts',
+  'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/reads.ts', 'src/api/rest.ts',
   'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts', 'src/schemas/resources.ts',
 ];
 
