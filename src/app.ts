@@ -144,24 +144,12 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
-  const accessLines = options.accessLines ?? (() => {});
-  const observing = new ObservingBlocks(config);
-  const observer = createObserver({ config, shared: observing.forThread(0), now });
-  const accessLogWriter = observing.accessLogWriter(accessLines, now);
-  const mcpCalls = new McpCallCounts();
+  const { observing, observer, accessLogWriter, mcpCalls } = observation(config, options.accessLines ?? (() => {}), now);
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
   // tiles is made further down; the fetch reloads it only once listen() started both
-  const sourceFetch = new SourceFetch(config.sourceFetch, {
-    toiletsDb: config.toiletsDb,
-    tilesDb: config.tilesDb,
-    reloadToilets: (reason) => catalog.reload(reason),
-    reloadTiles: (reason) => tiles.reload(reason),
-    log,
-    now,
-    timers: options.sourceFetchTimers,
-  });
+  const sourceFetch = new SourceFetch(config.sourceFetch, { toiletsDb: config.toiletsDb, tilesDb: config.tilesDb, reloadToilets: (reason) => catalog.reload(reason), reloadTiles: (reason) => tiles.reload(reason), log, now, timers: options.sourceFetchTimers });
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -224,6 +212,12 @@ function contractOf(slices: readonly FeatureSlice[] | undefined) {
     problemTypes: problemTypesOf(slices) as Readonly<Record<ProblemSlug, ProblemType>>,
     accountsDatabase: accountsDatabase(accountsMigrationsOf(slices)),
   };
+}
+
+/** What observes the main thread's requests (metrics, access log) and the blocks the read threads count into. */
+function observation(config: Config, accessLines: (lines: string) => void, now: () => number) {
+  const observing = new ObservingBlocks(config);
+  return { observing, observer: createObserver({ config, shared: observing.forThread(0), now }), accessLogWriter: observing.accessLogWriter(accessLines, now), mcpCalls: new McpCallCounts() };
 }
 
 /** GET /metrics when METRICS is on (null when off): every thread's counts, the refusals, the data's age. */
