@@ -41,12 +41,12 @@ import { createObserver, ObservingBlocks } from './observe/observer.js';
 import { ServiceMetrics } from './observe/metrics.js';
 import { McpCallCounts } from './observe/mcp-calls.js';
 import { registerMetricsRoute } from './observe/metrics-route.js';
-import { allLimiters, RATE_LIMIT_POLICY_NAMES } from './api/limits.js';
+import { allLimiters, policyNames } from './api/limits.js';
 import { RateLimitSync } from './cluster/limit-sync.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES, problemTypesOf } from './problems.js';
-import { OPERATIONS, operationsOf } from './operations.js';
+import { OPERATIONS, operationsOf, RATE_LIMITS, rateLimitsOf } from './operations.js';
 import { ACCOUNTS_DATABASE, accountsMigrationsOf } from './databases.js';
 import { accountsDatabase } from './accounts/store.js';
 import { fileStorage, type Storage } from './stores.js';
@@ -144,24 +144,12 @@ export function createApp(options: AppOptions): App {
   const placeIndex = new CurrentPlaceIndex(config.toiletsDb);
   catalog.onChange(() => placeIndex.rebuild());
   const places = options.places !== undefined ? options.places : createPlaceLookup(placeIndex, config.geocoder, `toilet-finder (${config.baseUrl})`);
-  const accessLines = options.accessLines ?? (() => {});
-  const observing = new ObservingBlocks(config);
-  const observer = createObserver({ config, shared: observing.forThread(0), now });
-  const accessLogWriter = observing.accessLogWriter(accessLines, now);
-  const mcpCalls = new McpCallCounts();
+  const { observing, observer, accessLogWriter, mcpCalls } = observation(config, options.accessLines ?? (() => {}), now);
   // the metrics reach the limits (made with the read side) and the storage hook through this holder
   let metrics: ServiceMetrics | null = null;
   const heartbeats = Heartbeats.create(config.httpThreads);
   // tiles is made further down; the fetch reloads it only once listen() started both
-  const sourceFetch = new SourceFetch(config.sourceFetch, {
-    toiletsDb: config.toiletsDb,
-    tilesDb: config.tilesDb,
-    reloadToilets: (reason) => catalog.reload(reason),
-    reloadTiles: (reason) => tiles.reload(reason),
-    log,
-    now,
-    timers: options.sourceFetchTimers,
-  });
+  const sourceFetch = new SourceFetch(config.sourceFetch, { toiletsDb: config.toiletsDb, tilesDb: config.tilesDb, reloadToilets: (reason) => catalog.reload(reason), reloadTiles: (reason) => tiles.reload(reason), log, now, timers: options.sourceFetchTimers });
   const { server, reads, limits, problems, hooks } = createReadSide({
     config,
     holder: catalog,
@@ -178,6 +166,7 @@ export function createApp(options: AppOptions): App {
     onStorageTrouble: () => metrics?.overlayWriteFailed(),
     problemTypes: contract.problemTypes,
     operations: contract.operations,
+    rateLimits: contract.rateLimits,
     transport: transport.factory,
   });
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
@@ -213,15 +202,22 @@ export function createApp(options: AppOptions): App {
   };
 }
 
-/** The registry, the problem catalogue and the accounts database of the slices given; by default src/features.ts's. */
+/** The registry, its rate-limit budgets, the problem catalogue and the accounts database of the slices given; by default src/features.ts's. */
 function contractOf(slices: readonly FeatureSlice[] | undefined) {
-  if (slices === undefined) return { operations: OPERATIONS, problemTypes: PROBLEM_TYPES, accountsDatabase: ACCOUNTS_DATABASE };
+  if (slices === undefined) return { operations: OPERATIONS, rateLimits: RATE_LIMITS, problemTypes: PROBLEM_TYPES, accountsDatabase: ACCOUNTS_DATABASE };
   return {
     operations: operationsOf(slices),
+    rateLimits: rateLimitsOf(slices),
     // a test's slices: src/problems.ts checks at compile time that the service's own list has every slug
     problemTypes: problemTypesOf(slices) as Readonly<Record<ProblemSlug, ProblemType>>,
     accountsDatabase: accountsDatabase(accountsMigrationsOf(slices)),
   };
+}
+
+/** What observes the main thread's requests (metrics, access log) and the blocks the read threads count into. */
+function observation(config: Config, accessLines: (lines: string) => void, now: () => number) {
+  const observing = new ObservingBlocks(config);
+  return { observing, observer: createObserver({ config, shared: observing.forThread(0), now }), accessLogWriter: observing.accessLogWriter(accessLines, now), mcpCalls: new McpCallCounts() };
 }
 
 /** GET /metrics when METRICS is on (null when off): every thread's counts, the refusals, the data's age. */
@@ -230,7 +226,7 @@ function serveMetrics({ config, now, server, catalog, limits, problems }: Shared
   const metrics = new ServiceMetrics({
     blocks: () => parts.observing.metricsBlocks(),
     accessLogDropped: parts.accessLogDropped,
-    refusals: { policies: RATE_LIMIT_POLICY_NAMES, counts: limits.refusals },
+    refusals: { policies: policyNames(limits), counts: limits.refusals },
     mcpCalls: parts.mcpCalls,
     data: () => ({ toilets: catalog.snapshot.table.count, dataAsOf: catalog.snapshot.info.dataAsOf, importedAt: catalog.snapshot.info.importedAt }),
     sourceFetch: () => parts.sourceFetch.figures(),

@@ -6,11 +6,13 @@
 // what it erases of a deleted account. The start order follows the declared needs (a feature starts after
 // what it needs) and the close order is its reverse, so no hand-ordered list has to be kept right when a
 // feature is added. Each feature's main class declares its own (structurally).
-import type { OperationSpec } from './schemas/operations.js';
+import type { OperationSpec, RateLimitBudget } from './schemas/operations.js';
 import type { ProblemTypes } from './http/problem-types.js';
+import type { NamedSchemas } from './schemas/resources.js';
 import type { Migration } from './storage/migrations.js';
 import type { PostgresStep } from './storage/postgres.js';
 import type { DeletionHook } from './accounts/deletion.js';
+import type { CommandPart } from './cli/subcommands.js';
 
 /** The service's own databases that several features keep tables in (src/databases.ts opens them). */
 export type SharedDatabase = 'accounts';
@@ -27,12 +29,21 @@ export interface FeatureSlice {
   readonly name: string;
   /** Its registry entries, in the order the OpenAPI document lists them (fixed paths before templated ones). */
   readonly operations?: readonly OperationSpec[];
+  /** Its named schemas (a data-only resources.ts, which adds them to SchemaCatalogue), for its operations' bodies and answers. */
+  readonly schemas?: NamedSchemas;
+  /** Its rate-limit policies with a budget of their own (a data-only rate-limits.ts), counted by the limits of every thread. */
+  readonly rateLimits?: readonly RateLimitBudget[];
   /** Its problem types (a data-only problems.ts, which adds its slugs to ProblemCatalogue). */
   readonly problems?: ProblemTypes;
   /** Its layout steps, by the database that keeps its tables, each with its fixed global number. */
   readonly tables?: Readonly<Partial<Record<SharedDatabase, readonly Migration[]>>>;
   /** Its PostgreSQL steps by schema, numbered like `tables`, once its store has a PostgreSQL implementation. */
   readonly postgres?: Readonly<Partial<Record<PostgresSchemaName, readonly PostgresStep[]>>>;
+  /**
+   * Its subcommands of `npm run moderate` (src/cli/subcommands.ts), in its folder's command module: code, so
+   * named by a function that loads it (`() => import('./commands.js')`), which only the command calls.
+   */
+  readonly commands?: () => Promise<{ readonly COMMANDS: CommandPart }>;
 }
 
 export interface Feature {

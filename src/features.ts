@@ -3,7 +3,8 @@
 // from it. A new feature is its folder and one line here (docs/ARCHITECTURE.md, "Adding a feature"). The
 // order is the order of the operations in the OpenAPI document; every other use is by name or number.
 import type { FeatureSlice } from './feature.js';
-import { READ_OPERATIONS } from './schemas/operations.js';
+import { READ_OPERATIONS, READ_RATE_LIMITS } from './schemas/operations.js';
+import { READ_SCHEMAS } from './schemas/resources.js';
 import { GUARD_PROBLEMS } from './api/guard-problems.js';
 import { COMMUNITY_SLICE } from './community/slice.js';
 import { ACCOUNTS_SLICE } from './accounts/slice.js';
@@ -13,7 +14,7 @@ import { BILLING_SLICE } from './billing/slice.js';
 import { OAUTH_SLICE } from './oauth/slice.js';
 import { OBSERVE_SLICE } from './observe/slice.js';
 
-/** The public reads and the guard chain's own refusals: the service's own part, in no feature's folder. */
-const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, problems: GUARD_PROBLEMS } satisfies FeatureSlice;
+/** The public reads, the guard chain's own refusals and the service's own rate limits: its own part, in no feature's folder. */
+const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, schemas: READ_SCHEMAS, problems: GUARD_PROBLEMS, rateLimits: READ_RATE_LIMITS } satisfies FeatureSlice;
 
 export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE] as const;

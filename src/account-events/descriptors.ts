@@ -3,7 +3,8 @@
 // only) and their payloads (ids and triage fields; never contact details), and the one function that turns
 // an entry of the account event log (src/accounts/event-log.ts) into an occurrence with exactly those fields.
 import type { AccountEvent, AccountEventType } from '../accounts/event-log.js';
-import { LISTING_ID, TOILET_ID } from '../schemas/resources.js';
+import { TOILET_ID } from '../schemas/resources.js';
+import { LISTING_ID } from '../partners/resources.js';
 
 export const EVENTS_EXTENSION = 'io.modelcontextprotocol/events';
 

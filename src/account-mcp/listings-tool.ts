@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { toolArguments, toolOutput } from '../mcp/arguments.js';
 import { inputSchemaOf, operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from '../partners/operations.js';
-import { selfContainedSchema } from '../schemas/resources.js';
+import { selfContainedSchema } from '../schemas/catalogue.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
 
 /** Reads the account's listings (src/partners/listings.ts, bound to its context). */

@@ -1,7 +1,8 @@
 // The account operations of the registry (issue 31): passkeys, sessions, the account itself. Their
 // routes are routes.ts; the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
-import { SESSION_ID } from '../schemas/account-resources.js';
+import { SESSION_ID } from './resources.js';
+import { ATTEMPTS_POLICY } from './rate-limits.js';
 
 export const ACCOUNT_MAX_BYTES = 32 * 1024;
 export const ACCOUNT_INVALID_BODY = 'The body is not JSON, larger than 32 KiB, or has invalid fields; `invalid_params` lists each one.';
@@ -25,7 +26,7 @@ export const ACCOUNT_OPERATIONS = [
     description:
       'Signed out with `display_name`: the options for the first passkey of a new account (then createAccount). Signed in: for another passkey of the account (then addPasskey), which, like addPasskey, needs a passkey sign-in from the last 5 minutes (asked here, before the authenticator makes a passkey). With `recovery_token`: for a new passkey of the account an operator recovery link names (then recoverAccount). The options hold a challenge valid once, for 5 minutes.',
     requestBody: { schema: 'StartPasskeyRegistrationRequest', maxBytes: ACCOUNT_MAX_BYTES },
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: { origin: 'site', session: 'optional' },
     cacheControl: PRIVATE,
     success: { status: 200, description: 'WebAuthn creation options.', schema: 'PasskeyCreationOptions' },
@@ -38,7 +39,7 @@ export const ACCOUNT_OPERATIONS = [
     summary: 'Create an account with a passkey',
     description: 'Answers the options of startPasskeyRegistration with the new passkey, with a solved `challenge_token`. Signs in: the answer sets the session cookie.',
     requestBody: { schema: 'CreateAccountRequest', maxBytes: ACCOUNT_MAX_BYTES },
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: { origin: 'site', humanCheck: true },
     cacheControl: PRIVATE,
     success: { status: 201, description: 'The account, signed in (Set-Cookie).', schema: 'Account' },
@@ -103,7 +104,7 @@ export const ACCOUNT_OPERATIONS = [
     description: 'Answers the options startPasskeyRegistration gave this session. Needs a passkey sign-in from the last 5 minutes. The answer counts the other sessions, to offer ending them.',
     requestBody: { schema: 'AddPasskeyRequest', maxBytes: ACCOUNT_MAX_BYTES },
     security: 'session',
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: SENSITIVE,
     cacheControl: PRIVATE,
     success: { status: 201, description: 'The passkey is registered.', schema: 'PasskeyAdded' },
@@ -178,7 +179,7 @@ export const ACCOUNT_OPERATIONS = [
     description:
       "For a person who lost every passkey: the operator's recovery link (`npm run moderate -- accounts recovery-link`, single use, 15 minutes) carries `recovery_token`. Answers the options startPasskeyRegistration gave for it; ends the account's other sessions and signs in (Set-Cookie).",
     requestBody: { schema: 'RecoverAccountRequest', maxBytes: ACCOUNT_MAX_BYTES },
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: ACCOUNT_WRITE,
     cacheControl: PRIVATE,
     success: { status: 201, description: 'The passkey is registered and the account signed in.', schema: 'Account' },
@@ -195,7 +196,7 @@ export const ACCOUNT_OPERATIONS = [
     path: '/session/options',
     summary: 'Options to sign in with a passkey',
     description: 'Discoverable credentials: no user name needed, and the browser can offer passkeys in the autofill of a field with autocomplete="username webauthn". The options hold a challenge valid once, for 5 minutes.',
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: ACCOUNT_WRITE,
     cacheControl: PRIVATE,
     success: { status: 200, description: 'WebAuthn request options.', schema: 'PasskeyRequestOptions' },
@@ -208,7 +209,7 @@ export const ACCOUNT_OPERATIONS = [
     summary: 'Sign in with a passkey',
     description: 'Answers the options of startSignIn. Starts a new session (Set-Cookie) and ends the one the request carried, if any.',
     requestBody: { schema: 'SignInRequest', maxBytes: ACCOUNT_MAX_BYTES },
-    rateLimit: RATE_LIMIT_POLICIES.accountsPerIp,
+    rateLimit: ATTEMPTS_POLICY,
     guards: ACCOUNT_WRITE,
     cacheControl: PRIVATE,
     success: { status: 200, description: 'The account, signed in (Set-Cookie).', schema: 'Account' },

@@ -3,12 +3,16 @@
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
+import { ACCOUNT_SCHEMAS } from './resources.js';
 import { ACCOUNT_PROBLEMS } from './problems.js';
 import { ACCOUNT_STEPS } from './tables.js';
+import { ACCOUNT_RATE_LIMITS } from './rate-limits.js';
 
 export const ACCOUNTS_SLICE = {
   name: 'accounts',
   operations: ACCOUNT_OPERATIONS,
+  schemas: ACCOUNT_SCHEMAS,
   problems: ACCOUNT_PROBLEMS,
+  rateLimits: ACCOUNT_RATE_LIMITS,
   tables: { accounts: [...ACCOUNT_STEPS] },
 } satisfies FeatureSlice;

@@ -5,7 +5,7 @@
 import { HttpServer, type RequestObserver, type ServerHooks, type TransportFactory } from '../http/server.js';
 import { Problems } from '../http/problem.js';
 import type { ProblemSlug, ProblemType } from '../http/problem-types.js';
-import type { OperationSpec } from '../schemas/operations.js';
+import type { OperationSpec, RateLimitBudget } from '../schemas/operations.js';
 import { securityOptionsFor } from '../http/security-headers.js';
 import type { PlaceLookup } from '../places/lookup.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
@@ -42,6 +42,8 @@ export interface ReadSideOptions {
   problemTypes: Readonly<Record<ProblemSlug, ProblemType>>;
   /** Every operation of the service, for the OpenAPI document (src/operations.ts). */
   operations: readonly OperationSpec[];
+  /** The rate-limit budgets the operations count against, every feature's (src/operations.ts). */
+  rateLimits: readonly RateLimitBudget[];
   /** What serves the socket: the main thread's choice (src/http/transport-choice.ts). */
   transport: TransportFactory;
 }
@@ -58,7 +60,7 @@ export interface ReadSide {
 export function createReadSide(options: ReadSideOptions): ReadSide {
   const { config, holder, places, log, now } = options;
   const reads = new Reads(holder, config.baseUrl, places, config.nearestMaxDistanceM, options.counters);
-  const limits = createLimits(config, options.limitTables);
+  const limits = createLimits(config, options.rateLimits, options.limitTables);
   const problems = new Problems(config.baseUrl, options.problemTypes);
   const areaCache = new AreaCache(config.areaCacheSeconds * 1000);
   options.onAnswersChange(() => areaCache.clear());

@@ -3,6 +3,8 @@
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type SignedBody } from '../schemas/operations.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';
+// the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read
+import './resources.js';
 
 const BILLING_MAX_BYTES = 4 * 1024;
 /** Spec, Limits: the webhook body is at most 512 KB. */

@@ -2,6 +2,8 @@
 // ratings, reports and corrections from the site's pages (routes.ts). slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type FeatureSwitch, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
 import { TOILET_ID } from '../schemas/resources.js';
+// the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read
+import './resources.js';
 
 const SITE_PAGE =
   "For this site's own web page only (Origin must be the site's). Send `challenge_token`, a solved human-check challenge from GET /api/v1/challenge, used once; a signed-in account (session cookie) needs none.";

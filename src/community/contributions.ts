@@ -3,7 +3,7 @@
 // refused here (a replayed token, a per-address limit) writes nothing and burns nothing. After the commit
 // the toilet's overlay is re-read into the snapshot in use, so the answer and the very next read show it.
 import type { FactAttribute } from '../rules/facts.js';
-import type { ReportKind } from '../schemas/resources.js';
+import type { ReportKind } from './resources.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Decision } from '../toilets/overlay.js';
 import type { AddressRule, OverlayStore } from './store.js';

@@ -3,12 +3,14 @@
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
 import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
+import { CONTRIBUTION_SCHEMAS } from './resources.js';
 import { COMMUNITY_PROBLEMS } from './problems.js';
 import { SERVER_KEY_STEP } from './server-key-step.js';
 
 export const COMMUNITY_SLICE = {
   name: 'community',
   operations: CONTRIBUTION_OPERATIONS,
+  schemas: CONTRIBUTION_SCHEMAS,
   problems: COMMUNITY_PROBLEMS,
   postgres: { accounts: [SERVER_KEY_STEP] },
 } satisfies FeatureSlice;

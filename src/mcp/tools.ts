@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import { inputSchemaOf, operationIn, READ_OPERATIONS } from '../schemas/operations.js';
 import type { FindParams } from '../schemas/params.js';
 import type { JsonSchema } from '../schemas/refs.js';
-import { selfContainedSchema } from '../schemas/resources.js';
+import { selfContainedSchema } from '../schemas/catalogue.js';
 import { toolArguments, toolOutput } from './arguments.js';
 import { hostHintOrigin } from './host-hint.js';
 import type { Pieces } from '../rules/json-bytes.js';

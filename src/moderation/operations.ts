@@ -2,6 +2,8 @@
 // the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, unwritable, type OperationSpec } from '../schemas/operations.js';
 import { ACCOUNT_INVALID_BODY, ACCOUNT_MAX_BYTES, NOT_RECENT, OTHER_ORIGIN, PRIVATE, SIGNED_OUT } from '../accounts/operations.js';
+// the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read
+import './resources.js';
 
 const NOT_MODERATOR = 'The signed-in account does not hold the moderator role (the operator grants it: npm run moderate -- moderators add).';
 

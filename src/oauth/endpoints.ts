@@ -7,6 +7,7 @@ import { GuardChain, NOT_JSON, parseJson, type GuardDeps, type GuardNeeds } from
 import { CorsPolicy } from '../http/cors.js';
 import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { REGISTRATION_POLICY } from './rate-limits.js';
 import type { Logger } from '../log.js';
 import { formFields, jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
 import { checkRegistration, clientRow } from './clients.js';
@@ -19,7 +20,7 @@ const CLIENT_CORS = new CorsPolicy({ allowHeaders: ['Content-Type'], exposeHeade
 /** Five redirect URIs of 512 characters and the other fields fit well within it. */
 const REGISTRATION_MAX_BYTES = 8 * 1024;
 const FORM_MAX_BYTES = 8 * 1024;
-const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.registrationPerIp };
+const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: REGISTRATION_POLICY };
 const CLIENT_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp };
 
 export interface EndpointDeps {

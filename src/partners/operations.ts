@@ -1,7 +1,8 @@
 // The partner operations of the registry (issue 32): the spec's claim and profile operations and the
 // owner's list (routes.ts). the folder's slice.ts names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, unwritable, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
-import { LISTING_ID, TOILET_ID } from '../schemas/resources.js';
+import { TOILET_ID } from '../schemas/resources.js';
+import { LISTING_ID } from './resources.js';
 import { OTHER_ORIGIN, PRIVATE, SIGNED_OUT } from '../accounts/operations.js';
 
 const PARTNER_MAX_BYTES = 16 * 1024;

@@ -3,6 +3,7 @@
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
 import { PARTNER_OPERATIONS } from './operations.js';
+import { PARTNER_SCHEMAS } from './resources.js';
 import { PARTNER_PROBLEMS } from './problems.js';
 import { PARTNER_TABLES_STEP } from './tables.js';
 import { FIGURES_TABLES_STEP } from './figures-tables.js';
@@ -10,6 +11,7 @@ import { FIGURES_TABLES_STEP } from './figures-tables.js';
 export const PARTNERS_SLICE = {
   name: 'partners',
   operations: PARTNER_OPERATIONS,
+  schemas: PARTNER_SCHEMAS,
   problems: PARTNER_PROBLEMS,
   tables: { accounts: [PARTNER_TABLES_STEP, FIGURES_TABLES_STEP] },
 } satisfies FeatureSlice;

@@ -4,14 +4,14 @@
 // does not have, or sends a body the operation does not take, does not compile. Types only: nothing here
 // is loaded at run time.
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { SCHEMAS, SchemaName } from './resources.js';
+import type { SchemaCatalogue, SchemaName } from './resources.js';
 import type { OperationSpec } from './operations.js';
 
 /** The named schemas written as literals (a few are built at run time, e.g. Vote's per-fact branches: those type as unknown). */
-type LiteralSchema = (typeof SCHEMAS)[SchemaName] extends infer S ? (S extends JSONSchema & { readonly $id: string } ? (string extends keyof S ? never : S) : never) : never;
+type LiteralSchema = SchemaCatalogue[SchemaName] extends infer S ? (S extends JSONSchema & { readonly $id: string } ? (string extends keyof S ? never : S) : never) : never;
 
 /** The value the named schema describes, its references resolved through their `$id`s. */
-export type SchemaValue<N extends SchemaName> = (typeof SCHEMAS)[N] extends infer S extends JSONSchema ? FromSchema<S, { references: LiteralSchema[] }> : unknown;
+export type SchemaValue<N extends SchemaName> = SchemaCatalogue[N] extends infer S extends JSONSchema ? FromSchema<S, { references: LiteralSchema[] }> : unknown;
 
 /** A registry path as a client sends it: `/toilets/{id}` is `/toilets/${string}`. */
 type SentPath<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${SentPath<Tail>}` : P;

@@ -5,7 +5,8 @@
 import { API_PREFIX, rateLimitPolicyHeader, sessionCookieName, type OperationSpec } from './operations.js';
 import { QUERY_PARAMS, type QueryParamSet } from './params.js';
 import { rewriteRefs, type JsonSchema } from './refs.js';
-import { SCHEMAS, type SchemaName } from './resources.js';
+import type { SchemaName } from './resources.js';
+import { schemaCatalogue } from './catalogue.js';
 
 export interface OpenApiOptions {
   /** {base_url} of the spec, e.g. `https://toilets.example.org` (no trailing slash needed). */
@@ -157,7 +158,7 @@ export function buildOpenApi({ baseUrl, deprecated, operations }: OpenApiOptions
     servers: [{ url: `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}` }],
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, rewriteRefs(schema, componentRef)])),
+      schemas: Object.fromEntries(Object.entries(schemaCatalogue()).map(([name, schema]) => [name, rewriteRefs(schema, componentRef)])),
       ...(schemes.length > 0 ? { securitySchemes: Object.fromEntries(schemes.map((name) => [name, securitySchemes(baseUrl)[name]])) } : {}),
     },
   };

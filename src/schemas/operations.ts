@@ -19,7 +19,10 @@ export interface RateLimitPolicy {
   readonly windowSeconds: number;
 }
 
-/** Spec, Limits: 60 requests per minute per IP for REST and MCP; listToiletsInArea has its own 300. */
+/**
+ * Spec, Limits: 60 requests per minute per IP for REST and MCP; listToiletsInArea has its own 300. A feature
+ * whose callers need a budget of their own declares its policy in its folder (`rate-limits.ts`).
+ */
 export const RATE_LIMIT_POLICIES = {
   perIp: { name: 'per-ip', quota: 60, windowSeconds: 60 },
   areaPerIp: { name: 'area-per-ip', quota: 300, windowSeconds: 60 },
@@ -27,11 +30,27 @@ export const RATE_LIMIT_POLICIES = {
   tilesPerIp: { name: 'tiles-per-ip', quota: 1200, windowSeconds: 60 },
   /** The site's overview of the coverage (src/overview): a map move asks up to ~30 of its tiles and a few titles. */
   overviewPerIp: { name: 'overview-per-ip', quota: 1200, windowSeconds: 60 },
-  /** Sign-in and registration attempts (src/accounts): few, so a stolen cookie or an enumeration script gets nowhere fast. */
-  accountsPerIp: { name: 'accounts-per-ip', quota: 10, windowSeconds: 60 },
-  /** OAuth client registrations (src/oauth): a budget of their own, so registering never spends the sign-in one. */
-  registrationPerIp: { name: 'registration-per-ip', quota: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
+
+/**
+ * A policy as the limits count it (src/api/limits.ts): a table of its own, its quota per window from the
+ * settings. A slice lists its policies' budgets (`rateLimits`); the limits are made from every slice's.
+ */
+export interface RateLimitBudget {
+  readonly policy: RateLimitPolicy;
+  /** The property of Config with the quota per window (read in the feature's config.ts). */
+  readonly setting: string;
+  /** How many addresses its table counts exactly: fewer for a budget few callers spend. */
+  readonly maxKeys?: number;
+}
+
+/** The budgets of the service's own policies: the API's, the area's, the basemap's and the overview's. */
+export const READ_RATE_LIMITS: readonly RateLimitBudget[] = [
+  { policy: RATE_LIMIT_POLICIES.perIp, setting: 'rateLimitPerMinute' },
+  { policy: RATE_LIMIT_POLICIES.areaPerIp, setting: 'areaRateLimitPerMinute' },
+  { policy: RATE_LIMIT_POLICIES.tilesPerIp, setting: 'tilesRateLimitPerMinute' },
+  { policy: RATE_LIMIT_POLICIES.overviewPerIp, setting: 'overviewRateLimitPerMinute' },
+];
 
 /** The RateLimit-Policy header value of a policy, e.g. `"per-ip";q=60;w=60` (draft-ietf-httpapi-ratelimit-headers-10). */
 export function rateLimitPolicyHeader(policy: RateLimitPolicy): string {

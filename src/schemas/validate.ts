@@ -6,7 +6,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import formats from 'ajv-formats';
 import { mustBe, unknownNameReason } from './describe.js';
 import { schemaId, schemaNameOf, type JsonSchema } from './refs.js';
-import { SCHEMAS, isSchemaName, type InvalidParam, type SchemaName } from './resources.js';
+import type { InvalidParam, SchemaName } from './resources.js';
+import { isSchemaName, schemaCatalogue } from './catalogue.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = formats.default;
@@ -21,7 +22,7 @@ function ajv(): Ajv2020 {
   if (registry === undefined) {
     registry = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
     addFormats(registry, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
-    for (const schema of Object.values(SCHEMAS)) registry.addSchema(schema);
+    for (const schema of Object.values(schemaCatalogue())) registry.addSchema(schema);
   }
   return registry;
 }
@@ -42,7 +43,7 @@ export const BODY_NAME = 'body';
 
 function lookupRef(ref: string): JsonSchema | undefined {
   const name = schemaNameOf(ref);
-  return name !== null && isSchemaName(name) ? SCHEMAS[name] : undefined;
+  return name !== null && isSchemaName(name) ? schemaCatalogue()[name] : undefined;
 }
 
 /** `/votes/2/value` → `votes[2].value` */

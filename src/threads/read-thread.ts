@@ -16,7 +16,7 @@ import { registerMcpRoutes } from '../mcp/endpoint.js';
 import type { Logger } from '../log.js';
 import type { FromReadThread, ReadThreadSetup, ToReadThread } from './messages.js';
 import { PROBLEM_TYPES } from '../problems.js';
-import { OPERATIONS } from '../operations.js';
+import { OPERATIONS, RATE_LIMITS } from '../operations.js';
 
 const setup = workerData as ReadThreadSetup;
 const port = parentPort!;
@@ -70,6 +70,7 @@ const { server, reads, limits, problems } = createReadSide({
   observer,
   problemTypes: PROBLEM_TYPES,
   operations: OPERATIONS,
+  rateLimits: RATE_LIMITS,
   // the main thread chose (HTTP_TRANSPORT is 'uws' or 'node' here), and logged why
   transport: chooseTransport(config.httpTransport).factory,
 });

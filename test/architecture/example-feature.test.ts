@@ -1,18 +1,18 @@
 // Adding a feature is its folder and one line in src/features.ts (docs/ARCHITECTURE.md, "Adding a
-// feature"): a small example feature, an operation with a problem type of its own and a table in the
-// accounts database, is added to the list and taken off again. With it, the registry, the OpenAPI document,
-// the problem catalogue and the accounts database's steps have its parts, and its operation is served
-// behind the guard chain; without it, none of them has. A step number or an operation another feature
-// already has is refused when the list is made.
+// feature"): a small example feature, an operation with a problem type of its own, a table in the accounts
+// database and a subcommand of `npm run moderate`, is added to the list and taken off again. With it, the
+// registry, the OpenAPI document, the problem catalogue, the accounts database's steps and the operator's
+// command have its parts, and its operation is served behind the guard chain; without it, none of them
+// has. A step number or an operation another feature already has is refused when the list is made.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { FEATURES } from '../../src/features.js';
 import type { FeatureSlice } from '../../src/feature.js';
-import { operationsOf } from '../../src/operations.js';
+import { operationsOf, rateLimitsOf } from '../../src/operations.js';
 import { problemTypesOf } from '../../src/problems.js';
 import { ACCOUNTS_MIGRATIONS, accountsMigrationsOf } from '../../src/databases.js';
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, operationIn, type OperationSpec } from '../../src/schemas/operations.js';
+import { RATE_LIMITED, operationIn, type OperationSpec } from '../../src/schemas/operations.js';
 import type { ProblemSlug, ProblemTypes } from '../../src/http/problem-types.js';
 import type { Migration } from '../../src/storage/migrations.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -20,6 +20,10 @@ import { GuardChain } from '../../src/api/guards.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve, FIXED_NOW, SERVER_ENV, type Served } from '../support/server.js';
 import { loadConfig } from '../../src/config.js';
+import { accountsDatabase, AccountsStore } from '../../src/accounts/store.js';
+import type { CommandPart } from '../../src/cli/subcommands.js';
+import { commandPartsOf, moderate } from '../../src/moderation/moderate-cli.js';
+import { keptStream } from '../support/streams.js';
 
 // --- the example feature's folder: its problem type, its table, its operation, its slice ---
 
@@ -34,6 +38,9 @@ const NOTES_TABLE_STEP: Migration = {
   up: (db) => db.exec('CREATE TABLE example_notes (id TEXT PRIMARY KEY, text TEXT NOT NULL) STRICT'),
 };
 
+/** Its own rate-limit policy, counted in a table of its own, its quota from a setting. */
+const NOTES_POLICY = { name: 'example-per-ip', quota: 60, windowSeconds: 60 } as const;
+
 const GET_NOTE: OperationSpec = {
   operationId: 'getExampleNote',
   method: 'get',
@@ -41,12 +48,50 @@ const GET_NOTE: OperationSpec = {
   summary: 'Fetch one note',
   description: 'The example feature of test/architecture/example-feature.test.ts.',
   pathParams: { id: { type: 'string', pattern: '^n_[0-9]+$' } },
-  rateLimit: RATE_LIMIT_POLICIES.perIp,
+  rateLimit: NOTES_POLICY,
   success: { status: 200, description: 'The note.', schema: 'CreatedAnswer' },
   errors: { 404: 'No note has the id.', 429: RATE_LIMITED },
 };
 
-const EXAMPLE_SLICE = { name: 'example', operations: [GET_NOTE], problems: EXAMPLE_PROBLEMS, tables: { accounts: [NOTES_TABLE_STEP] } } satisfies FeatureSlice;
+/** Its command module (a folder's `commands.ts`): `npm run moderate -- notes add <id> <text> --reason TEXT`. */
+const NOTES_COMMANDS: CommandPart = {
+  subcommands: [
+    {
+      name: 'notes',
+      words: ['add', '<note id>', '<text>'],
+      changes: true,
+      help: ['  notes add <note id> <text> --reason TEXT       keep a note (the example feature)'],
+      run: (run) => {
+        const [verb, id, text] = run.args;
+        if (verb !== 'add') return run.usage('write moderate -- notes add <note id> <text> --reason "TEXT"');
+        // the accounts database with the steps of the list the example is on, as the server opened it
+        const store = new AccountsStore(loadConfig(run.env).accountsDb, accountsDatabase(accountsMigrationsOf([...FEATURES, EXAMPLE_SLICE])));
+        run.defer(() => store.close());
+        store.db.prepare('INSERT INTO example_notes VALUES (?, ?)').run(id, text);
+        run.show({ done: `kept ${id}` }, () => `kept ${id}`);
+        return 0;
+      },
+    },
+  ],
+};
+
+const EXAMPLE_SLICE = {
+  name: 'example',
+  operations: [GET_NOTE],
+  problems: EXAMPLE_PROBLEMS,
+  tables: { accounts: [NOTES_TABLE_STEP] },
+  rateLimits: [{ policy: NOTES_POLICY, setting: 'rateLimitPerMinute' }],
+  // in a folder: () => import('./commands.js')
+  commands: () => Promise.resolve({ COMMANDS: NOTES_COMMANDS }),
+} satisfies FeatureSlice;
+
+/** `npm run moderate -- ...argv` with the subcommands of `slices`, on the server's databases. */
+async function operator(served: Served, name: string, slices: readonly FeatureSlice[], argv: string[]) {
+  const [stdout, stderr] = [keptStream(), keptStream()];
+  const env = { ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(dir.path, `${name}-overlay.db`), ACCOUNTS_DB: served.app.config.accountsDb };
+  const status = moderate(await commandPartsOf(slices), argv, { env, stdout, stderr });
+  return { status, stdout: stdout.text, stderr: stderr.text };
+}
 
 /** Its running part: the operation's route, behind the guard chain, over its table. */
 function serveNotes(served: Served): void {
@@ -92,9 +137,17 @@ test('a feature on the list is in the registry, the OpenAPI document, the proble
     served.app.accounts.store.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
     const found = await served.call('/api/v1/example-notes/n_1');
     assert.deepEqual([found.status, found.json], [200, { text: 'hello' }]);
-    assert.ok(found.headers.get('ratelimit-limit'), 'the guard chain counted it');
+    assert.match(found.headers.get('ratelimit') ?? '', /^"example-per-ip";r=/, 'the guard chain counted it under its own policy');
     const missing = await served.call('/api/v1/example-notes/n_2');
     assert.deepEqual([missing.status, missing.json.type], [404, 'https://toilets.example.test/problems/no-such-note']);
+
+    const help = await operator(served, 'with', slices, ['--help']);
+    assert.match(help.stdout, /\n {2}notes add <note id> <text> --reason TEXT {7}keep a note/);
+    assert.match(help.stdout, /\n {2}log \[--limit N\]/, 'beside the moderation\'s own');
+    assert.equal((await operator(served, 'with', slices, ['notes', 'add', 'n_2', 'from the operator'])).status, 2, 'a change needs its reason');
+    const added = await operator(served, 'with', slices, ['notes', 'add', 'n_2', 'from the operator', '--reason', 'example']);
+    assert.deepEqual([added.status, added.stdout], [0, 'kept n_2\n']);
+    assert.deepEqual((await served.call('/api/v1/example-notes/n_2')).json, { text: 'from the operator' });
   } finally {
     await served.close();
   }
@@ -113,6 +166,8 @@ test('taken off the list, the feature is in none of them', async () => {
     const table = served.app.accounts.store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
     assert.equal(table, undefined);
     assert.equal((await served.call('/api/v1/example-notes/n_1')).json.type, 'https://toilets.example.test/problems/not-found');
+    const notes = await operator(served, 'without', FEATURES, ['notes', 'add', 'n_1', 'x', '--reason', 'x']);
+    assert.deepEqual([notes.status, notes.stderr.split('\n')[0]], [2, 'moderate: unknown command "notes": write one of list, approve, reject, plan, lock, unlock, gone, log, moderators, accounts']);
   } finally {
     await served.close();
   }
@@ -123,6 +178,7 @@ test('a feature that takes a step number or an operation another feature has is 
   assert.throws(() => accountsMigrationsOf([...FEATURES, { name: 'clash', tables: { accounts: [clash] } }]), /two steps numbered 5/);
   const gap: Migration = { ...NOTES_TABLE_STEP, version: NOTES_TABLE_STEP.version + 1 };
   assert.throws(() => accountsMigrationsOf([...FEATURES, { name: 'gap', tables: { accounts: [gap] } }]), new RegExp(`has no step ${NOTES_TABLE_STEP.version} `));
+  assert.throws(() => rateLimitsOf([...FEATURES, EXAMPLE_SLICE, { name: 'again', rateLimits: EXAMPLE_SLICE.rateLimits }]), /two rate-limit policies are named example-per-ip/);
   const getToilet = operationIn(operationsOf(FEATURES), 'getToilet');
   assert.throws(() => operationsOf([...FEATURES, { name: 'twice', operations: [getToilet] }]), /two operations are getToilet/);
   assert.throws(() => problemTypesOf([...FEATURES, EXAMPLE_SLICE, { name: 'again', problems: EXAMPLE_PROBLEMS }]), /no-such-note is declared twice/);

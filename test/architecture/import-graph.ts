@@ -7,10 +7,15 @@ export interface ImportEdge {
   /** A module's path from the repository root ('src/api/reads.ts'), or a package name ('better-sqlite3'). */
   readonly to: string;
   readonly typeOnly: boolean;
+  /**
+   * A lazy reference, `() => import('…')`: the module is loaded only when the function is called (a
+   * feature's slice names its command module so); the run-time closures do not follow it.
+   */
+  readonly lazy?: boolean;
 }
 
 const STATEMENT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
-const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const DYNAMIC = /(=>\s*)?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every module under `folders` (paths from `root`) with its imports. */
 export function importGraph(root: string, folders: readonly string[]): Map<string, ImportEdge[]> {
@@ -21,7 +26,7 @@ export function importGraph(root: string, folders: readonly string[]): Map<strin
     const target = (specifier: string) => (specifier.startsWith('.') ? relative(root, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))) : specifier);
     const edges: ImportEdge[] = [];
     for (const [, type, specifier] of text.matchAll(STATEMENT)) edges.push({ to: target(specifier), typeOnly: type !== undefined });
-    for (const [, specifier] of text.matchAll(DYNAMIC)) edges.push({ to: target(specifier), typeOnly: false });
+    for (const [, arrow, specifier] of text.matchAll(DYNAMIC)) edges.push({ to: target(specifier), typeOnly: false, ...(arrow ? { lazy: true } : {}) });
     graph.set(from, edges);
   }
   return graph;
@@ -33,7 +38,7 @@ export function runtimeClosure(graph: Map<string, ImportEdge[]>, start: string):
   const queue = [start];
   while (queue.length > 0) {
     for (const edge of graph.get(queue.pop()!) ?? []) {
-      if (edge.typeOnly || seen.has(edge.to)) continue;
+      if (edge.typeOnly || edge.lazy || seen.has(edge.to)) continue;
       seen.add(edge.to);
       queue.push(edge.to);
     }
@@ -53,7 +58,7 @@ export function runtimePath(graph: Map<string, ImportEdge[]>, start: string, tar
       return path;
     }
     for (const edge of graph.get(module) ?? []) {
-      if (edge.typeOnly || previous.has(edge.to)) continue;
+      if (edge.typeOnly || edge.lazy || previous.has(edge.to)) continue;
       previous.set(edge.to, module);
       queue.push(edge.to);
     }
@@ -61,7 +66,7 @@ export function runtimePath(graph: Map<string, ImportEdge[]>, start: string, tar
   return null;
 }
 
-/** Each import cycle among project modules (type imports included), as the modules around it. */
+/** Each import cycle among project modules (type imports included, lazy references not), as the modules around it. */
 export function importCycles(graph: Map<string, ImportEdge[]>): string[][] {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -69,8 +74,9 @@ export function importCycles(graph: Map<string, ImportEdge[]>): string[][] {
   const visit = (module: string) => {
     state.set(module, 'open');
     stack.push(module);
-    for (const { to } of graph.get(module) ?? []) {
-      if (!graph.has(to)) continue;
+    // a lazy reference is no load-time import: a slice naming its command module, which reads the list again, is no cycle
+    for (const { to, lazy } of graph.get(module) ?? []) {
+      if (!graph.has(to) || lazy) continue;
       if (state.get(to) === 'open') cycles.push([...stack.slice(stack.indexOf(to)), to]);
       else if (!state.has(to)) visit(to);
     }

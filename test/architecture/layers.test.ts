@@ -15,15 +15,17 @@ const graph = importGraph(REPO_DIR, ['src', 'importer']);
 /** The command paths of the previous release, kept for one release: they only run the commands' new modules. */
 const OLD_ENTRY_POINTS = ['src/community/dump-cli.ts', 'src/community/moderate-cli.ts'];
 
-/** A feature's registry entries. */
-const OPERATIONS_MODULE = /^src\/[a-z-]+\/([a-z-]+-)?operations\.ts$/;
+/** A feature's registry entries, the named schemas they give (`resources.ts`) and its rate-limit policies (`rate-limits.ts`). */
+const OPERATIONS_MODULE = /^src\/[a-z-]+\/(([a-z-]+-)?operations|resources|rate-limits)\.ts$/;
 /** The features' slices and the one list of them (src/feature.ts): data. */
 const SLICE_MODULE = /^src\/(features|[a-z-]+\/slice)\.ts$/;
 
 /**
  * A module's layer: its folder under src/ ('src/api'), a top-level file ('src/config'), or 'importer'. A
  * feature's settings (`src/<feature>/config.ts`) are part of the configuration layer, and its operations
- * (`operations.ts`, `*-operations.ts`: registry entries) part of the registry's (src/schemas): the feature
+ * (`operations.ts`, `*-operations.ts`: registry entries), their schemas (`resources.ts`) and rate-limit
+ * policies (`rate-limits.ts`) part of the
+ * registry's (src/schemas): the feature
  * declares them in its folder, and they import nothing of it. Its slice (`slice.ts`) and the list of all
  * (src/features.ts) are the declarations' layer, which names the feature's data modules.
  */
@@ -77,7 +79,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // contributions and the overlay database they, moderation and the dumps share
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
   // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
-  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  // and the frame of that command, which loads the subcommands the features' slices name (src/features.ts)
+  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'declarations', 'src/feature', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
   'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],
@@ -100,14 +103,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
   declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe'],
-  // the registry, the catalogue of problem types and the accounts database's steps: made from the slices
-  'src/operations': ['declarations', 'src/feature', 'src/schemas'],
+  // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
+  'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
+  'src/resources': ['declarations', 'src/feature', 'src/schemas'],
   'src/problems': ['declarations', 'src/feature', 'src/http'],
   'src/databases': ['declarations', 'src/feature', 'src/accounts', 'src/storage'],
   // where the write side is kept: the SQLite files, or DATABASE_URL's PostgreSQL for the stores that moved
   'src/stores': ['src/community', 'src/databases', 'src/storage', 'src/config', 'src/log'],
   // what a feature is: its slice's shape, and what app.ts knows to run it (name, needs, start, close, deletion)
-  'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts'],
+  'src/feature': ['src/schemas', 'src/http', 'src/storage', 'src/accounts', 'src/cli'],
   'src/app': ['src/feature', 'src/operations', 'src/databases', 'src/stores', 'src/cluster', 'src/problems', 'src/schemas', 'src/status', 'src/source-fetch', 'src/api', 'src/accounts', 'src/partners', 'src/billing', 'src/oauth', 'src/account-events', 'src/account-mcp', 'src/community', 'src/moderation', 'src/dumps', 'src/http', 'src/mcp', 'src/observe', 'src/places', 'src/threads', 'src/tiles', 'src/overview', 'src/toilets', 'src/web', 'src/config', 'src/log'],
   'src/first-import': ['src/source'],
   'src/serve': ['importer', 'src/app', 'src/first-import', 'src/config', 'src/log', 'src/storage', 'src/stores', 'src/toilets'],
@@ -119,7 +123,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Place modules that answer lookups at run time: the server's, not the importer's. */
 const PLACE_LOOKUP = ['src/places/lookup.ts', 'src/places/service.ts', 'src/places/remote.ts', 'src/places/current.ts'];
 /** What a read thread must never load: it answers public reads from shared memory only. */
-const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
+const NOT_IN_READ_THREADS = [/^better-sqlite3$/, /^pg$/, /^kysely$/, /^ioredis$/, /^src\/storage\/postgres\.ts$/, /^src\/(community|moderation|dumps|accounts|partners|billing|oauth|account-mcp|account-events|tiles|overview|cluster)\/(?!(problems|config|slice|resources|rate-limits|([a-z-]+-)?operations)\.ts$|([a-z-]+-)?tables\.ts$|[a-z-]+-step\.ts$)/];
 
 /** A feature's problem types: data the read threads load with the catalogue (src/problems.ts). */
 const PROBLEM_MODULE = /^src\/([a-z-]+\/problems|api\/guard-problems|http\/problem-types)\.ts$/;
@@ -133,9 +137,8 @@ const LOW_LAYERS = ['src/http', 'src/schemas', 'src/api'];
  * the list may only shrink.
  */
 const STILL_NAMING_FEATURES = [
-  'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/limits.ts', 'src/api/reads.ts', 'src/api/rest.ts',
-  'src/schemas/account-resources.ts', 'src/schemas/moderation-resources.ts', 'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts',
-  'src/schemas/partner-resources.ts', 'src/schemas/resources.ts', 'src/schemas/toilet-id.ts',
+  'src/api/area-cache.ts', 'src/api/attribution.ts', 'src/api/guard-problems.ts', 'src/api/guards.ts', 'src/api/reads.ts', 'src/api/rest.ts',
+  'src/schemas/openapi.ts', 'src/schemas/operations.ts', 'src/schemas/params.ts', 'src/schemas/resources.ts',
 ];
 
 const projectEdges = () =>
@@ -200,6 +203,18 @@ test('the slices are data: the list of features loads no code that runs a featur
   const loaded = [...runtimeClosure(graph, 'src/features.ts')];
   assert.ok(loaded.some((module) => module.endsWith('/slice.ts')) && loaded.some((module) => module.endsWith('/tables.ts')), 'the check sees the slices and their steps');
   assert.deepEqual(loaded.filter((module) => !DATA_MODULE.some((pattern) => pattern.test(module))), []);
+});
+
+/** The one module that calls a slice's lazy references: the frame of the operator's subcommands. */
+const LAZY_CALLERS = ['src/moderation/moderate-cli.ts'];
+
+test('a slice names its folder\'s code only lazily, and only the command frame loads it', () => {
+  const lazy = projectEdges().filter(({ from, to }) => graph.get(from)!.some((edge) => edge.to === to && edge.lazy));
+  assert.ok(lazy.some(({ to }) => to === 'src/moderation/commands.ts'), 'the check sees the moderation\'s commands');
+  const wrong = lazy.filter(({ from, to }) => !SLICE_MODULE.test(from) || to.split('/')[1] !== from.split('/')[1]).map(({ from, to }) => `${from} refers to ${to}`);
+  assert.deepEqual(wrong, [], 'a lazy reference belongs in a slice, to a module of its own folder');
+  const callers = [...graph.keys()].filter((module) => /\.commands\(\)/.test(readFileSync(join(REPO_DIR, module), 'utf8')));
+  assert.deepEqual(callers, LAZY_CALLERS);
 });
 
 test('the low layers name no feature (and the modules that still do are only fewer)', () => {

@@ -11,6 +11,8 @@ import { FIXED_NOW, importedData, serve, type Answer, type Data, type Served } f
 import { noRedis, startRedis, type TestRedis } from '../support/redis.js';
 import type { Logger } from '../../src/log.js';
 import type { RateLimitSync } from '../../src/cluster/limit-sync.js';
+import { limiterOf } from '../../src/api/limits.js';
+import { RATE_LIMIT_POLICIES } from '../../src/schemas/operations.js';
 
 const NEAREST = '/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=3';
 /** One second into a window: every answer says 59 seconds to its end. */
@@ -77,7 +79,7 @@ async function events(emitter: EventEmitter, event: string, count: number): Prom
  * after every reconciliation and every total received from the other: events, not time.
  */
 async function reconciled(ip: string, remaining: number): Promise<void> {
-  const left = (r: Replica) => r.served.app.limits.perIp.peek(ip, NOW).remaining;
+  const left = (r: Replica) => limiterOf(r.served.app.limits, RATE_LIMIT_POLICIES.perIp).peek(ip, NOW).remaining;
   while (left(a) !== remaining || left(b) !== remaining) {
     const done = new AbortController();
     await Promise.race([a, b].flatMap((r) => [once(r.sync, 'synced', done), once(r.sync, 'received', done)]));

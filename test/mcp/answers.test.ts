@@ -13,7 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { readSourceToilets } from '../api/support.js';
-import { selfContainedSchema } from '../../src/schemas/resources.js';
+import { selfContainedSchema } from '../../src/schemas/catalogue.js';
 import { assertToolGzipAgrees, serve, type Served } from './support.js';
 
 const FILTERS = ['open_now', 'wheelchair', 'changing_table', 'free', 'no_purchase_needed'];

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { inputSchemaOf, operationIn, READ_OPERATIONS } from '../../src/schemas/operations.js';
-import { selfContainedSchema } from '../../src/schemas/resources.js';
+import { selfContainedSchema } from '../../src/schemas/catalogue.js';
 import { findInvalid } from '../../src/schemas/validate.js';
 import { RemoteGeocoder } from '../../src/places/remote.js';
 import { CASINO, CLIENT_KINDS, importMonaco, rest, serve, type Extract, type McpSession, type Served } from './support.js';

@@ -8,7 +8,8 @@ import { buildOpenApi, type OpenApiDocument } from '../../src/schemas/openapi.js
 import { API_PREFIX, fullPath, type OperationSpec } from '../../src/schemas/operations.js';
 import { OPERATIONS } from '../../src/operations.js';
 import { QUERY_PARAMS } from '../../src/schemas/params.js';
-import { SCHEMAS } from '../../src/schemas/resources.js';
+import { SCHEMAS } from '../../src/resources.js';
+import { ToiletItem } from '../../src/schemas/resources.js';
 import { SHARED_DIR } from '../support/paths.js';
 
 const BASE_URL = 'https://toilets.example.org';
@@ -248,7 +249,7 @@ describe('buildOpenApi', () => {
       path: '/toilets/{id}/claims',
       summary: 'Claim a toilet for a business',
       description: 'A moderator reviews each claim.',
-      pathParams: { id: SCHEMAS.ToiletItem.properties.id },
+      pathParams: { id: ToiletItem.properties.id },
       requestBody: { schema: 'ClaimToiletRequest' },
       security: 'session',
       rateLimit: OPERATIONS[0].rateLimit,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { inputSchemaOf, operationIn, rateLimitPolicyHeader, RATE_LIMIT_POLICIES } from '../../src/schemas/operations.js';
 import { OPERATIONS } from '../../src/operations.js';
+import { ATTEMPTS_POLICY } from '../../src/accounts/rate-limits.js';
 
 const operationById = (operationId: string) => operationIn(OPERATIONS, operationId);
 
@@ -21,7 +22,7 @@ describe('operations registry', () => {
   it('writes the RateLimit-Policy header of each policy', () => {
     assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.perIp), '"per-ip";q=60;w=60');
     assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.areaPerIp), '"area-per-ip";q=300;w=60');
-    assert.equal(rateLimitPolicyHeader(RATE_LIMIT_POLICIES.accountsPerIp), '"accounts-per-ip";q=10;w=60');
+    assert.equal(rateLimitPolicyHeader(ATTEMPTS_POLICY), '"accounts-per-ip";q=10;w=60');
   });
 });
 

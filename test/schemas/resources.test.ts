@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { ACCESS, ACCESS_RULE, CHANGING_TABLE, GENDER, WHEELCHAIR } from '../../src/rules/facts.js';
-import { NearestToiletItem, SCHEMAS, ToiletItem, selfContainedSchema, type SchemaName } from '../../src/schemas/resources.js';
+import { NearestToiletItem, ToiletItem, type SchemaName } from '../../src/schemas/resources.js';
+import { selfContainedSchema } from '../../src/schemas/catalogue.js';
+import { SCHEMAS } from '../../src/resources.js';
 import { SCHEMA_ID_PREFIX } from '../../src/schemas/refs.js';
 import { findInvalid } from '../../src/schemas/validate.js';
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BODY_NAME, fieldName, findInvalid, validatorFor } from '../../src/schemas/validate.js';
-import { SCHEMAS, type SchemaName } from '../../src/schemas/resources.js';
+import type { SchemaName } from '../../src/schemas/resources.js';
+import { SCHEMAS } from '../../src/resources.js';
 
 const text = (length: number) => 'x'.repeat(length);
 const HEX32 = '0123456789abcdef0123456789abcdef';

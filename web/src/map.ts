@@ -102,6 +102,28 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   loadCss(asset('mapCss'));
   setWorkerUrl(asset('mapWorker'));
   const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const map = openMap(container, start, style, reduceMotion);
+  const pointer: Pointer = { hovered: [], picked: [] };
+  const ready = new Promise<void>((resolve) => map.on('load', () => {
+    addToiletLayers(map);
+    void places?.then((answer) => answer?.status === 200 && addPlainLayers(map, answer.body));
+    answerPointer(map, pointer, reduceMotion);
+    resolve();
+  }));
+  return {
+    ready,
+    basemap,
+    ...drawing(map, ready),
+    ...movements(map, reduceMotion),
+    onHover: (listener) => void pointer.hovered.push(listener),
+    onPick: (listener) => void pointer.picked.push(listener),
+    enablePin: pinDropper(map),
+    maxZoom: () => maxzoom,
+  };
+}
+
+/** The MapLibre map in `container`, with its zoom buttons, or MapUnavailable when it cannot draw. */
+function openMap(container: HTMLElement, start: { lat: number; lon: number; zoom: number }, style: StyleSpecification | string, reduceMotion: boolean): MapLibre {
   let map: MapLibre;
   try {
     map = new MapLibre({ container, style, center: [start.lon, start.lat], zoom: start.zoom, maxZoom: 19, fadeDuration: reduceMotion ? 0 : 300, attributionControl: { compact: true }, locale: MAP_TEXTS() });
@@ -110,69 +132,50 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
   }
   map.addControl(new NavigationControl({ showCompass: false }));
   (window as unknown as { toiletMap: MapLibre }).toiletMap = map;
-  // moves the page makes (fit, centre) carry this in their event data; only the person's moves ask for an area
-  const PAGE_MOVE = { pageMove: true };
-  const listeners: ((view: View) => void)[] = [];
-  const moved: ((view: View) => void)[] = [];
-  const hovered: ((id: string | null) => void)[] = [];
-  const picked: ((id: string) => void)[] = [];
-  const view = (): View => {
-    const b = map.getBounds();
-    return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
-  };
-  let pending: ReturnType<typeof setTimeout> | undefined;
-  // one request per settled view: wait until the person stops moving
-  const settle = () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => listeners.forEach((listener) => listener(view())), 350);
-  };
-  map.on('moveend', (event) => {
-    moved.forEach((listener) => listener(view()));
-    if (!(event as unknown as { pageMove?: boolean }).pageMove) settle();
-  });
-  // a larger or smaller map (the phone's switch, a turned screen) shows another view
-  map.on('resize', settle);
+  return map;
+}
 
-  const ready = new Promise<void>((resolve) => {
-    map.on('load', () => {
-      addToiletLayers(map);
-      void places?.then((answer) => answer?.status === 200 && addPlainLayers(map, answer.body));
-      map.on('click', 'overview', (event) => {
-        const feature = event.features?.[0];
-        // a listed toilet's marker over a count is the toilet's: its own handler marks its row
-        if (feature && map.queryRenderedFeatures(event.point, { layers: ['toilet'] }).length === 0) map.easeTo({ center: coordinatesOf(feature), zoom: map.getZoom() + 2, animate: !reduceMotion });
-      });
-      map.on('click', 'toilet', (event) => {
-        const feature = event.features?.[0];
-        if (!feature) return;
-        const p = feature.properties as { id: string; name: string };
-        picked.forEach((listener) => listener(p.id));
-        // the focus stays where it was: moving it into the map would scroll a phone's page back up to the map
-        new Popup({ closeButton: true, focusAfterOpen: false }).setLngLat(coordinatesOf(feature))
-          .setHTML(`<a href="${escapeHtml(localHref(`/t/${encodeURIComponent(p.id)}`))}">${escapeHtml(p.name)}</a>`).addTo(map);
-      });
-      map.on('mousemove', 'toilet', (event) => {
-        const id = (event.features?.[0]?.properties as { id?: string } | undefined)?.id ?? null;
-        hovered.forEach((listener) => listener(id));
-      });
-      map.on('mouseleave', 'toilet', () => hovered.forEach((listener) => listener(null)));
-      for (const layer of ['overview', 'toilet']) {
-        map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
-        map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
-      }
-      resolve();
-    });
-  });
+/** Who listens to the pointer over the toilets' markers. */
+interface Pointer {
+  hovered: ((id: string | null) => void)[];
+  picked: ((id: string) => void)[];
+}
 
+/** Once the style is loaded: a count zooms in, a marker tells its toilet (and shows its link), the cursor says what is clickable. */
+function answerPointer(map: MapLibre, pointer: Pointer, reduceMotion: boolean): void {
+  map.on('click', 'overview', (event) => {
+    const feature = event.features?.[0];
+    // a listed toilet's marker over a count is the toilet's: its own handler marks its row
+    if (feature && map.queryRenderedFeatures(event.point, { layers: ['toilet'] }).length === 0) map.easeTo({ center: coordinatesOf(feature), zoom: map.getZoom() + 2, animate: !reduceMotion });
+  });
+  map.on('click', 'toilet', (event) => {
+    const feature = event.features?.[0];
+    if (!feature) return;
+    const p = feature.properties as { id: string; name: string };
+    pointer.picked.forEach((listener) => listener(p.id));
+    // the focus stays where it was: moving it into the map would scroll a phone's page back up to the map
+    new Popup({ closeButton: true, focusAfterOpen: false }).setLngLat(coordinatesOf(feature))
+      .setHTML(`<a href="${escapeHtml(localHref(`/t/${encodeURIComponent(p.id)}`))}">${escapeHtml(p.name)}</a>`).addTo(map);
+  });
+  map.on('mousemove', 'toilet', (event) => {
+    const id = (event.features?.[0]?.properties as { id?: string } | undefined)?.id ?? null;
+    pointer.hovered.forEach((listener) => listener(id));
+  });
+  map.on('mouseleave', 'toilet', () => pointer.hovered.forEach((listener) => listener(null)));
+  for (const layer of ['overview', 'toilet']) {
+    map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
+    map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
+  }
+}
+
+/** What the map draws: the listed toilets (and the one marked), the overview's counts, a search's origin. */
+function drawing(map: MapLibre, ready: Promise<void>): Pick<ToiletMap, 'show' | 'showOverview' | 'showOrigin' | 'highlight'> {
   const setData = (source: string, features: GeoJSON.Feature[]) =>
     void ready.then(() => void (map.getSource(source) as GeoJSONSource).setData({ type: 'FeatureCollection', features }));
   const point = (lon: number, lat: number, properties: Record<string, unknown>): GeoJSON.Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties });
   const showMarkers = markerLayer(map, ready);
   let highlighted: string | null = null;
-  let pin: Marker | null = null;
   return {
-    ready,
-    basemap,
     show(marked) {
       highlighted = null;
       void ready.then(() => map.removeFeatureState({ source: 'toilets' }));
@@ -192,12 +195,32 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
         if (id !== null) map.setFeatureState({ source: 'toilets', id }, { highlight: true });
       });
     },
-    onHover(listener) {
-      hovered.push(listener);
-    },
-    onPick(listener) {
-      picked.push(listener);
-    },
+  };
+}
+
+/** The views: the page's own moves (fit, centre), and the settled views of the person's, which ask for an area. */
+function movements(map: MapLibre, reduceMotion: boolean): Pick<ToiletMap, 'fit' | 'centre' | 'view' | 'onSettled' | 'onMoved'> {
+  // moves the page makes (fit, centre) carry this in their event data; only the person's moves ask for an area
+  const PAGE_MOVE = { pageMove: true };
+  const settled: ((view: View) => void)[] = [];
+  const moved: ((view: View) => void)[] = [];
+  const view = (): View => {
+    const b = map.getBounds();
+    return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth(), zoom: map.getZoom() };
+  };
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  // one request per settled view: wait until the person stops moving
+  const settle = () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => settled.forEach((listener) => listener(view())), 350);
+  };
+  map.on('moveend', (event) => {
+    moved.forEach((listener) => listener(view()));
+    if (!(event as unknown as { pageMove?: boolean }).pageMove) settle();
+  });
+  // a larger or smaller map (the phone's switch, a turned screen) shows another view
+  map.on('resize', settle);
+  return {
     fit(bbox) {
       const bounds: LngLatBoundsLike = [[bbox[0], bbox[1]], [bbox[2], bbox[3]]];
       map.fitBounds(bounds, { padding: 40, maxZoom: 17, animate: !reduceMotion }, PAGE_MOVE);
@@ -206,27 +229,27 @@ export async function createMap(container: HTMLElement, start: { lat: number; lo
       map.jumpTo({ center: [lon, lat], zoom }, PAGE_MOVE);
     },
     view,
-    onSettled(listener) {
-      listeners.push(listener);
-    },
-    onMoved(listener) {
-      moved.push(listener);
-    },
-    enablePin(onPin, at) {
-      const place = (lat: number, lon: number) => {
-        if (pin === null) pin = new Marker({ color: '#0b5cad', draggable: true }).setLngLat([lon, lat]).addTo(map);
-        else pin.setLngLat([lon, lat]);
-        pin.on('dragend', () => {
-          const where = pin!.getLngLat();
-          onPin(where.lat, where.lng);
-        });
-      };
-      if (at) place(at.lat, at.lon);
-      map.on('click', (event) => {
-        place(event.lngLat.lat, event.lngLat.lng);
-        onPin(event.lngLat.lat, event.lngLat.lng);
+    onSettled: (listener) => void settled.push(listener),
+    onMoved: (listener) => void moved.push(listener),
+  };
+}
+
+/** The proposal page's pin: dropped by a click or a tap, dragged to move it. */
+function pinDropper(map: MapLibre): ToiletMap['enablePin'] {
+  let pin: Marker | null = null;
+  return (onPin, at) => {
+    const place = (lat: number, lon: number) => {
+      if (pin === null) pin = new Marker({ color: '#0b5cad', draggable: true }).setLngLat([lon, lat]).addTo(map);
+      else pin.setLngLat([lon, lat]);
+      pin.on('dragend', () => {
+        const where = pin!.getLngLat();
+        onPin(where.lat, where.lng);
       });
-    },
-    maxZoom: () => maxzoom,
+    };
+    if (at) place(at.lat, at.lon);
+    map.on('click', (event) => {
+      place(event.lngLat.lat, event.lngLat.lng);
+      onPin(event.lngLat.lat, event.lngLat.lng);
+    });
   };
 }

@@ -2,7 +2,8 @@
 // us. The WebAuthn parts are the standard JSON forms that @simplewebauthn/browser produces and
 // @simplewebauthn/server verifies (W3C WebAuthn Level 3, "JSON serialization"); their inner members are
 // checked by the library, so the schemas bound sizes and shapes without repeating the standard.
-import { closedObject, ref, schemaId, type JsonSchema } from './refs.js';
+import { closedObject, ref, schemaId, type JsonSchema } from '../schemas/refs.js';
+import type { SchemasOf } from '../schemas/resources.js';
 
 const BASE64URL = { type: 'string', pattern: '^[A-Za-z0-9_-]*$' } as const;
 const b64url = (maxLength: number, description: string) => ({ ...BASE64URL, minLength: 1, maxLength, description }) as const;
@@ -189,3 +190,7 @@ export const ACCOUNT_SCHEMAS = {
 } as const;
 
 export { SESSION_ID };
+
+declare module '../schemas/resources.js' {
+  interface SchemaCatalogue extends SchemasOf<typeof ACCOUNT_SCHEMAS> {}
+}

@@ -3,8 +3,8 @@
 // behind both), so a page action is exactly a command line action: approve, reject, lock, unlock, gone;
 // business claims (src/moderation/claim-moderation.ts) are approved, with an optional corrected name, or rejected.
 import { FACT_ATTRIBUTES } from '../rules/facts.js';
-import { closedObject, ref } from './refs.js';
-import { TOILET_ID } from './toilet-id.js';
+import { closedObject, ref } from '../schemas/refs.js';
+import { TOILET_ID, type SchemasOf } from '../schemas/resources.js';
 
 const DATE_TIME = { type: 'string', format: 'date-time' } as const;
 const NULLABLE_TEXT = { anyOf: [{ type: 'string' }, { type: 'null' }] } as const;
@@ -147,3 +147,7 @@ export const MODERATION_SCHEMAS = {
   ModerationActionRequest,
   ModerationActionDone,
 } as const;
+
+declare module '../schemas/resources.js' {
+  interface SchemaCatalogue extends SchemasOf<typeof MODERATION_SCHEMAS> {}
+}

@@ -1,9 +1,13 @@
-// Bodies of the partner operations the spec leaves to us: listMyPartnerListings, the one answer the REST
+// Bodies of the partner operations: a business's claim (claimToilet) and its profile (updatePartnerProfile),
+// and those the spec leaves to us: listMyPartnerListings, the one answer the REST
 // operation, the web dashboard and the account MCP tool `get_my_partner_listings` share, and
 // checkPartnerHours, the dashboard's check of the hours field. It carries no
 // contact details (those are for moderators only); `toilet_state` and `notice` are how the dashboard tells
 // the owner that the toilet left the map.
-import { closedObject, ref } from './refs.js';
+import { closedObject, ref } from '../schemas/refs.js';
+import { NOTE, PARTNER_CONDITIONS, TEXT_OR_NULL, type SchemasOf } from '../schemas/resources.js';
+
+export const LISTING_ID = { type: 'string', pattern: '^pl_[0-9a-f]{32}$', title: 'a partner listing id: pl_ and 32 lowercase hex digits' } as const;
 
 const TIER = ['basic', 'plus'] as const;
 const CLAIM_STATUS = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
@@ -63,4 +67,52 @@ export const PartnerHoursCheck = closedObject('PartnerHoursCheck', 'The hours ca
   closes_at: { type: ['string', 'null'], description: 'Local closing time with UTC offset; null when unknown or never closes.' },
 });
 
-export const PARTNER_SCHEMAS = { PartnerPlan, PartnerClaimState, PartnerFigureMonth, PartnerListingSummary, PartnerListingList, PartnerHoursCheckRequest, PartnerHoursCheck } as const;
+export const ClaimToiletRequest = closedObject(
+  'ClaimToiletRequest',
+  'A business claims a toilet; a moderator reviews each claim.',
+  {
+    business_name: { type: 'string', minLength: 2, maxLength: 80 },
+    contact_email: { type: 'string', format: 'email', maxLength: 200 },
+    contact_phone: { type: 'string', maxLength: 40 },
+    website: { type: 'string', format: 'uri', maxLength: 200 },
+    note: NOTE,
+  },
+  ['contact_phone', 'website', 'note'],
+);
+
+export const ClaimToiletAnswer = closedObject('ClaimToiletAnswer', 'The claim was saved and waits for a moderator.', {
+  id: { type: 'string' },
+  status: { type: 'string', const: 'pending' },
+});
+
+const PROFILE_CONDITIONS = {
+  type: ['string', 'null'],
+  enum: [...PARTNER_CONDITIONS, null],
+  description: "The business's own statement (everyone: free for everyone; customers: customers only); null when it says nothing.",
+} as const;
+
+export const UpdatePartnerProfileRequest = closedObject(
+  'UpdatePartnerProfileRequest',
+  "Changes to the business's statements and live switch; send any of the keys.",
+  {
+    conditions: PROFILE_CONDITIONS,
+    opening_hours: { type: ['string', 'null'], maxLength: 200, description: 'opening_hours syntax; an empty string or null clears it.' },
+    open_now: { type: 'boolean', description: 'false closes for 12 hours, true ends the closure at once.' },
+  },
+  ['conditions', 'opening_hours', 'open_now'],
+);
+
+export const PartnerProfileAnswer = closedObject('PartnerProfileAnswer', 'The partner profile after the change.', {
+  conditions: PROFILE_CONDITIONS,
+  opening_hours: TEXT_OR_NULL,
+  closed_until: { type: 'integer', minimum: 0, description: 'Milliseconds since the epoch; 0 when the live switch is on.' },
+  open_now: { type: 'boolean', description: 'The live switch; false means closed for now.' },
+});
+
+export const PARTNER_SCHEMAS = {
+  ClaimToiletRequest, ClaimToiletAnswer, UpdatePartnerProfileRequest, PartnerProfileAnswer,
+  PartnerPlan, PartnerClaimState, PartnerFigureMonth, PartnerListingSummary, PartnerListingList, PartnerHoursCheckRequest, PartnerHoursCheck } as const;
+
+declare module '../schemas/resources.js' {
+  interface SchemaCatalogue extends SchemasOf<typeof PARTNER_SCHEMAS> {}
+}
