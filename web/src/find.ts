@@ -25,16 +25,6 @@ const mapWrap = document.getElementById('map-wrap')!;
 const mapBox = document.getElementById('map')!;
 const mapMessage = document.getElementById('map-message')!;
 
-/**
- * The line under the map. A note for the operator (no basemap yet) keeps to one line on a phone, where
- * the map and that line stay on screen over the list: its whole text is in the title and read out.
- */
-function sayOnMap(text: string, to: 'visitor' | 'operator' = 'visitor'): void {
-  mapMessage.textContent = text;
-  mapMessage.classList.toggle('operator-note', to === 'operator');
-  if (to === 'operator') mapMessage.title = text;
-  else mapMessage.removeAttribute('title');
-}
 const mapSize = document.getElementById('map-size') as HTMLButtonElement;
 const offlineTools = document.getElementById('offline-tools')!;
 const saveButton = document.getElementById('save-area') as HTMLButtonElement;
@@ -58,6 +48,23 @@ function filters(): Set<Filter> {
 
 /** Why there is no map, said after every message once the map could not load. */
 let noMapNote = '';
+
+/**
+ * The line under the map. A note for the operator (no basemap yet) keeps to one line on a phone, where
+ * the map and that line stay on screen over the list: its whole text is in the title and read out.
+ */
+function sayOnMap(text: string, to: 'visitor' | 'operator' = 'visitor'): void {
+  mapMessage.textContent = text;
+  mapMessage.classList.toggle('operator-note', to === 'operator');
+  if (to === 'operator') mapMessage.title = text;
+  else mapMessage.removeAttribute('title');
+}
+
+/** The operator's note when the map has no basemap (the plain map); else an empty line. */
+function sayBasemapNote(shownMap: ToiletMap | null | undefined): void {
+  if (shownMap?.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
+  else sayOnMap('');
+}
 
 function say(text: string): void {
   message.textContent = noMapNote === '' ? text : `${text} ${noMapNote}`.trim();
@@ -115,7 +122,7 @@ function ensureMap(start: { lat: number; lon: number; zoom: number }): Promise<T
         else row?.scrollIntoView({ block: 'nearest' });
       });
       map = created;
-      if (created.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
+      sayBasemapNote(created);
       offlineTools.hidden = false;
       mapSize.hidden = false;
       created.show(listed.map((item, i) => ({ item, number: i + 1, title: titleOf(item.id) })));
@@ -160,8 +167,7 @@ async function runFind(query: Query): Promise<void> {
     const shownMap = await ensureMap({ lat: found.origin.lat, lon: found.origin.lon, zoom: 15 });
     shownMap?.showOrigin(found.origin);
     shownMap?.showOverview([]);
-    if (shownMap?.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
-    else sayOnMap('');
+    sayBasemapNote(shownMap);
     if (found.bbox) shownMap?.fit(found.bbox);
     else shownMap?.centre(found.origin.lat, found.origin.lon, 15);
   }
@@ -222,8 +228,7 @@ async function listView(view: View): Promise<void> {
   say(answer.body.results.length === 0 ? t('find.none') : wide ? t('find.nearestCentre') : t('find.inView'));
   const truncated = 'truncated' in answer.body && answer.body.truncated;
   if (truncated) sayOnMap(t('find.truncated'));
-  else if (map?.basemap === 'plain') sayOnMap(t('map.noBasemap'), 'operator');
-  else sayOnMap('');
+  else sayBasemapNote(map);
   markStale(answer.headers);
 }
 
