@@ -6,7 +6,7 @@
 // what it erases of a deleted account. The start order follows the declared needs (a feature starts after
 // what it needs) and the close order is its reverse, so no hand-ordered list has to be kept right when a
 // feature is added. Each feature's main class declares its own (structurally).
-import type { OperationSpec, RateLimitBudget } from './schemas/operations.js';
+import type { RateLimitBudget, RegistryEntry } from './schemas/operations.js';
 import type { ProblemTypes } from './http/problem-types.js';
 import type { NamedSchemas } from './schemas/resources.js';
 import type { Migration } from './storage/migrations.js';
@@ -27,8 +27,11 @@ export type PostgresSchemaName = 'overlay' | 'accounts';
 export interface FeatureSlice {
   /** Its folder's name, e.g. 'billing'. */
   readonly name: string;
-  /** Its registry entries, in the order the OpenAPI document lists them (fixed paths before templated ones). */
-  readonly operations?: readonly OperationSpec[];
+  /**
+   * Its registry entries: its operations of the spec, in the order the OpenAPI document lists them (fixed
+   * paths before templated ones), and its routes outside the spec (`openApi: false`), which it does not.
+   */
+  readonly operations?: readonly RegistryEntry[];
   /** Its named schemas (a data-only resources.ts, which adds them to SchemaCatalogue), for its operations' bodies and answers. */
   readonly schemas?: NamedSchemas;
   /** Its rate-limit policies with a budget of their own (a data-only rate-limits.ts), counted by the limits of every thread. */

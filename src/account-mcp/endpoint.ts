@@ -6,7 +6,7 @@
 // grant (src/oauth), so a revoked grant or a deleted account stops the next request. Discovery and lists
 // are private and never cached (ttlMs 0): what they hold depends on the caller and on the relay's state.
 import type { AuthInfo, McpServer, OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { GuardChain, type GuardNeeds } from '../api/guards.js';
+import { GuardChain } from '../api/guards.js';
 import type { Limits } from '../api/limits.js';
 import type { Config } from '../config.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
@@ -15,13 +15,13 @@ import type { Problems } from '../http/problem.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
 import type { Logger } from '../log.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from '../mcp/json-rpc.js';
-import { MAX_MCP_BODY_BYTES } from '../mcp/endpoint.js';
+import { MAX_MCP_BODY_BYTES } from '../mcp/operations.js';
 import { SERVER_INFO } from '../mcp/server-card.js';
 import { mcpSdk, type McpSdk } from '../mcp/sdk.js';
-import { accountResource, ACCOUNT_MCP_PATH, resourceMetadataUrl } from '../oauth/discovery.js';
+import { accountResource, resourceMetadataUrl } from '../oauth/discovery.js';
+import { ACCOUNT_MCP_ROUTES } from './operations.js';
 import type { Grants } from '../oauth/grants.js';
 import { SCOPE } from '../oauth/lifetimes.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 
 /** Who the caller is, as the tools and event handlers read it from `authInfo.extra`. */
 export interface Principal {
@@ -54,7 +54,6 @@ export interface AccountMcpEndpoint {
 
 /** Nothing here may be kept past the request: it is one account's, and the relay's state changes. */
 const PRIVATE_NOW = { ttlMs: 0, cacheScope: 'private' } as const;
-const NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'listed' } };
 const CORS = new CorsPolicy({
   allowHeaders: ['Content-Type', 'Accept', 'Authorization', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'],
   exposeHeaders: [...PUBLIC_READ_EXPOSED_HEADERS, 'WWW-Authenticate'],
@@ -122,14 +121,10 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
     const response = await handler.fetch(toWebRequest(request, requestOrigin, message === undefined), message === undefined ? { authInfo } : { authInfo, parsedBody: message });
     return withHeaders(response, [...rateHeaders, ['Cache-Control', 'no-store']]);
   };
-  for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    chain.route(server, {
-      method,
-      pattern: ACCOUNT_MCP_PATH,
-      needs: NEEDS,
+  for (const entry of ACCOUNT_MCP_ROUTES) {
+    chain.operation(server, entry, {
       headers: 'all',
       cors: CORS,
-      ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
       handle: (request, context) => serve(request, headerPairs(context.headers)),
       renderRefusal: (refusal, context, request, status) => refusalResponse(refusal, status, headerPairs(context.headers), request.body),
     });

@@ -10,8 +10,9 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
+import type { InputOf } from '../schemas/answer-types.js';
 import { GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
-import { operationIn } from '../schemas/operations.js';
+import { operationIn, type RegistryEntry } from '../schemas/operations.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
 import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
@@ -48,9 +49,9 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
   const guards = new GuardChain(deps);
   const handlers = new AccountHandlers(deps, guards);
   /** Registers an operation; the chain checks its body or query, if it takes one, against its schema. */
-  const register = <B>(operationId: string, handle: Handler<B>, headers?: string[]) => {
-    const spec = operationIn(ACCOUNT_OPERATIONS, operationId);
-    guards.operation<B>(server, spec, { headers, handle: (request, context) => handle(context.input, context, request) });
+  const register = <const Id extends AccountOperationId>(operationId: Id, handle: Handler<Id>, headers?: string[]) => {
+    const spec: RegistryEntry = operationIn(ACCOUNT_OPERATIONS, operationId);
+    guards.operation(server, spec, { headers, handle: (request, context) => handle(context.input as InputOf<AccountOperation<Id>>, context, request) });
   };
   register('startPasskeyRegistration', handlers.startPasskeyRegistration);
   register('createAccount', handlers.createAccount, USER_AGENT);
@@ -68,8 +69,15 @@ export function registerAccountRoutes(server: HttpServer, deps: AccountRouteDeps
   register('signOut', handlers.signOut, ['cookie']);
 }
 
-/** What a handler gets: the checked body (or query), the guard chain's context, the request. */
-type Handler<B> = (body: B, context: GuardContext<B>, request: HttpRequestInfo) => RouteResult | Promise<RouteResult>;
+/** What the handler of operation `Id` gets: the checked body (or query) typed from its entry's schema, the guard chain's context, the request. */
+type Handler<Id extends AccountOperationId> = (body: InputOf<AccountOperation<Id>>, context: GuardContext<unknown>, request: HttpRequestInfo) => RouteResult | Promise<RouteResult>;
+
+/** A credential as the WebAuthn library types it: the entry's schema checked its JSON form, the library verifies the rest. */
+const registrationJson = (credential: object) => credential as RegistrationResponseJSON;
+const authenticationJson = (credential: object) => credential as AuthenticationResponseJSON;
+
+type AccountOperationId = (typeof ACCOUNT_OPERATIONS)[number]['operationId'];
+type AccountOperation<Id extends AccountOperationId> = Extract<(typeof ACCOUNT_OPERATIONS)[number], { readonly operationId: Id }>;
 
 function answer(status: number, context: GuardContext<unknown>, body: unknown, cookie?: string): RouteResult {
   return { status, headers: [...JSON_TYPE, ...context.headers, ...(cookie === undefined ? [] : ['Set-Cookie', cookie])], body: JSON.stringify(body) };
@@ -89,7 +97,7 @@ class AccountHandlers {
     return this.guards.refuse(refusal, context);
   }
 
-  readonly startPasskeyRegistration: Handler<{ display_name?: string; recovery_token?: string }> = async (body, context) => {
+  readonly startPasskeyRegistration: Handler<'startPasskeyRegistration'> = async (body, context) => {
     if (body.recovery_token !== undefined) {
       const link = this.deps.store.recovery(secretHash(body.recovery_token));
       const account = link !== null && link.expires_at > context.nowMs ? this.deps.store.account(link.account_id) : null;
@@ -112,8 +120,8 @@ class AccountHandlers {
     return answer(200, context, options);
   };
 
-  readonly createAccount: Handler<{ display_name: string; email?: string; credential: RegistrationResponseJSON }> = async (body, context, request) => {
-    const verified = await this.deps.ceremonies.registration(body.credential, 'create-account', null, context.nowMs);
+  readonly createAccount: Handler<'createAccount'> = async (body, context, request) => {
+    const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'create-account', null, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
     if (context.humanCheck !== null && !this.deps.ledger.spend(context.humanCheck)) {
       return this.refuse({ slug: 'human-check-failed', detail: 'The human check failed: this challenge_token was used before; solve a new challenge.' }, context);
@@ -136,9 +144,9 @@ class AccountHandlers {
     return answer(201, context, accountAnswer(account), cookie);
   };
 
-  readonly getAccount: Handler<never> = (_body, context) => answer(200, context, accountAnswer(this.deps.store.account(context.session!.account)!));
+  readonly getAccount: Handler<'getAccount'> = (_body, context) => answer(200, context, accountAnswer(this.deps.store.account(context.session!.account)!));
 
-  readonly deleteAccount: Handler<{ confirm_cancellation?: boolean }> = async (body, context) => {
+  readonly deleteAccount: Handler<'deleteAccount'> = async (body, context) => {
     const accountId = context.session!.account;
     const blockers = await this.deps.deletion.blockers(accountId, { cancellation: body.confirm_cancellation === true });
     if (blockers.length > 0) {
@@ -155,18 +163,18 @@ class AccountHandlers {
     return answer(200, context, { deleted: true }, this.deps.sessions.clearCookie());
   };
 
-  readonly listPasskeys: Handler<never> = (_body, context) => answer(200, context, { passkeys: this.deps.store.passkeys(context.session!.account).map(passkeyAnswer) });
+  readonly listPasskeys: Handler<'listPasskeys'> = (_body, context) => answer(200, context, { passkeys: this.deps.store.passkeys(context.session!.account).map(passkeyAnswer) });
 
-  readonly addPasskey: Handler<{ name?: string; credential: RegistrationResponseJSON }> = async (body, context) => {
+  readonly addPasskey: Handler<'addPasskey'> = async (body, context) => {
     const session = context.session!;
-    const verified = await this.deps.ceremonies.registration(body.credential, 'add-passkey', session.account, context.nowMs);
+    const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'add-passkey', session.account, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
     const stored = this.deps.store.transaction(() => this.storePasskey(verified.value, session.account, body.name?.trim() ?? `Passkey ${this.deps.store.passkeys(session.account).length + 1}`, context.nowMs));
     this.deps.log.info('passkey added', { account: session.account, passkey: stored.id });
     return answer(201, context, { passkey: passkeyAnswer(stored), other_sessions: this.deps.store.countOtherSessions(session.account, session.tokenHash) });
   };
 
-  readonly removePasskey: Handler<never> = (_body, context, request) => {
+  readonly removePasskey: Handler<'removePasskey'> = (_body, context, request) => {
     const session = context.session!;
     const id = request.params.passkey;
     const outcome = this.deps.store.transaction(() => {
@@ -182,12 +190,12 @@ class AccountHandlers {
     return answer(200, context, { removed: id, other_sessions: this.deps.store.countOtherSessions(session.account, session.tokenHash) });
   };
 
-  readonly listSessions: Handler<never> = (_body, context) => {
+  readonly listSessions: Handler<'listSessions'> = (_body, context) => {
     const session = context.session!;
     return answer(200, context, { sessions: this.deps.store.sessionsOf(session.account).map((row) => sessionAnswer(row, session.tokenHash)) });
   };
 
-  readonly endSession: Handler<never> = (_body, context, request) => {
+  readonly endSession: Handler<'endSession'> = (_body, context, request) => {
     const session = context.session!;
     const id = request.params.session;
     const row = this.deps.store.sessionsOf(session.account).find((candidate) => sessionId(candidate.token_hash) === id);
@@ -198,7 +206,7 @@ class AccountHandlers {
     return answer(200, context, { ended: id, current }, current ? this.deps.sessions.clearCookie() : undefined);
   };
 
-  readonly signOutEverywhere: Handler<{ connections?: string }> = (query, context) => {
+  readonly signOutEverywhere: Handler<'signOutEverywhere'> = (query, context) => {
     const session = context.session!;
     const { ended, connections_ended } = this.deps.store.transaction(() => ({
       ended: this.deps.store.deleteOtherSessions(session.account, session.tokenHash),
@@ -208,11 +216,11 @@ class AccountHandlers {
     return answer(200, context, { ended, connections_ended });
   };
 
-  readonly recoverAccount: Handler<{ recovery_token: string; name?: string; credential: RegistrationResponseJSON }> = async (body, context, request) => {
+  readonly recoverAccount: Handler<'recoverAccount'> = async (body, context, request) => {
     const tokenHash = secretHash(body.recovery_token);
     const link = this.deps.store.recovery(tokenHash);
     if (link === null || link.expires_at <= context.nowMs) return this.refuse(RECOVERY_GONE, context);
-    const verified = await this.deps.ceremonies.registration(body.credential, 'recover', link.account_id, context.nowMs);
+    const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'recover', link.account_id, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
     const nowMs = context.nowMs;
     const done = this.deps.store.transaction(() => {
@@ -230,10 +238,10 @@ class AccountHandlers {
     return answer(201, context, accountAnswer(done.account), done.cookie);
   };
 
-  readonly startSignIn: Handler<never> = async (_body, context) => answer(200, context, await this.deps.ceremonies.requestOptions(context.nowMs));
+  readonly startSignIn: Handler<'startSignIn'> = async (_body, context) => answer(200, context, await this.deps.ceremonies.requestOptions(context.nowMs));
 
-  readonly signIn: Handler<{ credential: AuthenticationResponseJSON }> = async (body, context, request) => {
-    const verified = await this.deps.ceremonies.authentication(body.credential, context.nowMs);
+  readonly signIn: Handler<'signIn'> = async (body, context, request) => {
+    const verified = await this.deps.ceremonies.authentication(authenticationJson(body.credential), context.nowMs);
     if (!verified.ok) return this.refuse({ slug: 'sign-in-failed', detail: verified.detail }, context);
     const { account } = verified.value;
     const previous = this.deps.sessions.tokenHashOf(request.headers.cookie);
@@ -245,7 +253,7 @@ class AccountHandlers {
     return answer(200, context, accountAnswer(account), cookie);
   };
 
-  readonly signOut: Handler<never> = (_body, context, request) => {
+  readonly signOut: Handler<'signOut'> = (_body, context, request) => {
     const current = this.deps.sessions.tokenHashOf(request.headers.cookie);
     if (current !== null) this.deps.store.deleteSession(current);
     return answer(200, context, { signed_out: true }, this.deps.sessions.clearCookie());

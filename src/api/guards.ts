@@ -1,18 +1,23 @@
-// The guard chain. Every route says what it needs checked (the spec's operations in the operations
-// registry, src/schemas/operations.ts: `rateLimit`, `guards`, `requestBody.maxBytes`), and this module runs
-// those checks in one order, the same on every route of every server thread, so two faults in one request
-// always get the same answer. A route adds only what is its own: validation, existence, the handler.
-// Every answer of a rate-limited route, refusals included, carries the RateLimit headers.
+// The guard chain. Every route is a registry entry (src/schemas/operations.ts: an operation of the spec or
+// a route outside it) that says what it needs checked (`rateLimit`, `guards`, `requestBody.maxBytes`) and
+// what input it takes (its query's parameters, its body's schema or form), and this module runs those
+// checks in one order, the same on every route of every server thread, so two faults in one request
+// always get the same answer; the handler gets the input checked and typed from the entry (InputOf). A
+// route adds only what is its own: checks beyond the schema (refine), existence, the handler. Every answer
+// of a rate-limited route, refusals included, carries the RateLimit headers.
 import type { Config } from '../config.js';
 import type { HttpMethod, HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { InvalidParam, Problems } from '../http/problem.js';
 import type { ProblemSlug } from '../http/problem-types.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
-import { fullPath, type OperationSpec } from '../schemas/operations.js';
+import { entryName, isListed, routePattern, type FormBody, type OperationGuards, type RateLimitPolicy, type RegistryEntry } from '../schemas/operations.js';
+import type { InputOf } from '../schemas/answer-types.js';
+import type { SchemaName } from '../schemas/resources.js';
 import { countRefusal, limiterOf, type Limits } from './limits.js';
 import { findInvalid } from '../schemas/validate.js';
-import { parseQuery } from '../schemas/query.js';
+import { compileQuery, parseParams, parseQuery } from '../schemas/query.js';
+import { formFields } from '../http/form.js';
 
 /**
  * The order of the checks, first to last; a request gets the first refusal. The spec orders nothing, so
@@ -130,8 +135,12 @@ export interface GuardDeps {
   signatures?: SignatureVerifier;
 }
 
-/** What a route declares; a registry operation declares it in its entry. */
-export type GuardNeeds = Pick<OperationSpec, 'rateLimit' | 'guards' | 'security'>;
+/** What an entry declares for the guards. */
+interface GuardNeeds {
+  readonly rateLimit: RateLimitPolicy | null;
+  readonly guards?: OperationGuards;
+  readonly security?: 'session';
+}
 
 /**
  * One kind of guard: given what a route declares, its check (with the request headers the check reads),
@@ -260,8 +269,8 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
   },
 };
 
-/** A route served behind the chain. */
-export interface GuardedRoute<I> {
+/** A route served behind the chain, as the chain makes it of an entry and its route's own parts. */
+interface GuardedRoute<I> {
   readonly method: HttpMethod;
   /** uWS pattern, `:name` for parameters. */
   readonly pattern: string;
@@ -291,12 +300,18 @@ export interface GuardedRoute<I> {
 }
 
 /**
- * The parts of a registry operation's route that are the route's own. Without `validate`, the chain checks
- * the body (or the query) against the entry's schema itself, then runs `refine` on what passed.
+ * The parts of an entry's route that are the route's own. The chain checks the query (or the body, or
+ * the form) against the entry's schema itself and hands the handler its input typed from the entry
+ * (`InputOf<E>`), or what `refine` made of it. `validate` replaces that step where the body was checked
+ * another way (the webhook's signature).
  */
-export type OperationRoute<I> = Pick<GuardedRoute<I>, 'headers' | 'cors' | 'validate' | 'exists' | 'handle'> & {
-  /** Checks beyond the entry's schema, on the body (or query) that passed it: the input, or a refusal. */
-  refine?(input: I, request: HttpRequestInfo, context: GuardContext<I>): { input: I } | Refusal;
+export type OperationRoute<E extends RegistryEntry, O = InputOf<E>> = Pick<GuardedRoute<NoInfer<O>>, 'headers' | 'cors' | 'contentSecurityPolicy' | 'exists' | 'handle' | 'renderRefusal'> & {
+  validate?(request: HttpRequestInfo, context: GuardContext<NoInfer<O>>): { input: NoInfer<O> } | Refusal;
+  /**
+   * Checks beyond the entry's schema, on the input that passed it: the input the handler gets, or a refusal.
+   * The handler's input stays InputOf<E> unless the route is a refinedOperation naming another as `O`.
+   */
+  refine?(input: InputOf<NoInfer<E>>, request: HttpRequestInfo, context: GuardContext<NoInfer<O>>): { input: NoInfer<O> } | Refusal;
 };
 
 /** Answers a refusal of a route's checks. */
@@ -309,24 +324,36 @@ const PRIVATE_ANSWER: HeaderList = ['Cache-Control', 'no-store'];
 export class GuardChain {
   constructor(private readonly deps: GuardDeps) {}
 
-  /** Registers a registry operation: method, path, rate limit, guards and body limit come from its entry. */
-  operation<I>(server: HttpServer, spec: OperationSpec, route: OperationRoute<I>): void {
-    const maxBytes = spec.requestBody?.maxBytes;
-    if (spec.requestBody !== undefined && maxBytes === undefined) throw new Error(`${spec.operationId} takes a body: give it requestBody.maxBytes in the registry`);
+  /**
+   * Registers an entry's route: method, path, rate limit, guards, body limit and input come from the entry.
+   * A route with a refine names its entry's type (`operation<typeof spec>`): inferring it through refine's
+   * parameter is more than the compiler does.
+   */
+  operation<E extends RegistryEntry>(server: HttpServer, spec: E, route: OperationRoute<NoInfer<E>>): void {
+    this.refinedOperation(server, spec, route);
+  }
+
+  /** As operation, where the route's refine makes the handler's input another type, `O` (a normal form, say). */
+  refinedOperation<E extends RegistryEntry, O>(server: HttpServer, spec: E, route: OperationRoute<NoInfer<E>, O>): void {
     const { refine, ...own } = route;
+    const rendered = !isListed(spec) && spec.refusals !== 'problem';
+    if (rendered !== (own.renderRefusal !== undefined)) {
+      throw new Error(`${entryName(spec)} answers its refusals as ${isListed(spec) ? 'problem' : spec.refusals}: give its route renderRefusal exactly when they are not problem+json`);
+    }
     this.route(server, {
       method: spec.method.toUpperCase() as HttpMethod,
-      pattern: fullPath(spec).replace(/\{(\w+)\}/g, ':$1'),
-      operation: spec.operationId,
+      pattern: routePattern(spec),
+      ...(isListed(spec) || spec.operationId !== undefined ? { operation: entryName(spec) } : {}),
       needs: spec,
-      body: maxBytes === undefined ? undefined : { maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 },
+      body: bodyLimit(spec),
       ...(spec.cacheControl === 'no-store' ? { answerHeaders: PRIVATE_ANSWER } : {}),
       ...own,
-      validate: own.validate ?? schemaValidation(spec, refine),
+      ...(spec.requestBody !== undefined && 'form' in spec.requestBody ? { headers: withContentType(own.headers) } : {}),
+      validate: own.validate ?? (schemaValidation(spec, refine as Refine | undefined) as GuardedRoute<O>['validate']),
     });
   }
 
-  route<I>(server: HttpServer, route: GuardedRoute<I>): void {
+  private route<I>(server: HttpServer, route: GuardedRoute<I>): void {
     const checks: Check<I>[] = [];
     const headers = new Set(route.headers === 'all' ? [] : route.headers);
     /** The checks that come before the body size: all a too-large body meets. */
@@ -442,38 +469,92 @@ export function parseJson(body: Buffer): any {
   }
 }
 
-/** The JSON body of an operation, checked against its request schema: the body, or the 400 listing each fault. */
+/** The body an entry takes, and the status of a larger one: 413 where the operation lists it, else 400. */
+function bodyLimit(spec: RegistryEntry): GuardedRoute<unknown>['body'] {
+  const body = spec.requestBody;
+  if (body === undefined) return undefined;
+  if (body.maxBytes === undefined) throw new Error(`${entryName(spec)} takes a body: give it requestBody.maxBytes in the registry`);
+  if (!isListed(spec)) return { maxBytes: body.maxBytes, tooLargeStatus: spec.requestBody!.tooLargeStatus };
+  return { maxBytes: body.maxBytes, tooLargeStatus: spec.errors[413] !== undefined ? 413 : 400 };
+}
+
+/** The request headers of a route that reads a form: Content-Type first (it says whether the body is one). */
+function withContentType(headers: GuardedRoute<unknown>['headers']): GuardedRoute<unknown>['headers'] {
+  if (headers === 'all') return headers;
+  return ['content-type', ...(headers ?? []).filter((name) => name !== 'content-type')];
+}
+
+type Validation<I> = NonNullable<GuardedRoute<I>['validate']>;
+
 /**
- * The validation step of an operation from its registry entry: the query parsed by its parameter set, or the
- * body as JSON against its schema (then in `context.body`, where the human check reads its token), then
- * `refine`. None for an operation that takes neither.
+ * The validation step of an entry: its query parsed by its parameter set (the reads' hand-written parser),
+ * its JSON body checked against its schema (then in `context.body`, where the human check reads its
+ * token), or its form's fields read; then `refine`. None for an entry that takes none of them.
  */
-function schemaValidation<I>(spec: OperationSpec, refine: OperationRoute<I>['refine']): GuardedRoute<I>['validate'] {
-  const then = (input: I, request: HttpRequestInfo, context: GuardContext<I>) => (refine === undefined ? { input } : refine(input, request, context));
-  const query = spec.query;
-  if (query !== undefined) {
-    return (request, context) => {
-      const parsed = parseQuery(query, request.query);
-      return parsed.ok ? then(parsed.params as I, request, context) : invalidQuery(parsed.invalid);
-    };
-  }
-  if (spec.requestBody === undefined) {
-    if (refine !== undefined) throw new Error(`${spec.operationId} takes no body or query to refine`);
+function schemaValidation(spec: RegistryEntry, refine: Refine | undefined): Validation<unknown> | undefined {
+  const step = inputStep(spec);
+  if (step === undefined) {
+    if (refine !== undefined) throw new Error(`${entryName(spec)} takes no body or query to refine`);
     return undefined;
   }
+  if (refine === undefined) return step;
   return (request, context) => {
-    const checked = checkedBody(request, spec);
-    if ('slug' in checked) return checked;
-    context.body = checked.body;
-    return then(checked.body as I, request, context);
+    const outcome = step(request, context);
+    return 'slug' in outcome ? outcome : refine(outcome.input, request, context);
   };
 }
 
-function checkedBody(request: HttpRequestInfo, spec: OperationSpec): { body: any } | Refusal {
+/** A route's refine, as the chain calls it (the types of its input and output are the route's). */
+type Refine = (input: unknown, request: HttpRequestInfo, context: GuardContext<unknown>) => { input: unknown } | Refusal;
+
+/** How the entry's input is read and checked, by what it declares; undefined when it takes none. */
+function inputStep(spec: RegistryEntry): Validation<unknown> | undefined {
+  const query = spec.query;
+  if (typeof query === 'string') {
+    return (request) => {
+      const parsed = parseQuery(query, request.query);
+      return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
+    };
+  }
+  if (query !== undefined) {
+    const compiled = compileQuery(query, entryName(spec));
+    return (request) => {
+      const parsed = parseParams(compiled, request.query);
+      return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
+    };
+  }
+  const body = spec.requestBody;
+  if (body === undefined) return undefined;
+  if ('schema' in body) {
+    const schema = body.schema;
+    return (request, context) => {
+      const checked = checkedBody(request, schema);
+      if ('slug' in checked) return checked;
+      context.body = checked.body;
+      return { input: checked.body };
+    };
+  }
+  const form = body.form;
+  return form === undefined ? undefined : (request) => formInput(request, form);
+}
+
+function checkedBody(request: HttpRequestInfo, schema: SchemaName): { body: any } | Refusal {
   const body = parseJson(request.body ?? Buffer.alloc(0));
   if (body === NOT_JSON) return invalidBody([{ name: 'body', reason: 'is not valid JSON; send a JSON object' }]);
-  const found = findInvalid(spec.requestBody!.schema, body);
+  const found = findInvalid(schema, body);
   return found.length > 0 ? invalidBody(found) : { body };
+}
+
+/** The declared fields of a form body (the others ignored), or the 400 saying how to send the form. */
+function formInput(request: HttpRequestInfo, form: FormBody): { input: Record<string, string> } | Refusal {
+  const fields = formFields(request.headers['content-type'], request.body);
+  if (fields === null) return { slug: 'invalid-parameters', detail: form.unreadable };
+  const input: Record<string, string> = {};
+  for (const name of form.fields) {
+    const value = fields.get(name);
+    if (value !== undefined) input[name] = value;
+  }
+  return { input };
 }
 
 /** A 400 for query parameters the operation does not take as sent, listing each fault. */

@@ -8,8 +8,6 @@ import type { Problems } from '../http/problem.js';
 import { compileHeaders, type HttpReply } from '../http/reply.js';
 import { prepareStatic } from '../http/representation.js';
 import { acceptsGzip, MIN_COMPRESS_BYTES } from '../http/encoding.js';
-import { parseQuery } from '../schemas/query.js';
-import type { AreaParams, FindParams } from '../schemas/params.js';
 import { operationIn, API_PREFIX, READ_OPERATIONS, type OperationSpec } from '../schemas/operations.js';
 import { buildOpenApi } from '../schemas/openapi.js';
 import { TOILET_ID } from '../schemas/resources.js';
@@ -36,36 +34,51 @@ export const PUBLIC_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUB
 const TOILET_ID_PATTERN = new RegExp(TOILET_ID.pattern);
 
 export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
-  const { config, reads, problems, areaCache } = deps;
   const guards = new GuardChain(deps);
-  const deprecations = deprecationHeaders(config);
-  const successHeaders = (operationId: string, contentType = 'application/json'): string[] => {
-    const operation = operationIn(READ_OPERATIONS, operationId);
-    return [...compileHeaders(['Content-Type', contentType, ...(operation.cacheControl ? ['Cache-Control', operation.cacheControl] : []), ...(deprecations.get(operationId) ?? [])])];
-  };
-  const nearestHeaders = successHeaders('findToiletsNear');
-  const areaHeaders = successHeaders('listToiletsInArea');
-  const toiletHeaders = successHeaders('getToilet');
-  /** The registry's `conditional` operations: their answers are tagged, and If-None-Match gets a 304 (representation.ts). */
-  const tagged = (operationId: string): true | undefined => operationIn(READ_OPERATIONS, operationId).conditional;
-  const areaTagged = tagged('listToiletsInArea');
-  const toiletTagged = tagged('getToilet');
+  const answers = readAnswers(deps);
+  registerNearest(server, guards, deps, answers);
+  registerArea(server, guards, deps, answers);
+  registerToilet(server, guards, deps, answers);
+  registerDocuments(server, deps);
+}
+
+/** What the read routes answer with, made once: each read's success headers, and its gzip when worth it. */
+interface ReadAnswers {
+  headers(operationId: ReadOperationId): readonly string[];
   /**
    * The encodings of the answer the reads returned last, when its client wants gzip and it is large enough:
    * made from its marked pieces (reads.preparesGzip), so no compressor runs.
    */
-  const gzipped = (gzip: boolean, body: Buffer): HttpReply['encodings'] => (gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: reads.gzipOfAnswer() } : undefined);
+  gzipped(gzip: boolean, body: Buffer): HttpReply['encodings'];
+}
 
-  guards.operation<FindParams>(server, operationIn(READ_OPERATIONS, 'findToiletsNear'), {
+type ReadOperationId = (typeof READ_OPERATIONS)[number]['operationId'];
+
+function readAnswers({ config, reads }: RestDeps): ReadAnswers {
+  const deprecations = deprecationHeaders(config);
+  const headers = new Map(
+    READ_OPERATIONS.map((operation: OperationSpec) => {
+      const cache = operation.cacheControl ? ['Cache-Control', operation.cacheControl] : [];
+      return [operation.operationId, [...compileHeaders(['Content-Type', 'application/json', ...cache, ...(deprecations.get(operation.operationId) ?? [])])]];
+    }),
+  );
+  return {
+    headers: (operationId) => headers.get(operationId)!,
+    gzipped: (gzip, body) => (gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: reads.gzipOfAnswer() } : undefined),
+  };
+}
+
+function registerNearest(server: HttpServer, guards: GuardChain, { reads }: RestDeps, answers: ReadAnswers): void {
+  const nearestHeaders = answers.headers('findToiletsNear');
+  const spec = operationIn(READ_OPERATIONS, 'findToiletsNear');
+  guards.operation<typeof spec>(server, spec, {
     cors: PUBLIC_CORS,
-    validate: (request) => {
-      const parsed = parseQuery('findToiletsNear', request.query);
-      if (!parsed.ok) return invalidQuery(parsed.invalid);
-      const { country } = parsed.params;
+    refine: (params) => {
+      const { country } = params;
       if (country !== undefined && !isCountryCode(country)) {
         return invalidQuery([{ name: 'country', reason: `${country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]);
       }
-      return { input: parsed.params };
+      return { input: params };
     },
     handle: (request, context) => {
       const ok = (body: Buffer, encodings?: HttpReply['encodings']): HttpReply => ({ status: 200, headers: [...nearestHeaders, ...context.headers], body, encodings });
@@ -82,19 +95,19 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
         reads.preparesGzip(gzip);
         const body = reads.findNear(context.input, context.nowMs);
         // a promised answer (a remote place lookup) is coded by the write path
-        return body instanceof Promise ? body.then((answer) => ok(answer), unavailable) : ok(body, gzipped(gzip, body));
+        return body instanceof Promise ? body.then((answer) => ok(answer), unavailable) : ok(body, answers.gzipped(gzip, body));
       } catch (error) {
         return unavailable(error);
       }
     },
   });
+}
 
-  guards.operation<AreaParams>(server, operationIn(READ_OPERATIONS, 'listToiletsInArea'), {
+function registerArea(server: HttpServer, guards: GuardChain, { reads, areaCache }: RestDeps, answers: ReadAnswers): void {
+  const spec = operationIn(READ_OPERATIONS, 'listToiletsInArea');
+  const areaHeaders = answers.headers('listToiletsInArea');
+  guards.operation(server, spec, {
     cors: PUBLIC_CORS,
-    validate: (request) => {
-      const parsed = parseQuery('listToiletsInArea', request.query);
-      return parsed.ok ? { input: parsed.params } : invalidQuery(parsed.invalid);
-    },
     handle: (request, { input, nowMs, headers }) => {
       const gzip = acceptsGzip(request.acceptEncoding);
       const hit = areaCache.get(request.query, nowMs);
@@ -103,18 +116,23 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (hit === null) {
         reads.preparesGzip(gzip);
         body = reads.inArea(input, nowMs); // counts the partner listings it shows
-        encodings = gzipped(gzip, body);
+        encodings = answers.gzipped(gzip, body);
         if (areaCache.ttlMs > 0) areaCache.set(request.query, body, reads.countedByLastArea(), nowMs, encodings?.gzip ?? null);
       } else {
         body = hit.json;
         encodings = gzip && body.length >= MIN_COMPRESS_BYTES ? { gzip: areaCache.gzipOf(hit) } : undefined;
         reads.countShown(hit.counted);
       }
-      return { status: 200, headers: [...areaHeaders, ...headers], body, etag: areaTagged, encodings };
+      // the registry's `conditional` operations: their answers are tagged, and If-None-Match gets a 304 (representation.ts)
+      return { status: 200, headers: [...areaHeaders, ...headers], body, etag: spec.conditional, encodings };
     },
   });
+}
 
-  guards.operation(server, operationIn(READ_OPERATIONS, 'getToilet'), {
+function registerToilet(server: HttpServer, guards: GuardChain, { reads }: RestDeps, answers: ReadAnswers): void {
+  const spec = operationIn(READ_OPERATIONS, 'getToilet');
+  const toiletHeaders = answers.headers('getToilet');
+  guards.operation(server, spec, {
     cors: PUBLIC_CORS,
     handle: (request, context) => {
       // getToilet takes no query, and the spec gives it no 400: a stray query (a cache buster) is ignored.
@@ -125,15 +143,18 @@ export function registerReadRoutes(server: HttpServer, deps: RestDeps): void {
       if (body === null) {
         return guards.refuse({ slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(id)}, or a moderator marked it gone. Ids look like n123456 (OpenStreetMap node), w123 (way) or r12 (relation); find them with findToiletsNear or listToiletsInArea.` }, context);
       }
-      return { status: 200, headers: [...toiletHeaders, ...context.headers], body, etag: toiletTagged, encodings: gzipped(gzip, body) };
+      return { status: 200, headers: [...toiletHeaders, ...context.headers], body, etag: spec.conditional, encodings: answers.gzipped(gzip, body) };
     },
   });
+}
 
+/** The documents around the reads: the OpenAPI description, the problem type pages, the protected-resource document. */
+function registerDocuments(server: HttpServer, { config, problems, operations }: RestDeps): void {
   // 62 KB, the same until a restart: compressed (brotli, gzip) and tagged once
   const openApi: HttpReply = {
     status: 200,
     headers: compileHeaders(['Content-Type', 'application/json', 'Cache-Control', 'public, max-age=3600']),
-    ...prepareStatic(JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId), operations: deps.operations }))),
+    ...prepareStatic(JSON.stringify(buildOpenApi({ baseUrl: config.baseUrl, deprecated: config.deprecated.map((d) => d.operationId), operations }))),
   };
   server.route({ method: 'GET', pattern: `${API_PREFIX}/openapi.json`, cors: PUBLIC_CORS, handler: () => openApi });
 

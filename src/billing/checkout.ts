@@ -14,6 +14,7 @@ import { BillingError } from './errors.js';
 import type { BillableListing, ListingPlans } from './listings.js';
 import { askStripe, ProviderRefused } from './provider.js';
 import { FINAL_STATUSES, type BillingStore, type CheckoutRow } from './store.js';
+import { CHECKOUT_CANCELED_PATH } from './operations.js';
 
 /**
  * Stripe refuses an `expires_at` less than 30 minutes after it receives the request: the time on the way
@@ -25,8 +26,6 @@ const LONGEST_EXPIRY_SECONDS = 86_400 - EXPIRY_MARGIN_SECONDS;
 
 /** The partner dashboard (site page) the checkout and the portal come back to. */
 export const DASHBOARD_PATH = '/partner';
-/** The cancel URL of a checkout: expires the session, then shows the dashboard (routes.ts). */
-export const CHECKOUT_CANCELED_PATH = '/partner/checkout-canceled';
 
 export interface CheckoutDeps {
   config: BillingConfig;

@@ -1,6 +1,8 @@
 // The billing operations of the registry (issue 33): the site's checkout and portal, the payment
-// provider's webhook (routes.ts). the folder's slice.ts names them.
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type SignedBody } from '../schemas/operations.js';
+// provider's webhook, and the checkout's cancel link outside the spec (routes.ts). the folder's slice.ts
+// names them.
+import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type RouteSpec, type SignedBody } from '../schemas/operations.js';
+import { LISTING_ID } from '../schemas/resources.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';
 // the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read
@@ -95,3 +97,30 @@ export const BILLING_OPERATIONS = [
     },
   },
 ] as const satisfies readonly OperationSpec[];
+
+/** The cancel URL of a checkout: expires the session, then shows the dashboard (routes.ts). */
+export const CHECKOUT_CANCELED_PATH = '/partner/checkout-canceled';
+
+/** The routes of billing outside the spec. */
+export const BILLING_ROUTES = [
+  {
+    openApi: false,
+    operationId: 'checkoutCanceled',
+    method: 'get',
+    path: CHECKOUT_CANCELED_PATH,
+    summary: "The checkout page's cancel link: a top-level navigation back from Stripe; expires that checkout, then the dashboard.",
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: { featureSwitch: BILLING_SWITCH },
+    // the random attempt id in the link, not the session cookie, names the checkout
+    query: {
+      properties: {
+        listing: LISTING_ID,
+        attempt: { type: 'string', pattern: '^[0-9a-f]{32}$', title: 'the checkout attempt: 32 lowercase hex digits, as the checkout page gave it' },
+      },
+      required: ['listing', 'attempt'],
+      together: [],
+    },
+    cacheControl: 'no-store',
+    refusals: 'problem',
+  },
+] as const satisfies readonly RouteSpec[];

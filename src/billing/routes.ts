@@ -10,11 +10,11 @@ import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import type { Logger } from '../log.js';
 import { GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader, type SignatureVerifier } from '../api/guards.js';
-import { operationIn, RATE_LIMIT_POLICIES } from '../schemas/operations.js';
-import { BILLING_OPERATIONS, BILLING_SWITCH } from './operations.js';
-import type { PartnerTier } from '../schemas/resources.js';
+import { operationIn, type RegistryEntry } from '../schemas/operations.js';
+import type { InputOf } from '../schemas/answer-types.js';
+import { BILLING_OPERATIONS, BILLING_ROUTES } from './operations.js';
 import type { BillingParts } from './parts.js';
-import { CHECKOUT_CANCELED_PATH, DASHBOARD_PATH } from './checkout.js';
+import { DASHBOARD_PATH } from './checkout.js';
 import { BillingError } from './errors.js';
 import type { SignedEvent } from './events.js';
 import { ProviderRefused, ProviderUnreachable } from './provider.js';
@@ -34,13 +34,11 @@ export interface BillingRouteDeps {
 const JSON_TYPE = ['Content-Type', 'application/json'];
 /** Retry-After of "partner payments not available": the operator has to change a setting. */
 const REFUSED_RETRY_SECONDS = 300;
-const LISTING = /^pl_[0-9a-f]{32}$/;
-const ATTEMPT = /^[0-9a-f]{32}$/;
 
 export function registerBillingRoutes(server: HttpServer, deps: BillingRouteDeps): void {
   const guards = new GuardChain(deps);
-  registerPageOperation<{ listing: string; tier: PartnerTier }>(server, guards, deps, 'startCheckout', (body, accountId, context) => partsOf(deps).checkouts.start(accountId, body.listing, body.tier, context.nowMs));
-  registerPageOperation<{ listing: string }>(server, guards, deps, 'openBillingPortal', (body, accountId) => partsOf(deps).checkouts.portal(accountId, body.listing));
+  registerPageOperation<'startCheckout'>(server, guards, deps, 'startCheckout', (body, accountId, context) => partsOf(deps).checkouts.start(accountId, body.listing, body.tier, context.nowMs));
+  registerPageOperation<'openBillingPortal'>(server, guards, deps, 'openBillingPortal', (body, accountId) => partsOf(deps).checkouts.portal(accountId, body.listing));
   registerWebhook(server, guards, deps);
   registerCheckoutCanceled(server, guards, deps);
 }
@@ -68,13 +66,15 @@ function refusalOf(error: unknown, operation: string, log: Logger): Refusal {
   throw error;
 }
 
+type BillingOperation<Id extends string> = Extract<(typeof BILLING_OPERATIONS)[number], { readonly operationId: Id }>;
+
 /** An operation of the site's partner page: its body checked by the chain, then the URL of the Stripe page it opens. */
-function registerPageOperation<B>(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps, operationId: string, handle: (body: B, accountId: string, context: GuardContext<B>) => Promise<string>): void {
-  const spec = operationIn(BILLING_OPERATIONS, operationId);
-  guards.operation<B>(server, spec, {
+function registerPageOperation<const Id extends 'startCheckout' | 'openBillingPortal'>(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps, operationId: Id, handle: (body: InputOf<BillingOperation<Id>>, accountId: string, context: GuardContext<unknown>) => Promise<string>): void {
+  const spec: RegistryEntry = operationIn(BILLING_OPERATIONS, operationId);
+  guards.operation(server, spec, {
     handle: async (_request, context) => {
       try {
-        return answer(context, { url: await handle(context.input, context.session!.account, context) });
+        return answer(context, { url: await handle(context.input as InputOf<BillingOperation<Id>>, context.session!.account, context) });
       } catch (error) {
         return guards.refuse(refusalOf(error, operationId, deps.log), context);
       }
@@ -84,7 +84,7 @@ function registerPageOperation<B>(server: HttpServer, guards: GuardChain, deps: 
 
 /** The payment provider's webhook: the signature step has put the verified event in context.body. */
 function registerWebhook(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps): void {
-  guards.operation<SignedEvent>(server, operationIn(BILLING_OPERATIONS, 'receiveStripeEvent'), {
+  guards.refinedOperation<RegistryEntry, SignedEvent>(server, operationIn(BILLING_OPERATIONS, 'receiveStripeEvent'), {
     validate: (_request, context) => {
       const event = context.body as Partial<SignedEvent> | null;
       const faults = [
@@ -110,19 +110,7 @@ function registerWebhook(server: HttpServer, guards: GuardChain, deps: BillingRo
  * but the random attempt id in the link is what names the checkout), then the dashboard.
  */
 function registerCheckoutCanceled(server: HttpServer, guards: GuardChain, deps: BillingRouteDeps): void {
-  guards.route<{ listing: string; attempt: string }>(server, {
-    method: 'GET',
-    pattern: CHECKOUT_CANCELED_PATH,
-    operation: 'checkoutCanceled',
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: BILLING_SWITCH } },
-    answerHeaders: ['Cache-Control', 'no-store'],
-    validate: (request) => {
-      const query = new URLSearchParams(request.query);
-      const listing = query.get('listing') ?? '';
-      const attempt = query.get('attempt') ?? '';
-      if (LISTING.test(listing) && ATTEMPT.test(attempt)) return { input: { listing, attempt } };
-      return invalidBody([{ name: 'query', reason: 'this link needs listing and attempt as the checkout page gave them; start again from the partner dashboard' }]);
-    },
+  guards.operation(server, operationIn(BILLING_ROUTES, 'checkoutCanceled'), {
     handle: async (_request, context) => {
       const { listing, attempt } = context.input;
       const back = `${DASHBOARD_PATH}?listing=${listing}&checkout=canceled`;

@@ -2,14 +2,14 @@
 // step 5.
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
-import { BILLING_OPERATIONS } from './operations.js';
+import { BILLING_OPERATIONS, BILLING_ROUTES } from './operations.js';
 import { BILLING_SCHEMAS } from './resources.js';
 import { BILLING_PROBLEMS } from './problems.js';
 import { BILLING_TABLES_STEP } from './tables.js';
 
 export const BILLING_SLICE = {
   name: 'billing',
-  operations: BILLING_OPERATIONS,
+  operations: [...BILLING_OPERATIONS, ...BILLING_ROUTES],
   schemas: BILLING_SCHEMAS,
   problems: BILLING_PROBLEMS,
   tables: { accounts: [BILLING_TABLES_STEP] },

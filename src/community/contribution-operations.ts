@@ -1,6 +1,7 @@
 // The five contribution operations of the registry (spec, Contributions): proposals, confirmations,
-// ratings, reports and corrections from the site's pages (routes.ts). slice.ts names them.
-import { RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type FeatureSwitch, type OperationGuards, type OperationSpec } from '../schemas/operations.js';
+// ratings, reports and corrections from the site's pages, and the human-check challenge they need, a route
+// outside the spec (routes.ts). slice.ts names them.
+import { API_PREFIX, RATE_LIMIT_POLICIES, RATE_LIMITED, NO_TOILET, type FeatureSwitch, type OperationGuards, type OperationSpec, type RouteSpec } from '../schemas/operations.js';
 import { TOILET_ID } from '../schemas/resources.js';
 // the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read
 import './resources.js';
@@ -93,3 +94,16 @@ export const CONTRIBUTION_OPERATIONS = [
     errors: { 400: INVALID_BODY, 403: FORBIDDEN, 404: NO_TOILET, 429: `${RATE_LIMITED} Also: this address already added a new voter to this toilet today.`, 503: CONTRIBUTIONS_OFF },
   },
 ] as const satisfies readonly OperationSpec[];
+
+/** The site's widget fetches a challenge before a contribution, so it shares their budget and switch. */
+export const CHALLENGE_ROUTES = [
+  {
+    openApi: false,
+    method: 'get',
+    path: `${API_PREFIX}/challenge`,
+    summary: 'A human-check challenge for the next contribution (its solution is the `challenge_token`).',
+    rateLimit: RATE_LIMIT_POLICIES.perIp,
+    guards: { featureSwitch: CONTRIBUTIONS_SWITCH },
+    refusals: 'problem',
+  },
+] as const satisfies readonly RouteSpec[];

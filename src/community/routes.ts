@@ -10,8 +10,8 @@ import type { Limits } from '../api/limits.js';
 import { GuardChain, invalidBody, type GuardContext, type Refusal, type SessionReader } from '../api/guards.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { FactAttribute } from '../rules/facts.js';
-import { API_PREFIX, RATE_LIMIT_POLICIES, operationIn } from '../schemas/operations.js';
-import { CONTRIBUTION_OPERATIONS, CONTRIBUTIONS_SWITCH } from './contribution-operations.js';
+import { operationIn, type OperationSpec, type RegistryEntry } from '../schemas/operations.js';
+import { CHALLENGE_ROUTES, CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
 import { TOILET_ID, type InvalidParam } from '../schemas/resources.js';
 import type { ReportKind } from './resources.js';
 import type { Contributions, Outcome, Proof, Submission, VoteInput } from './contributions.js';
@@ -76,10 +76,10 @@ export function registerContributionRoutes(server: HttpServer, deps: Contributio
 /** One contribution operation behind the guard chain: its body checked, the toilet known, then its write. */
 function registerContribution<I>(server: HttpServer, guards: GuardChain, deps: ContributionRouteDeps, operation: Operation<I>): void {
   const { catalog, pseudonyms } = deps;
-  const spec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
+  const spec: OperationSpec = operationIn(CONTRIBUTION_OPERATIONS, operation.operationId);
   const toilet = spec.pathParams?.id !== undefined;
   const known = (id: string) => TOILET_ID_PATTERN.test(id) && catalog.snapshot.rowOf(id) >= 0;
-  guards.operation<Checked<I>>(server, spec, {
+  guards.refinedOperation<RegistryEntry, Checked<I>>(server, spec, {
     // the chain checked the body against the entry's schema; what it hands on is still the body as sent
     refine: (checked, _request, context) => {
       const body = checked as unknown as { device_id?: string };
@@ -180,12 +180,9 @@ const correctToilet = (contributions: Contributions): Operation<VoteInput[]> => 
   write: ({ id, input, ip, person, proof }) => contributions.vote(id, ip, person!, input, proof),
 });
 
-/** Not an operation of the spec: the site's widget fetches it before a contribution, so it shares their budget and switch. */
+/** Not an operation of the spec (contribution-operations.ts): the site's widget fetches it before a contribution. */
 function registerChallenge(server: HttpServer, guards: GuardChain, humanCheck: HumanCheck): void {
-  guards.route(server, {
-    method: 'GET',
-    pattern: `${API_PREFIX}/challenge`,
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { featureSwitch: CONTRIBUTIONS_SWITCH } },
+  guards.operation(server, CHALLENGE_ROUTES[0], {
     handle: async (_request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', 'Cache-Control', 'no-store', ...context.headers], body: await humanCheck.challenge(context.nowMs) }),
   });
 }

@@ -6,7 +6,7 @@ import type { Problems } from '../http/problem.js';
 import type { Config } from '../config.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain } from '../api/guards.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { DUMP_ROUTES } from './operations.js';
 import { DUMP_FILES } from './dump.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -17,10 +17,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export function registerDumpRoutes(server: HttpServer, deps: { config: Config; limits: Limits; problems: Problems; now: () => number }): void {
   const { config, problems } = deps;
-  new GuardChain(deps).route(server, {
-    method: 'GET',
-    pattern: '/dumps/:file',
-    needs: { rateLimit: RATE_LIMIT_POLICIES.perIp },
+  new GuardChain(deps).operation(server, DUMP_ROUTES[0], {
     handle: async (request, { headers }) => {
       const file = request.params.file;
       const type = CONTENT_TYPES[file];

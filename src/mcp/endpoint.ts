@@ -7,9 +7,8 @@
 // by the SDK; the SDK's handler and the server card are made at their first request (sdk.ts).
 import type { Reads } from '../api/reads.js';
 import type { Limits } from '../api/limits.js';
-import { GuardChain, type GuardNeeds } from '../api/guards.js';
+import { GuardChain } from '../api/guards.js';
 import type { Problems } from '../http/problem.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { PlaceLookup } from '../places/lookup.js';
@@ -19,7 +18,8 @@ import { compileHeaders, type HeaderList, type HttpReply } from '../http/reply.j
 import { prepareStatic } from '../http/representation.js';
 import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from './json-rpc.js';
-import { MCP_PATH, SERVER_INFO, serverCard } from './server-card.js';
+import { SERVER_INFO, serverCard } from './server-card.js';
+import { MAX_MCP_BODY_BYTES, MCP_PATH, MCP_ROUTES } from './operations.js';
 import { mcpSdk, type McpSdk } from './sdk.js';
 import { ToolSet } from './tools.js';
 import { FastPath } from './fast-path.js';
@@ -44,9 +44,6 @@ export interface McpEndpoint {
   readonly fastAnswers: number;
 }
 
-/** Tool arguments are a few hundred bytes; the SDK would take 4 MiB. */
-export const MAX_MCP_BODY_BYTES = 64 * 1024;
-
 /** Idle 2026-07-28 server instances a thread keeps (instance-pool.ts). */
 const POOLED_INSTANCES = 64;
 
@@ -66,73 +63,91 @@ const MCP_CORS = new CorsPolicy({
 });
 const CARD_CORS = new CorsPolicy({ allowHeaders: ['Content-Type', 'If-None-Match'], exposeHeaders: ['ETag'], maxAgeSeconds: 86400 });
 
-/** What the chain checks before the SDK sees a request: the budget REST shares, MCP_ALLOWED_ORIGINS. */
-const MCP_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'listed' } };
-
 export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoint {
-  const { config, limits, problems, log, now } = deps;
+  const { config, limits, problems, now } = deps;
   const tools = new ToolSet(deps);
+  const sdkPath = new SdkPath(deps, tools, new URL(config.baseUrl).origin);
   const fastPath = config.mcpFastPath ? new FastPath(tools) : null;
   let fastAnswers = 0;
-  const createHandler = ({ createMcpHandler, McpServer }: McpSdk) => {
-    const build = () => {
-      const instance = new McpServer(SERVER_INFO, {
-        capabilities: { tools: { listChanged: false } },
-        instructions: INSTRUCTIONS,
-        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
-      });
-      tools.register(instance);
-      return instance;
-    };
-    const pool = new InstancePool(build, POOLED_INSTANCES);
-    return createMcpHandler(({ era }) => (era === 'modern' ? pool.take() : build()), {
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
-      onerror: (error) => log.info('mcp request refused or failed', { error: error.message }),
-    });
-  };
-  let handler: Promise<ReturnType<typeof createHandler>> | undefined;
-  const requestOrigin = new URL(config.baseUrl).origin;
-  const chain = new GuardChain({ config, limits, problems, now });
-
-  const viaSdk = async (request: HttpRequestInfo, message: unknown, rateHeaders: HeaderPair[]): Promise<Response> => {
-    handler ??= mcpSdk().then(createHandler);
-    const response = await (await handler).fetch(
-      toWebRequest(request, requestOrigin, message === undefined),
-      message === undefined ? {} : { parsedBody: message },
-    );
-    return withHeaders(response, rateHeaders);
-  };
   const serve = (request: HttpRequestInfo, headers: HeaderList): RouteResult | Promise<RouteResult> => {
     // Parsed once here; the SDK then neither clones the request nor reads it again.
     const message = parseBody(request.body);
     const fast = message === undefined ? null : fastPath?.answer(request, message, headers);
-    if (fast === null || fast === undefined) return viaSdk(request, message, headerPairs(headers));
+    if (fast === null || fast === undefined) return sdkPath.answer(request, message, headerPairs(headers));
     if (!(fast instanceof Promise)) {
       fastAnswers++;
       return fast;
     }
     // the message is as sent: the fast path checked (and completed) a copy of the arguments
     return fast.then((late): RouteResult | Promise<RouteResult> => {
-      if (late === null) return viaSdk(request, message, headerPairs(headers));
+      if (late === null) return sdkPath.answer(request, message, headerPairs(headers));
       fastAnswers++;
       return late;
     });
   };
-  for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    // GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
-    chain.route(server, {
-      method,
-      pattern: MCP_PATH,
-      needs: MCP_NEEDS,
+  // The chain checks what the registry declares (the budget REST shares, MCP_ALLOWED_ORIGINS, the body
+  // limit); GET and DELETE reach the SDK too, which answers them 405 as both revisions expect of a stateless server.
+  const chain = new GuardChain({ config, limits, problems, now });
+  for (const entry of MCP_ROUTES) {
+    chain.operation(server, entry, {
       headers: 'all',
       cors: MCP_CORS,
-      ...(method === 'POST' ? { body: { maxBytes: MAX_MCP_BODY_BYTES, tooLargeStatus: 413 } } : {}),
       handle: (request, context) => serve(request, context.headers),
       renderRefusal: (refusal, context, request, status) => refusalResponse(refusal, status, headerPairs(context.headers), request.body),
     });
   }
+  registerServerCards(server, config.baseUrl);
+  return {
+    close: () => sdkPath.close(),
+    get fastAnswers() {
+      return fastAnswers;
+    },
+  };
+}
 
-  // Tagged and compressed once; the server answers If-None-Match with 304 (representation.ts).
+/** The requests the fast path does not answer: the SDK's handler, made (with the SDK loaded) at the first one. */
+class SdkPath {
+  private handler: Promise<McpHandler> | undefined;
+
+  constructor(
+    private readonly deps: McpDeps,
+    private readonly tools: ToolSet,
+    /** Makes the web Request's URL absolute. */
+    private readonly requestOrigin: string,
+  ) {}
+
+  async answer(request: HttpRequestInfo, message: unknown, rateHeaders: HeaderPair[]): Promise<Response> {
+    this.handler ??= mcpSdk().then((sdk) => this.createHandler(sdk));
+    const response = await (await this.handler).fetch(toWebRequest(request, this.requestOrigin, message === undefined), message === undefined ? {} : { parsedBody: message });
+    return withHeaders(response, rateHeaders);
+  }
+
+  async close(): Promise<void> {
+    if (this.handler !== undefined) await (await this.handler).close();
+  }
+
+  private createHandler({ createMcpHandler, McpServer }: McpSdk): McpHandler {
+    const build = () => {
+      const instance = new McpServer(SERVER_INFO, {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        cacheHints: { 'tools/list': PUBLIC_HOUR, 'server/discover': PUBLIC_HOUR },
+      });
+      this.tools.register(instance);
+      return instance;
+    };
+    const pool = new InstancePool(build, POOLED_INSTANCES);
+    return createMcpHandler(({ era }) => (era === 'modern' ? pool.take() : build()), {
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      onerror: (error) => this.deps.log.info('mcp request refused or failed', { error: error.message }),
+    });
+  }
+}
+
+type McpHandler = ReturnType<McpSdk['createMcpHandler']>;
+
+/** The server card at both its addresses: tagged and compressed once; the server answers If-None-Match with 304 (representation.ts). */
+function registerServerCards(server: HttpServer, baseUrl: string): void {
   let card: Promise<ReturnType<typeof prepareStatic>> | undefined;
   for (const [pattern, contentType] of [
     ['/.well-known/mcp/server-card.json', 'application/json'],
@@ -141,17 +156,10 @@ export function registerMcpRoutes(server: HttpServer, deps: McpDeps): McpEndpoin
     const headers = compileHeaders(['Content-Type', contentType, 'Cache-Control', 'public, max-age=3600']);
     let reply: Promise<HttpReply> | undefined;
     const handle = () => {
-      card ??= serverCard(config.baseUrl).then((body) => prepareStatic(JSON.stringify(body)));
+      card ??= serverCard(baseUrl).then((body) => prepareStatic(JSON.stringify(body)));
       reply ??= card.then((prepared) => ({ status: 200, headers, ...prepared }));
       return reply;
     };
     server.route({ method: 'GET', pattern, cors: CARD_CORS, handler: handle });
   }
-
-  return {
-    close: async () => (handler === undefined ? undefined : (await handler).close()),
-    get fastAnswers() {
-      return fastAnswers;
-    },
-  };
 }

@@ -3,8 +3,8 @@
 // "authentication type none" has no standard field, so it is stated in an extra member the open schema allows.
 import { API_VERSION } from '../schemas/openapi.js';
 import { mcpSdk } from './sdk.js';
+import { MCP_PATH } from './operations.js';
 
-export const MCP_PATH = '/mcp';
 /** The 2026-07-28 revision, served statelessly beside the 2025-era ones the SDK lists. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 

@@ -58,13 +58,13 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
   const guards = new GuardChain(deps);
   const json = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify(body) });
 
-  guards.operation<never>(server, operationIn(MODERATION_OPERATIONS, 'listModerationQueue'), {
+  guards.operation(server, operationIn(MODERATION_OPERATIONS, 'listModerationQueue'), {
     handle: (_request, context) =>
       json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
   });
 
   const spec = operationIn(MODERATION_OPERATIONS, 'moderate');
-  guards.operation<ActionRequest>(server, spec, {
+  guards.operation<typeof spec>(server, spec, {
     refine: (body) => {
       const missing: InvalidParam[] = NEEDS[body.action].filter((field) => body[field] === undefined).map((name) => ({ name, reason: `is required for ${body.action}` }));
       const extra: InvalidParam[] = (['target', 'toilet_id', 'fact', 'value'] as const)

@@ -1,7 +1,6 @@
 // The answers of /oauth/* in their RFCs' formats, not problem+json (which stays /api/v1's): JSON errors
 // with `error` and `error_description` (RFC 6749 section 5.2, RFC 7591 section 3.2.2, RFC 7009), every
 // answer with Cache-Control: no-store (tokens, registrations and pages about one person are never cached).
-// Also the one reader of form bodies (application/x-www-form-urlencoded) the token, revoke and page POSTs send.
 import type { Refusal } from '../api/guards.js';
 import type { HttpReply, HeaderList } from '../http/reply.js';
 
@@ -23,18 +22,4 @@ export function refusalAsOAuthError(refusal: Refusal, status: number, headers: H
   const seconds = refusal.retryAfterSeconds;
   const retry = seconds === undefined ? [] : ['Retry-After', String(seconds)];
   return oauthError(status, status === 429 ? 'rate_limited' : status >= 500 ? 'temporarily_unavailable' : 'invalid_request', refusal.detail, [...headers, ...retry]);
-}
-
-/**
- * The fields of a form body; null when it is not one (wrong content type) or repeats a field, which RFC
- * 6749 section 3.1 forbids (a repeated field could mean two different things to two readers).
- */
-export function formFields(contentType: string, body: Buffer | null): Map<string, string> | null {
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) return null;
-  const fields = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'))) {
-    if (fields.has(name)) return null;
-    fields.set(name, value);
-  }
-  return fields;
 }

@@ -6,17 +6,19 @@
 // the consent it answers, bound to the session that saw it. Consent is asked on every authorization: every
 // client here registered itself or describes itself in its own document, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
 // minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant.
-import type { GuardDeps, GuardNeeds } from '../api/guards.js';
+import type { GuardDeps } from '../api/guards.js';
 import { GuardChain, RECENT_PASSKEY_MS, type SignedIn } from '../api/guards.js';
 import type { HttpReply } from '../http/reply.js';
 import type { HttpServer } from '../http/server.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { routeIn } from '../schemas/operations.js';
 import type { AccountsStore } from '../accounts/store.js';
 import type { Logger } from '../log.js';
-import { formFields, NO_STORE } from './answers.js';
+import { NO_STORE } from './answers.js';
+import { formFields } from '../http/form.js';
 import { isDocumentClientId, type ClientDocuments } from './client-documents.js';
 import { redirectUriRegistered } from './clients.js';
-import { accountResource, OAUTH_PATHS } from './discovery.js';
+import { accountResource } from './discovery.js';
+import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
 import { SCOPE } from './lifetimes.js';
 import { errorPage, OAUTH_PAGE_CSP, pageRefusal } from './page.js';
@@ -25,8 +27,6 @@ import type { AuthorizationRequest, ClientRow, OAuthStore } from './store.js';
 import { LANGUAGE_HEADERS, requestLanguage, say } from './text/texts.js';
 import type { PageLanguage } from '../web/page-language.js';
 
-const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
-const DECISION_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'site', session: 'optional' } };
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_STATE_CHARS = 1000;
 
@@ -49,10 +49,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
   const resource = accountResource(baseUrl);
   const secure = baseUrl.startsWith('https:');
 
-  chain.route(server, {
-    method: 'GET',
-    pattern: OAUTH_PATHS.authorize,
-    needs: PAGE_NEEDS,
+  chain.operation(server, routeIn(OAUTH_ROUTES, 'get', OAUTH_PATHS.authorize), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
@@ -73,13 +70,9 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
     },
   });
 
-  chain.route(server, {
-    method: 'POST',
-    pattern: OAUTH_PATHS.authorize,
-    needs: DECISION_NEEDS,
+  chain.operation(server, routeIn(OAUTH_ROUTES, 'post', OAUTH_PATHS.authorize), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: ['content-type', ...LANGUAGE_HEADERS],
-    body: { maxBytes: 4096, tooLargeStatus: 400 },
     renderRefusal: pageRefusal(secure),
     handle: (request, context) => {
       const language = requestLanguage(request, secure);

@@ -2,20 +2,18 @@
 // each. Revoking ends the grant at once: its tokens stop working on the next request and its event
 // subscriptions get a terminated envelope. The Revoke POST must come from this page (Origin); the session
 // cookie is SameSite=Lax, so another site's form carries none.
-import { GuardChain, type GuardDeps, type GuardNeeds } from '../api/guards.js';
+import { GuardChain, type GuardDeps } from '../api/guards.js';
 import type { HttpServer } from '../http/server.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { routeIn } from '../schemas/operations.js';
 import type { Logger } from '../log.js';
-import { formFields, NO_STORE } from './answers.js';
+import { NO_STORE } from './answers.js';
+import { formFields } from '../http/form.js';
 import { isDocumentClientId } from './client-documents.js';
-import { OAUTH_PATHS } from './discovery.js';
+import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
 import { errorPage, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
 import type { ConnectionRow, OAuthStore } from './store.js';
 import { formatDay, LANGUAGE_HEADERS, requestLanguage, say, type Language, type PageTextKey } from './text/texts.js';
-
-const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
-const REVOKE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'site', session: 'optional' } };
 
 export interface ConnectionsDeps {
   guards: GuardDeps;
@@ -30,10 +28,7 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
   const chain = new GuardChain(deps.guards);
   const secure = deps.baseUrl.startsWith('https:');
 
-  chain.route(server, {
-    method: 'GET',
-    pattern: OAUTH_PATHS.connections,
-    needs: PAGE_NEEDS,
+  chain.operation(server, routeIn(OAUTH_ROUTES, 'get', OAUTH_PATHS.connections), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
@@ -46,13 +41,9 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     },
   });
 
-  chain.route(server, {
-    method: 'POST',
-    pattern: OAUTH_PATHS.connections,
-    needs: REVOKE_NEEDS,
+  chain.operation(server, routeIn(OAUTH_ROUTES, 'post', OAUTH_PATHS.connections), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: ['content-type', ...LANGUAGE_HEADERS],
-    body: { maxBytes: 1024, tooLargeStatus: 400 },
     renderRefusal: pageRefusal(secure),
     handle: (request, context) => {
       const language = requestLanguage(request, secure);

@@ -6,7 +6,7 @@
 import type { HttpReply } from '../http/reply.js';
 import type { PageLanguage } from '../web/page-language.js';
 import { isDocumentClientId } from './client-documents.js';
-import { OAUTH_PATHS } from './discovery.js';
+import { OAUTH_PATHS } from './operations.js';
 import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS } from './lifetimes.js';
 import { confirmBlock, escapeHtml, renderOAuthPage, signInBlock } from './page.js';
 import type { AuthorizationRequest, ClientRow } from './store.js';

@@ -5,15 +5,7 @@
 import { PUBLIC_READ_EXPOSED_HEADERS, CorsPolicy } from '../http/cors.js';
 import type { HttpServer } from '../http/server.js';
 import { SCOPE } from './lifetimes.js';
-
-export const ACCOUNT_MCP_PATH = '/mcp/account';
-export const OAUTH_PATHS = {
-  authorize: '/oauth/authorize',
-  token: '/oauth/token',
-  register: '/oauth/register',
-  revoke: '/oauth/revoke',
-  connections: '/oauth/connections',
-} as const;
+import { ACCOUNT_MCP_PATH, OAUTH_PATHS } from './operations.js';
 
 export const DISCOVERY_CORS = new CorsPolicy({ allowHeaders: [], exposeHeaders: PUBLIC_READ_EXPOSED_HEADERS, maxAgeSeconds: 86400 });
 

@@ -1,27 +1,24 @@
 // The endpoints clients call: /oauth/register (RFC 7591), /oauth/token (authorization_code with PKCE S256,
-// refresh_token) and /oauth/revoke (RFC 7009). Behind the guard chain for the per-IP budgets (registration
-// its own, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE, never the sign-in attempts'; the others the API's); answers and errors in the RFCs' JSON, no-store.
+// refresh_token) and /oauth/revoke (RFC 7009), registry entries (operations.ts) behind the guard chain for
+// the per-IP budgets (registration its own, OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE, never the sign-in
+// attempts'; the others the API's) and the body limit; the chain reads the token and revocation forms into
+// the handlers' input. Answers and errors in the RFCs' JSON, no-store.
 // Public clients only: a client proves itself with PKCE and its exact redirect URI, never a secret. CORS
 // is open: nothing here reads a cookie, and browser-based agents call these endpoints too.
-import { GuardChain, NOT_JSON, parseJson, type GuardDeps, type GuardNeeds } from '../api/guards.js';
+import { GuardChain, NOT_JSON, parseJson, type GuardDeps } from '../api/guards.js';
 import { CorsPolicy } from '../http/cors.js';
 import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
-import { REGISTRATION_POLICY } from './rate-limits.js';
+import { routeIn } from '../schemas/operations.js';
+import type { InputOf } from '../schemas/answer-types.js';
 import type { Logger } from '../log.js';
-import { formFields, jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
+import { jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
 import { checkRegistration, clientRow } from './clients.js';
-import { OAUTH_PATHS } from './discovery.js';
+import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
 import { UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import type { OAuthStore } from './store.js';
 
 const CLIENT_CORS = new CorsPolicy({ allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAgeSeconds: 86400 });
-/** Five redirect URIs of 512 characters and the other fields fit well within it. */
-const REGISTRATION_MAX_BYTES = 8 * 1024;
-const FORM_MAX_BYTES = 8 * 1024;
-const REGISTRATION_NEEDS: GuardNeeds = { rateLimit: REGISTRATION_POLICY };
-const CLIENT_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp };
 
 export interface EndpointDeps {
   guards: GuardDeps;
@@ -35,19 +32,16 @@ export interface EndpointDeps {
 export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps): void {
   const { store, grants, log, pendingClientsMax } = deps;
   const chain = new GuardChain(deps.guards);
-  const post = (pattern: string, needs: GuardNeeds, maxBytes: number, handle: (request: HttpRequestInfo, nowMs: number) => RouteResult) =>
-    chain.route(server, {
-      method: 'POST',
-      pattern,
-      needs,
+  /** An endpoint's entry behind the chain; its handler gets the form's fields the entry declares. */
+  const post = <P extends OAuthClientPath>(path: P, handle: (input: InputOf<OAuthEntry<P>>, request: HttpRequestInfo, nowMs: number) => RouteResult) =>
+    chain.operation(server, routeIn(OAUTH_ROUTES, 'post', path), {
       headers: ['content-type'],
       cors: CLIENT_CORS,
-      body: { maxBytes, tooLargeStatus: 400 },
-      handle: (request, context) => withHeaders(handle(request, context.nowMs), context.headers),
+      handle: (request, context) => withHeaders(handle(context.input as InputOf<OAuthEntry<P>>, request, context.nowMs), context.headers),
       renderRefusal: (refusal, context, _request, status) => refusalAsOAuthError(refusal, status, context.headers),
     });
 
-  post(OAUTH_PATHS.register, REGISTRATION_NEEDS, REGISTRATION_MAX_BYTES, (request, nowMs) => {
+  post<typeof OAUTH_PATHS.register>(OAUTH_PATHS.register, (_input, request, nowMs) => {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'])) return oauthError(400, 'invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
     const body: unknown = parseJson(request.body ?? Buffer.alloc(0));
     if (body === NOT_JSON) return oauthError(400, 'invalid_client_metadata', 'The body is not valid JSON; send the client metadata as a JSON object.');
@@ -62,23 +56,21 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     return jsonAnswer(201, checked);
   });
 
-  post(OAUTH_PATHS.token, CLIENT_NEEDS, FORM_MAX_BYTES, (request, nowMs) => {
-    const form = formFields(request.headers['content-type'], request.body);
-    if (form === null) return oauthError(400, 'invalid_request', 'Send the token request as application/x-www-form-urlencoded, each field once (RFC 6749 section 4.1.3).');
-    const clientId = form.get('client_id');
+  post<typeof OAUTH_PATHS.token>(OAUTH_PATHS.token, (form, _request, nowMs) => {
+    const clientId = form.client_id;
     if (clientId === undefined || store.client(clientId) === null) {
       return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first, or use a client ID metadata document URL that has been through /oauth/authorize, and send that client_id.');
     }
-    const resource = form.get('resource') ?? null;
-    const grantType = form.get('grant_type');
+    const resource = form.resource ?? null;
+    const grantType = form.grant_type;
     let outcome;
     if (grantType === 'authorization_code') {
-      const code = form.get('code');
-      const redirectUri = form.get('redirect_uri');
+      const code = form.code;
+      const redirectUri = form.redirect_uri;
       if (code === undefined || redirectUri === undefined) return oauthError(400, 'invalid_request', 'Send code and redirect_uri (the one of the authorization request) with code_verifier.');
-      outcome = grants.redeemCode({ code, clientId, redirectUri, verifier: form.get('code_verifier') ?? '', resource }, nowMs);
+      outcome = grants.redeemCode({ code, clientId, redirectUri, verifier: form.code_verifier ?? '', resource }, nowMs);
     } else if (grantType === 'refresh_token') {
-      const refreshToken = form.get('refresh_token');
+      const refreshToken = form.refresh_token;
       if (refreshToken === undefined) return oauthError(400, 'invalid_request', 'Send refresh_token.');
       outcome = grants.refresh({ refreshToken, clientId, resource }, nowMs);
     } else {
@@ -91,18 +83,20 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     return jsonAnswer(200, outcome);
   });
 
-  post(OAUTH_PATHS.revoke, CLIENT_NEEDS, FORM_MAX_BYTES, (request) => {
-    const form = formFields(request.headers['content-type'], request.body);
-    if (form === null) return oauthError(400, 'invalid_request', 'Send the revocation as application/x-www-form-urlencoded, each field once (RFC 7009).');
-    const token = form.get('token');
+  post<typeof OAUTH_PATHS.revoke>(OAUTH_PATHS.revoke, (form) => {
+    const token = form.token;
     if (token === undefined) return oauthError(400, 'invalid_request', 'Send token, the access or refresh token to revoke.');
-    const clientId = form.get('client_id');
+    const clientId = form.client_id;
     if (clientId === undefined || store.client(clientId) === null) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
     // RFC 7009 section 2.2: unknown, ended and other clients' tokens are answered 200 as well
     grants.revoke(token, clientId);
     return jsonAnswer(200, {});
   });
 }
+
+/** The endpoints clients call, by path, and their entries. */
+type OAuthClientPath = (typeof OAUTH_PATHS)['register' | 'token' | 'revoke'];
+type OAuthEntry<P extends OAuthClientPath> = Extract<(typeof OAUTH_ROUTES)[number], { readonly method: 'post'; readonly path: P }>;
 
 function withHeaders(result: RouteResult, headers: readonly string[]): RouteResult {
   if (result instanceof Response || headers.length === 0) return result;

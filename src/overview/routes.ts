@@ -11,7 +11,8 @@ import type { HeaderList, HttpReply } from '../http/reply.js';
 import { ifNoneMatchHits } from '../http/etag.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain, type Refusal } from '../api/guards.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { routeIn, type RegistryEntry } from '../schemas/operations.js';
+import { OVERVIEW_ROUTES } from './operations.js';
 import { TOILET_ID } from '../schemas/toilet-id.js';
 import { MAX_ZOOM } from './clusters.js';
 import type { Overview, OverviewDocument } from './overview.js';
@@ -32,11 +33,8 @@ interface TileRequest {
 export function registerOverviewRoutes(server: HttpServer, deps: { config: Config; limits: Limits; problems: Problems; now: () => number; overview: Overview }): void {
   const { overview } = deps;
   const chain = new GuardChain(deps);
-  const needs = { rateLimit: RATE_LIMIT_POLICIES.overviewPerIp };
-  chain.route<TileRequest>(server, {
-    method: 'GET',
-    pattern: '/overview/:z/:x/:file',
-    needs,
+  // the tile's address and the document's name are the path's: their own checks (400, 404)
+  chain.refinedOperation<RegistryEntry, TileRequest>(server, routeIn(OVERVIEW_ROUTES, 'get', '/overview/{z}/{x}/{file}'), {
     headers: ['if-none-match'],
     validate: (request) => tileRequest(request.params),
     handle: (request, { input: { z, x, y }, headers }) => {
@@ -44,10 +42,7 @@ export function registerOverviewRoutes(server: HttpServer, deps: { config: Confi
       return tile instanceof Promise ? tile.then((document) => conditional(request, document, headers)) : conditional(request, tile, headers);
     },
   });
-  chain.route<OverviewRequest>(server, {
-    method: 'GET',
-    pattern: '/overview/:file',
-    needs,
+  chain.refinedOperation<RegistryEntry, OverviewRequest>(server, routeIn(OVERVIEW_ROUTES, 'get', '/overview/{file}'), {
     headers: ['if-none-match'],
     validate: (request) => overviewRequest(request),
     handle: (request, { input, headers }) => {

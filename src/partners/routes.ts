@@ -12,8 +12,8 @@ import { operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from './operations.js';
 import type { PartnerContext } from './context.js';
 import { PartnerError } from './errors.js';
-import type { PartnerClaims, ClaimRequest } from './claims.js';
-import type { PartnerProfiles, ProfileChange } from './profile.js';
+import type { PartnerClaims } from './claims.js';
+import type { PartnerProfiles } from './profile.js';
 import { listMyPartnerListings } from './listings.js';
 
 export interface PartnerRouteDeps {
@@ -62,7 +62,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
       throw error;
     }
   };
-  guards.operation<ClaimRequest>(server, operationIn(PARTNER_OPERATIONS, 'claimToilet'), {
+  guards.operation(server, operationIn(PARTNER_OPERATIONS, 'claimToilet'), {
     exists: (request) =>
       context.toilets.snapshot.rowOf(request.params.id) >= 0
         ? null
@@ -74,7 +74,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
       }),
   });
 
-  guards.operation<ProfileChange>(server, operationIn(PARTNER_OPERATIONS, 'updatePartnerProfile'), {
+  guards.operation(server, operationIn(PARTNER_OPERATIONS, 'updatePartnerProfile'), {
     exists: (request, guardContext) => {
       try {
         profiles.editable(guardContext.session!.account, request.params.id);
@@ -87,7 +87,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
     handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.update(guardContext.session!.account, request.params.id, guardContext.input)),
   });
 
-  guards.operation<{ opening_hours: string | null }>(server, operationIn(PARTNER_OPERATIONS, 'checkPartnerHours'), {
+  guards.operation(server, operationIn(PARTNER_OPERATIONS, 'checkPartnerHours'), {
     exists: (request, guardContext) => {
       try {
         profiles.owned(guardContext.session!.account, request.params.id);
@@ -100,7 +100,7 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
     handle: (request, guardContext) => attempt(guardContext, 200, () => profiles.previewHours(guardContext.session!.account, request.params.id, guardContext.input.opening_hours)),
   });
 
-  guards.operation<never>(server, operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings'), {
+  guards.operation(server, operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings'), {
     handle: (_request, guardContext) => answer(200, guardContext, listMyPartnerListings(context, guardContext.session!.account)),
   });
 }

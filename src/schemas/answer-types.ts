@@ -6,6 +6,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { SchemaCatalogue, SchemaName } from './resources.js';
 import type { OperationSpec } from './operations.js';
+import type { ParamValues, QueryOperation, QueryParamSet, QueryParamsOf } from './params.js';
 
 /** The named schemas written as literals (a few are built at run time, e.g. Vote's per-fact branches: those type as unknown). */
 type LiteralSchema = SchemaCatalogue[SchemaName] extends infer S ? (S extends JSONSchema & { readonly $id: string } ? (string extends keyof S ? never : S) : never) : never;
@@ -44,3 +45,16 @@ export type RouteFor<Routes, Method extends string, Path extends string> =
 
 /** The routes of a list of operations (a union of entries). */
 export type ClientRoutes<Op> = Op extends OperationSpec ? ClientRoute<Op> : never;
+
+/**
+ * What the guard chain hands an entry's handler as `context.input`, from the entry's schemas: its query
+ * parameters as parsed, its JSON body as its schema describes it, its form's fields; else nothing. A
+ * handler that reads a field its entry does not declare does not compile (src/api/routes.typecheck.ts).
+ * Of an entry typed only as an entry (not declared `as const`), unknown.
+ */
+export type InputOf<E> =
+  E extends { readonly query: infer Q extends QueryOperation } ? (QueryOperation extends Q ? unknown : QueryParamsOf[Q])
+  : E extends { readonly query: infer S extends QueryParamSet } ? (string extends keyof S['properties'] ? unknown : ParamValues<S>)
+  : E extends { readonly requestBody: { readonly schema: infer B extends SchemaName } } ? (SchemaName extends B ? unknown : SchemaValue<B>)
+  : E extends { readonly requestBody: { readonly form: { readonly fields: readonly (infer F extends string)[] } } } ? { readonly [K in F]?: string }
+  : undefined;

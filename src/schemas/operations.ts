@@ -1,8 +1,11 @@
 // The registry's types, its shared sentences and policies, and the public reads' entries. Each feature
-// declares its own operations in its folder (`operations.ts`), and src/operations.ts lists them all: the
-// router, the guards (src/api/guards.ts) and the OpenAPI document read them from that list.
+// declares its own entries in its folder (`operations.ts`), and src/operations.ts lists them all: the
+// router, the guards (src/api/guards.ts) and the OpenAPI document read them from that list. An entry is
+// an operation of the spec (OperationSpec, which the OpenAPI document lists) or a route outside it
+// (RouteSpec, marked `openApi: false`: the site's, OAuth's and MCP's), each with its guards and the
+// schemas the guard chain checks its input with.
 
-import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation } from './params.js';
+import { QUERY_PARAMS, paramsObjectSchema, type QueryOperation, type QueryParamSet } from './params.js';
 import type { JsonSchema } from './refs.js';
 import { TOILET_ID, type SchemaName } from './resources.js';
 
@@ -209,15 +212,84 @@ export const READ_OPERATIONS = [
   },
 ] as const satisfies readonly OperationSpec[];
 
-export function fullPath(operation: OperationSpec): string {
-  return `${API_PREFIX}${operation.path}`;
+/**
+ * A route outside the spec (the site's, OAuth's, MCP's): a registry entry like an operation, behind the
+ * same guard chain, which the OpenAPI document does not list (`openApi: false`).
+ */
+export interface RouteSpec {
+  /** The mark: the OpenAPI document lists no such entry, so openapi.json stays the spec's. */
+  readonly openApi: false;
+  /** What metrics and the access log call it; without one, its method and path (`POST /mcp`), as ever. */
+  readonly operationId?: string;
+  readonly method: HttpMethod;
+  /** The whole path (not under API_PREFIX), `{name}` for path parameters. */
+  readonly path: string;
+  /** What it is for, in a line. */
+  readonly summary: string;
+  /** null for routes exempt from rate limiting. */
+  readonly rateLimit: RateLimitPolicy | null;
+  readonly guards?: OperationGuards;
+  /** The query parameters, which the chain parses and checks (src/schemas/query.ts) into the handler's input. */
+  readonly query?: QueryParamSet;
+  /** Takes a body of at most `maxBytes` (larger: refused with `tooLargeStatus`); `form`: fields the chain reads. */
+  readonly requestBody?: { readonly maxBytes: number; readonly tooLargeStatus: 400 | 413; readonly form?: FormBody };
+  /**
+   * How its refusals are answered: problem+json, or in the form its clients read (an HTML page, a
+   * JSON-RPC error, an RFC 6749 error); the route then renders them (src/api/guards.ts checks it does).
+   */
+  readonly refusals: 'problem' | 'page' | 'json-rpc' | 'oauth';
+  /** `no-store`: every answer, refusals included, says so (answers about one person). */
+  readonly cacheControl?: 'no-store';
 }
 
-/** The entry `operationId` of a list of operations (a feature's, or src/operations.ts's of all). */
-export function operationIn(operations: readonly OperationSpec[], operationId: string): OperationSpec {
+/**
+ * An application/x-www-form-urlencoded body, each field at most once (RFC 6749 section 3.1): the chain
+ * reads its `fields` into the handler's input (a field not named is ignored, RFC 6749 section 3.2).
+ */
+export interface FormBody {
+  readonly fields: readonly string[];
+  /** The 400's detail for a body that is no such form (another content type, a field sent twice). */
+  readonly unreadable: string;
+}
+
+/** One entry of the registry: an operation of the spec, or a route outside it. */
+export type RegistryEntry = OperationSpec | RouteSpec;
+
+/** Whether the OpenAPI document lists the entry (an operation of the spec). */
+export function isListed(entry: RegistryEntry): entry is OperationSpec {
+  return !('openApi' in entry);
+}
+
+/** The entry's path as clients send it: an operation's under API_PREFIX, a route's as it is. */
+export function fullPath(entry: RegistryEntry): string {
+  return isListed(entry) ? `${API_PREFIX}${entry.path}` : entry.path;
+}
+
+/** What metrics, the access log and the registry's uniqueness check call the entry. */
+export function entryName(entry: RegistryEntry): string {
+  return entry.operationId ?? `${entry.method.toUpperCase()} ${routePattern(entry)}`;
+}
+
+/** The entry's path as the router's pattern: `:name` for `{name}`. */
+export function routePattern(entry: RegistryEntry): string {
+  return fullPath(entry).replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The entry `operationId` of a list of entries (a feature's, or src/operations.ts's of all), typed as declared. */
+export function operationIn<E extends RegistryEntry, const Id extends string>(operations: readonly E[], operationId: Id): Named<E, Id> {
   const operation = operations.find((candidate) => candidate.operationId === operationId);
   if (!operation) throw new Error(`the service does not serve ${operationId}`);
-  return operation;
+  return operation as Named<E, Id>;
+}
+
+/** The entry named `Id` of a list declared `as const`; of a list typed only as entries, any. */
+type Named<E extends RegistryEntry, Id extends string> = string extends E['operationId'] ? E : Extract<E, { readonly operationId: Id }>;
+
+/** The entry for `method` and `path` of a list of routes outside the spec (they may have no operationId). */
+export function routeIn<E extends RouteSpec, M extends HttpMethod, const P extends string>(routes: readonly E[], method: M, path: P): Extract<E, { readonly method: M; readonly path: P }> {
+  const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
+  if (!route) throw new Error(`the service has no route ${method.toUpperCase()} ${path}`);
+  return route as Extract<E, { readonly method: M; readonly path: P }>;
 }
 
 /** What a 503 of an operation that writes `database` means: the one sentence for every such operation. */

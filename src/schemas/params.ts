@@ -91,6 +91,9 @@ type QueryValues<P> = Flatten<
   }
 >;
 
+/** The values of a parameter set written as a literal (a route's own `query`): its required ones always present. */
+export type ParamValues<S extends QueryParamSet> = Flatten<QueryValues<S['properties']> & { -readonly [K in S['required'][number] & keyof S['properties']]-?: ValueOf<S['properties'][K]> }>;
+
 export type FindParams = QueryValues<typeof FIND_PARAMS>;
 export type AreaParams = Flatten<Omit<QueryValues<typeof AREA_PARAMS>, 'bbox'> & { bbox: BBox }>;
 export interface QueryParamsOf {

@@ -24,8 +24,10 @@ interface CompiledParam {
   readonly defaultValue: unknown;
 }
 
-interface CompiledParamSet {
-  readonly operation: QueryOperation;
+/** A parameter set's checks, compiled once (compileQuery); parseParams runs them on a query. */
+export interface CompiledParamSet {
+  /** Whose parameters they are, for the errors of a set that names a parameter it lacks. */
+  readonly label: string;
   readonly params: readonly CompiledParam[];
   readonly byName: ReadonlyMap<string, CompiledParam>;
   readonly names: readonly string[];
@@ -158,17 +160,17 @@ function compileParam(name: string, schema: JsonSchema, index: number): Compiled
   return { name, index, convert, defaultValue: schema.default };
 }
 
-function compileParamSet(operation: QueryOperation): CompiledParamSet {
-  const set: QueryParamSet = QUERY_PARAMS[operation];
+/** The checks of a parameter set: a read's (QUERY_PARAMS) or a registry entry's own (`query` of a RouteSpec). */
+export function compileQuery(set: QueryParamSet, label: string): CompiledParamSet {
   const params = Object.entries(set.properties).map(([name, schema], index) => compileParam(name, schema, index));
   const byName = new Map(params.map((param) => [param.name, param]));
   const lookup = (name: string) => {
     const param = byName.get(name);
-    if (!param) throw new Error(`${operation} names ${name}, which is not one of its parameters`);
+    if (!param) throw new Error(`${label} names ${name}, which is not one of its parameters`);
     return param;
   };
   return {
-    operation,
+    label,
     params,
     byName,
     names: params.map((param) => param.name),
@@ -177,11 +179,7 @@ function compileParamSet(operation: QueryOperation): CompiledParamSet {
   };
 }
 
-const COMPILED: Record<QueryOperation, CompiledParamSet> = {
-  findToiletsNear: compileParamSet('findToiletsNear'),
-  listToiletsInArea: compileParamSet('listToiletsInArea'),
-  signOutEverywhere: compileParamSet('signOutEverywhere'),
-};
+const COMPILED = Object.fromEntries(Object.entries(QUERY_PARAMS).map(([operation, set]) => [operation, compileQuery(set, operation)])) as Record<QueryOperation, CompiledParamSet>;
 
 /** application/x-www-form-urlencoded decoding of one name or value; null when the percent-encoding is broken. */
 function decodeComponent(text: string): string | null {
@@ -202,7 +200,11 @@ const UNDECODABLE = null;
  * applied, or lists every offending parameter with what to change.
  */
 export function parseQuery<Op extends QueryOperation>(operation: Op, query: string | undefined): QueryResult<QueryParamsOf[Op]> {
-  const set = COMPILED[operation];
+  return parseParams(COMPILED[operation], query) as QueryResult<QueryParamsOf[Op]>;
+}
+
+/** parseQuery with a compiled set of its own (compileQuery): the typed parameters, or every fault. */
+export function parseParams(set: CompiledParamSet, query: string | undefined): QueryResult<Record<string, unknown>> {
   const texts: (string | null | undefined)[] = new Array(set.params.length);
   let invalid: InvalidParam[] | null = null;
   let repeated: CompiledParam[] | null = null;
@@ -260,5 +262,5 @@ export function parseQuery<Op extends QueryOperation>(operation: Op, query: stri
     }
   }
 
-  return invalid === null ? { ok: true, params: params as QueryParamsOf[Op] } : { ok: false, invalid };
+  return invalid === null ? { ok: true, params } : { ok: false, invalid };
 }

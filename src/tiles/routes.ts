@@ -11,7 +11,8 @@ import type { InvalidParam, Problems } from '../http/problem.js';
 import type { HeaderList, HttpReply } from '../http/reply.js';
 import type { Limits } from '../api/limits.js';
 import { GuardChain, type Refusal } from '../api/guards.js';
-import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
+import { routeIn, type RegistryEntry } from '../schemas/operations.js';
+import { TILE_ROUTES } from './operations.js';
 import { contentTag } from './mbtiles.js';
 import { acceptsGzip, holdsVersion } from './negotiation.js';
 import type { TileSource } from './tile-source.js';
@@ -41,13 +42,9 @@ const NO_TILES: Refusal = {
 export function registerTileRoutes(server: HttpServer, deps: { config: Config; limits: Limits; problems: Problems; now: () => number; tiles: TileSource }): void {
   const { tiles } = deps;
   const chain = new GuardChain(deps);
-  const needs = { rateLimit: RATE_LIMIT_POLICIES.tilesPerIp };
   const exists = () => (tiles.current === null ? NO_TILES : null);
 
-  chain.route(server, {
-    method: 'GET',
-    pattern: '/tiles/tiles.json',
-    needs,
+  chain.operation(server, routeIn(TILE_ROUTES, 'get', '/tiles/tiles.json'), {
     headers: ['if-none-match'],
     exists,
     handle: (request, { headers }) => {
@@ -58,10 +55,8 @@ export function registerTileRoutes(server: HttpServer, deps: { config: Config; l
     },
   });
 
-  chain.route<TileAddress>(server, {
-    method: 'GET',
-    pattern: '/tiles/:z/:x/:file',
-    needs,
+  // the address is the path's, not a query or body: its own check (a 400 naming each part that is wrong)
+  chain.refinedOperation<RegistryEntry, TileAddress>(server, routeIn(TILE_ROUTES, 'get', '/tiles/{z}/{x}/{file}'), {
     headers: ['accept-encoding', 'if-none-match'],
     validate: (request) => tileAddress(request.params),
     exists,

@@ -1,20 +1,21 @@
-// The guards every operation of the registry (src/schemas/operations.ts) declares, checked by looping over
-// the registry itself, so that a new operation is covered without editing a list here: an operation
+// The guards every entry of the registry (src/operations.ts: the spec's operations and the routes outside
+// it) declares, checked by looping over the registry itself, so that a new entry is covered without
+// editing a list here: an operation
 // guarded by `origin: 'site'` refuses another site's page with 403 before it spends any budget; one with
 // `security: 'session'` refuses a request without a session with 401; and of two faults the earlier
 // guard of src/api/guards.ts answers (feature switch before origin, origin before session). In process.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { API_PREFIX, type OperationSpec } from '../../src/schemas/operations.js';
-import { OPERATIONS } from '../../src/operations.js';
+import { fullPath, isListed, type RegistryEntry } from '../../src/schemas/operations.js';
+import { REGISTRY } from '../../src/operations.js';
 import { Clock, importedData, SITE_ORIGIN, startService, TEST_START, type Answer, type Data, type Service } from '../support/server.js';
 
 const OTHER_SITE = 'https://evil.example';
 const SWITCH_OFF: Record<string, string> = { contributions: 'contributions-off', billing: 'payments-not-open' };
 
 /** The operation's request: its path with every parameter filled, a JSON body where it takes one. */
-function request(operation: OperationSpec, service: Service, ip: string, origin: string | null): Promise<Answer> {
-  const path = API_PREFIX + operation.path.replace(/\{[^}]+\}/g, 'n1');
+function request(operation: RegistryEntry, service: Service, ip: string, origin: string | null): Promise<Answer> {
+  const path = fullPath(operation).replace(/\{[^}]+\}/g, 'n1');
   const headers: Record<string, string> = { 'X-Forwarded-For': ip, ...(origin === null ? {} : { Origin: origin }) };
   if (operation.method === 'get') return service.get(path, ip);
   return fetchAnswer(service, path, operation.method.toUpperCase(), headers);
@@ -23,15 +24,17 @@ function request(operation: OperationSpec, service: Service, ip: string, origin:
 async function fetchAnswer(service: Service, path: string, method: string, headers: Record<string, string>): Promise<Answer> {
   const response = await fetch(service.url + path, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: method === 'DELETE' ? null : '{}' });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text === '' ? undefined : JSON.parse(text) };
+  const json = /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined; // an HTML page's refusal is no JSON
+  return { status: response.status, headers: response.headers, text, json };
 }
 
-function assertProblem(answer: Answer, status: number, type: string, what: string): void {
+/** The refusal's status; its problem type where the entry answers refusals as problem+json (else a page, an RFC 6749 or JSON-RPC error). */
+function assertProblem(answer: Answer, status: number, type: string, what: string, operation: RegistryEntry): void {
   assert.equal(answer.status, status, `${what}: ${answer.text}`);
-  assert.equal(answer.json.type, `${SITE_ORIGIN}/problems/${type}`, what);
+  if (isListed(operation) || operation.refusals === 'problem') assert.equal(JSON.parse(answer.text).type, `${SITE_ORIGIN}/problems/${type}`, what);
 }
 
-const label = (operation: OperationSpec) => `${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
+const label = (operation: RegistryEntry) => `${operation.operationId ?? ''} (${operation.method.toUpperCase()} ${fullPath(operation)})`;
 
 describe('the guards of every operation in the registry', () => {
   let data: Data;
@@ -51,19 +54,20 @@ describe('the guards of every operation in the registry', () => {
     data?.remove();
   });
 
-  const switched = OPERATIONS.filter((o) => o.guards?.featureSwitch !== undefined);
-  const siteOnly = OPERATIONS.filter((o) => o.guards?.origin === 'site');
-  const sessioned = OPERATIONS.filter((o) => o.security === 'session');
+  const switched = REGISTRY.filter((o) => o.guards?.featureSwitch !== undefined);
+  const siteOnly = REGISTRY.filter((o) => o.guards?.origin === 'site');
+  const sessioned = REGISTRY.filter((o) => isListed(o) && o.security === 'session');
 
-  test('the registry has operations of each kind (else this file tests nothing)', () => {
+  test('the registry has entries of each kind, routes outside the spec among them (else this file tests nothing)', () => {
     assert.ok(switched.length > 0 && siteOnly.length > 0 && sessioned.length > 0);
+    assert.ok(switched.some((o) => !isListed(o)) && siteOnly.some((o) => !isListed(o)), 'the challenge, the cancel link and the OAuth forms are looped over too');
   });
 
   test("an operation whose switch is off answers 503 first, even to another site's page", async () => {
     for (const operation of switched) {
       // billing is off on both services (no STRIPE_SECRET_KEY); contributions on the second
       const service = operation.guards!.featureSwitch!.name === 'billing' ? on : off;
-      assertProblem(await request(operation, service, freshIp(), OTHER_SITE), 503, SWITCH_OFF[operation.guards!.featureSwitch!.name], label(operation));
+      assertProblem(await request(operation, service, freshIp(), OTHER_SITE), 503, SWITCH_OFF[operation.guards!.featureSwitch!.name], label(operation), operation);
     }
   });
 
@@ -71,7 +75,7 @@ describe('the guards of every operation in the registry', () => {
     for (const operation of siteOnly.filter((o) => o.guards?.featureSwitch?.name !== 'billing')) {
       const ip = freshIp();
       const refused = await request(operation, on, ip, OTHER_SITE);
-      assertProblem(refused, 403, 'other-origin', label(operation));
+      assertProblem(refused, 403, 'other-origin', label(operation), operation);
       if (operation.rateLimit === null) continue;
       const limit = refused.headers.get('ratelimit-limit');
       assert.ok(limit !== null, `${label(operation)}: the refusal carries the RateLimit headers`);
@@ -81,7 +85,7 @@ describe('the guards of every operation in the registry', () => {
 
   test('an operation that needs a session refuses a request without one with 401, from the site itself', async () => {
     for (const operation of sessioned.filter((o) => o.guards?.featureSwitch?.name !== 'billing')) {
-      assertProblem(await request(operation, on, freshIp(), SITE_ORIGIN), 401, 'sign-in-required', label(operation));
+      assertProblem(await request(operation, on, freshIp(), SITE_ORIGIN), 401, 'sign-in-required', label(operation), operation);
     }
   });
 });

@@ -98,7 +98,7 @@ function serveNotes(served: Served): void {
   const { app } = served;
   const guards = new GuardChain({ config: loadConfig({ ...SERVER_ENV, TOILETS_DB: db }), limits: app.limits, problems: app.problems, now: () => FIXED_NOW });
   const read = app.accounts.store.db.prepare<[string], { text: string }>('SELECT text FROM example_notes WHERE id = ?');
-  guards.operation<null>(app.server, GET_NOTE, {
+  guards.operation(app.server, GET_NOTE, {
     exists: (request) => (read.get(request.params.id) ? null : { slug: 'no-such-note' as ProblemSlug, detail: `No note has the id ${request.params.id}; check it.` }),
     handle: (request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify({ text: read.get(request.params.id)!.text }) }),
   });

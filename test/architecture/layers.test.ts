@@ -102,7 +102,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/cluster': ['src/http', 'src/config', 'src/log'],
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
-  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe'],
+  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps'],
   // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
   'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
   'src/resources': ['declarations', 'src/feature', 'src/schemas'],
