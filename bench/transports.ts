@@ -160,5 +160,32 @@ function transportLines(figures: ReadFigures[], rounds: number, seconds: number)
     if (withBefore) cells.push(f(ratios(x, SERVICE_UWS, BEFORE_UWS), 3));
     lines.push(`| ${cells.join(' | ')} |`);
   }
+  lines.push(...costLines(figures));
+  return lines;
+}
+
+/**
+ * Where the node transport's CPU per request goes, from the rounds' medians: the service's own work (the
+ * uWS service's CPU less the bare uWS server's), node:http's (the bare node:http server's), and what is
+ * left, the node transport's adapters. The bare node:http server's share of a request with the service's
+ * work added is the most any node:http transport of this service can reach against it.
+ */
+function costLines(figures: ReadFigures[]): string[] {
+  const cpu = (x: ReadFigures, name: string) => spread(x.cpuUs.get(name)!).median;
+  const lines = [
+    '',
+    'CPU µs per request (medians of the rounds), split: the service\'s own work = the uWS service less the bare uWS server; node:http\'s =',
+    'the bare node:http server; the node transport\'s adapters = the node service less both. The last column is the most a node:http',
+    'transport with free adapters could reach against the bare node:http server: node:http ÷ (node:http + the service\'s own work).',
+    '',
+    '| read | node service | service\'s own work | node:http | adapters | bound for node ÷ bare node:http |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const x of figures) {
+    const own = cpu(x, SERVICE_UWS) - cpu(x, BARE_UWS);
+    const http = cpu(x, BARE_NODE);
+    const node = cpu(x, SERVICE_NODE);
+    lines.push(`| ${x.read} | ${node.toFixed(1)} | ${own.toFixed(1)} | ${http.toFixed(1)} | ${(node - own - http).toFixed(1)} | ${(http / (http + own)).toFixed(2)} |`);
+  }
   return lines;
 }

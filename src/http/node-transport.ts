@@ -206,11 +206,7 @@ class NodeResponse implements TransportResponse {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-  ) {
-    res.on('close', () => {
-      if (!res.writableFinished) this.aborted?.();
-    });
-  }
+  ) {}
 
   writeStatus(status: string): void {
     const space = status.indexOf(' ');
@@ -223,12 +219,8 @@ class NodeResponse implements TransportResponse {
       this.head.push(name, value);
       return;
     }
-    const lines = value.split('\r\n');
-    this.head.push(name, lines[0]);
-    for (let i = 1; i < lines.length; i++) {
-      const colon = lines[i].indexOf(':');
-      this.head.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
-    }
+    const lines = headerLines(name, value);
+    for (let i = 0; i < lines.length; i++) this.head.push(lines[i]);
   }
 
   write(chunk: BodyBytes): boolean {
@@ -264,6 +256,12 @@ class NodeResponse implements TransportResponse {
   }
 
   onAborted(handler: () => void): void {
+    // listened for only when asked (the server asks for answers that wait): most answers are written at once
+    if (this.aborted === null) {
+      this.res.on('close', () => {
+        if (!this.res.writableFinished) this.aborted?.();
+      });
+    }
     this.aborted = handler;
   }
 
@@ -284,6 +282,27 @@ class NodeResponse implements TransportResponse {
   close(): void {
     this.req.socket.destroy();
   }
+}
+
+/**
+ * A header line whose value carries further lines (reply.ts compileHeaders) as name/value pairs. Those
+ * values are the routes' constant lists, so the split is kept (up to a bound, should one ever vary).
+ */
+const SPLIT_LINES = new Map<string, readonly string[]>();
+const SPLIT_LINES_KEPT = 256;
+
+function headerLines(name: string, value: string): readonly string[] {
+  // by value alone (its hash is kept in the string): the first name is checked instead of joined into a key
+  const kept = SPLIT_LINES.get(value);
+  if (kept !== undefined && kept[0] === name) return kept;
+  const lines = value.split('\r\n');
+  const pairs = [name, lines[0]];
+  for (let i = 1; i < lines.length; i++) {
+    const colon = lines[i].indexOf(':');
+    pairs.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
+  }
+  if (kept === undefined && SPLIT_LINES.size < SPLIT_LINES_KEPT) SPLIT_LINES.set(value, pairs);
+  return pairs;
 }
 
 /** The body in bytes of its own: node:http may hold it until earlier pipelined answers are out, and the reads reuse theirs. */
