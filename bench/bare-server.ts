@@ -20,6 +20,8 @@ const body = Buffer.from(answer.body);
 const port = kind === 'uws' ? await serveOnUws() : kind === 'node' ? await serveOnNode() : Number.NaN;
 if (Number.isNaN(port)) throw new Error(`bare-server: argv[2] is uws or node, not ${kind}`);
 console.log(JSON.stringify({ port }));
+// an exit of its own on the bench's SIGTERM, so that `node --cpu-prof` writes the profile
+process.once('SIGTERM', () => process.exit(0));
 
 function serveOnUws(): Promise<number> {
   const uws = nativeUws();

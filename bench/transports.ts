@@ -122,10 +122,10 @@ function answerHeaders(port: number, read: Read): Promise<string[]> {
   });
 }
 
-/** Ratios of one server to another, round by round. */
-function ratios(figures: ReadFigures, over: string, under: string): Spread | null {
-  const a = figures.rps.get(over);
-  const b = figures.rps.get(under);
+/** Ratios of one server's req/s (or CPU µs per request) to another's, round by round. */
+function ratios(figures: ReadFigures, over: string, under: string, of: 'rps' | 'cpuUs' = 'rps'): Spread | null {
+  const a = figures[of].get(over);
+  const b = figures[of].get(under);
   return a === undefined || b === undefined ? null : spread(a.map((value, round) => value / b[round]));
 }
 
@@ -150,14 +150,14 @@ function transportLines(figures: ReadFigures[], rounds: number, seconds: number)
   const withBefore = figures.some((x) => x.rps.has(BEFORE_UWS));
   lines.push(
     '',
-    `| read | node ÷ bare node:http (target ≥ ${target}) | verdict | node ÷ uWS transport | node ÷ bare uWS | uWS transport ÷ bare uWS |${withBefore ? ' uWS transport ÷ before (target ≥ 0.97) |' : ''}`,
-    `| --- | --- | --- | --- | --- | --- |${withBefore ? ' --- |' : ''}`,
+    `| read | node ÷ bare node:http (target ≥ ${target}) | verdict | node ÷ uWS transport | node ÷ bare uWS | uWS transport ÷ bare uWS |${withBefore ? ' uWS transport ÷ before (target ≥ 0.97) | CPU µs/request, uWS transport ÷ before |' : ''}`,
+    `| --- | --- | --- | --- | --- | --- |${withBefore ? ' --- | --- |' : ''}`,
   );
   for (const x of figures) {
     const node = ratios(x, SERVICE_NODE, BARE_NODE)!;
     const verdict = node.median >= target ? 'PASS' : node.high >= target ? 'within spread' : 'FAIL';
     const cells = [x.read, f(node, 2), verdict, f(ratios(x, SERVICE_NODE, SERVICE_UWS), 2), f(ratios(x, SERVICE_NODE, BARE_UWS), 2), f(ratios(x, SERVICE_UWS, BARE_UWS), 2)];
-    if (withBefore) cells.push(f(ratios(x, SERVICE_UWS, BEFORE_UWS), 3));
+    if (withBefore) cells.push(f(ratios(x, SERVICE_UWS, BEFORE_UWS), 3), f(ratios(x, SERVICE_UWS, BEFORE_UWS, 'cpuUs'), 3));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   lines.push(...costLines(figures));
@@ -166,19 +166,20 @@ function transportLines(figures: ReadFigures[], rounds: number, seconds: number)
 
 /**
  * Where the node transport's CPU per request goes, from the rounds' medians: the service's own work (the
- * uWS service's CPU less the bare uWS server's), node:http's (the bare node:http server's), and what is
- * left, the node transport's adapters. The bare node:http server's share of a request with the service's
- * work added is the most any node:http transport of this service can reach against it.
+ * uWS service's CPU less the bare uWS server's), node:http's (the bare node:http server's), and the rest.
+ * The bare node:http server's share of a request with the service's work added is the most any node:http
+ * transport of this service can reach against it.
  */
 function costLines(figures: ReadFigures[]): string[] {
   const cpu = (x: ReadFigures, name: string) => spread(x.cpuUs.get(name)!).median;
   const lines = [
     '',
     'CPU µs per request (medians of the rounds), split: the service\'s own work = the uWS service less the bare uWS server; node:http\'s =',
-    'the bare node:http server; the node transport\'s adapters = the node service less both. The last column is the most a node:http',
-    'transport with free adapters could reach against the bare node:http server: node:http ÷ (node:http + the service\'s own work).',
+    'the bare node:http server\'s; the rest = the node service less both: the node transport\'s adapters, and what node:http costs more in',
+    'the service\'s process (its heap, its caches) than in a bare one. The last column is the most a node:http transport with no rest at all',
+    'could reach against the bare node:http server: node:http ÷ (node:http + the service\'s own work).',
     '',
-    '| read | node service | service\'s own work | node:http | adapters | bound for node ÷ bare node:http |',
+    '| read | node service | service\'s own work | node:http | the rest | bound for node ÷ bare node:http |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
   for (const x of figures) {
