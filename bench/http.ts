@@ -63,16 +63,37 @@ export async function runWrk(name: string, port: number, requests: string[], sec
   };
 }
 
-/**
- * The mean size in bytes of the answers to request lines (as runWrk takes them, with its headers), fetched one
- * by one, as they cross the wire: a compressed answer counts its compressed bytes.
- */
+export interface MeasuredRun {
+  name: string;
+  port: number;
+  /** The answering process, whose CPU (all its threads) the run counts. */
+  pid: number;
+  requests: string[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/** One wrk run after an unmeasured warm-up, with the CPU µs the answering process spent per request meanwhile. */
+export async function runWrkWithCpu(run: MeasuredRun): Promise<{ wrk: WrkResult; cpuUs: number }> {
+  await runWrk(run.name, run.port, run.requests, run.warmupSeconds, run.headers, run.connections);
+  const before = processCpuMicros(run.pid);
+  const wrk = await runWrk(run.name, run.port, run.requests, run.seconds, run.headers, run.connections);
+  const spent = processCpuMicros(run.pid) - before;
+  return { wrk, cpuUs: spent / (wrk.requestsPerSecond * run.seconds) };
+}
+
 /** User + system CPU of a process, all its threads, in µs (/proc/<pid>/stat, clock ticks of 10 ms). */
 export function processCpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/**
+ * The mean size in bytes of the answers to request lines (as runWrk takes them, with its headers), fetched one
+ * by one, as they cross the wire: a compressed answer counts its compressed bytes.
+ */
 export async function meanAnswerBytes(port: number, requests: string[], headers: Record<string, string> = {}): Promise<number> {
   let total = 0;
   for (const line of requests) {

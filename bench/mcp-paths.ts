@@ -9,9 +9,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { meanAnswerBytes, processCpuMicros, runWrk, startProcess, type WrkResult } from './http.js';
+import { meanAnswerBytes, runWrkWithCpu, startProcess, type WrkResult } from './http.js';
 import { toolCallRequestLines, type McpEra } from './mcp.js';
-import { median } from './observability.js';
+import { spread, type Spread } from './observability.js';
+
+export type { Spread };
 import { seededRandom } from './measure.js';
 import { compressionLines, compressionRatios, type CompressionRatio } from './compression.js';
 import { TARGETS } from './targets.js';
@@ -27,12 +29,6 @@ export interface McpPathsOptions {
   seconds: number;
   warmupSeconds: number;
   connections: readonly number[];
-}
-
-export interface Spread {
-  median: number;
-  low: number;
-  high: number;
 }
 
 export interface PathFigures {
@@ -126,13 +122,8 @@ async function measureGroup(group: Workload[], connections: number, servers: Rec
 }
 
 /** One wrk run after a warm-up, with the CPU the answering process spent per request meanwhile. */
-async function run(port: number, child: ChildProcess, requests: string[], headers: Record<string, string>, connections: number, options: McpPathsOptions) {
-  const name = `mcp-paths-${port}`;
-  await runWrk(name, port, requests, options.warmupSeconds, headers, connections);
-  const before = processCpuMicros(child.pid!);
-  const wrk = await runWrk(name, port, requests, options.seconds, headers, connections);
-  const spent = processCpuMicros(child.pid!) - before;
-  return { wrk, cpuUs: spent / (wrk.requestsPerSecond * options.seconds) };
+function run(port: number, child: ChildProcess, requests: string[], headers: Record<string, string>, connections: number, options: McpPathsOptions) {
+  return runWrkWithCpu({ name: `mcp-paths-${port}`, port, pid: child.pid!, requests, headers, connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
 }
 
 
@@ -158,10 +149,6 @@ function workloads(db: string): { rest: Omit<Workload, 'server'>; calls: Omit<Wo
     calls.push({ name: `get_toilet ${revision}`, ...get });
   }
   return { rest, calls };
-}
-
-function spread(values: number[]): Spread {
-  return { median: median(values), low: Math.min(...values), high: Math.max(...values) };
 }
 
 /** The figures as a markdown table, with the issue's targets. */

@@ -65,3 +65,14 @@ export function median(values: readonly number[]): number {
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
+
+/** The median of per-round figures and their lowest and highest round. */
+export interface Spread {
+  median: number;
+  low: number;
+  high: number;
+}
+
+export function spread(values: number[]): Spread {
+  return { median: median(values), low: Math.min(...values), high: Math.max(...values) };
+}

@@ -22,12 +22,11 @@ import { DETAILS_PAIRS, detailsCost, detailsCostLines } from './details.js';
 import { benchPlaces } from './places.js';
 import { benchRateLimit } from './rate-limit.js';
 import { machineFigures, machineLine } from './machine.js';
-import { toolCallRequestLines } from './mcp.js';
+import { httpRequestLines } from './http-requests.js';
 import { mcpPathsSection } from './mcp-paths.js';
 import { median, observabilityCost } from './observability.js';
 import { compressionLines, compressionRatios } from './compression.js';
 import { observingCpu } from './observing-cpu.js';
-import Database from 'better-sqlite3';
 
 const mode = benchMode();
 const quick = mode.quick;
@@ -249,25 +248,7 @@ async function httpSection(port: number, threads: number, db: string): Promise<v
     `${WRK_SECONDS} s per run after ${WRK_WARMUP_SECONDS} s unmeasured. Rate limits lifted, area cache off.`,
     '',
   );
-  const config = loadConfig({ TOILETS_DB: db, PORT: '0' });
-  const app = createApp({ config, log: { info() {}, error() {} } });
-  app.catalog.load();
-  const t = app.catalog.snapshot.table;
-  const random = seededRandom(7);
-  const rows = Array.from({ length: 10_000 }, () => Math.floor(random() * t.count));
-  const near = rows.map((r) => `GET /api/v1/toilets/nearest?lat=${(t.lat[r] + (random() - 0.5) * 0.01).toFixed(5)}&lon=${(t.lon[r] + (random() - 0.5) * 0.01).toFixed(5)}`);
-  // Sides of 0.1999° from a rounded corner, so rounding to 5 decimals cannot push a side past the 0.2° limit.
-  const area = rows.map((r) => {
-    const [west, south] = [(t.lon[r] - 0.1).toFixed(5), (t.lat[r] - 0.1).toFixed(5)];
-    return `GET /api/v1/toilets?bbox=${west},${south},${(Number(west) + 0.1999).toFixed(5)},${(Number(south) + 0.1999).toFixed(5)}&limit=20`;
-  });
-  const byId = rows.map((r) => `GET /api/v1/toilets/${toiletId(t, r)}`);
-  const mcp = toolCallRequestLines({ calls: 10_000, argumentsFor: (i) => ({ lat: t.lat[rows[i]] + 0.001, lon: t.lon[rows[i]] - 0.001 }) });
-  await app.close();
-  const source = new Database(db, { readonly: true });
-  const placeNames = (source.prepare(`SELECT name FROM places WHERE kind IN ('settlement', 'station') ORDER BY rowid LIMIT 10000`).pluck().all() as string[]);
-  source.close();
-  const byPlace = placeNames.map((name) => `GET /api/v1/toilets/nearest?place=${encodeURIComponent(name)}`);
+  const { near, area, byId, byPlace, mcp } = await httpRequestLines(db);
 
   row(['endpoint', 'answer bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio to ceiling', 'target', 'verdict']);
   row(['---', '---', '---', '---', '---', '---', '---', '---', '---']);

@@ -35,6 +35,8 @@ export const TARGETS = {
   partnerCostMax: 0.08,
   /** What storing toilet details may cost nearest and area: after / before on the same toilets (median of alternating pairs, bench/details.ts). */
   detailsRatioMax: 1.03,
+  /** The node:http transport's req/s ÷ a bare node:http server answering the same bytes, per read (issue 40; bench/transports.ts). */
+  nodeTransportRatio: 0.8,
 } as const;
 
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';

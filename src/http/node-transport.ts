@@ -17,11 +17,20 @@ import type { BodyBytes, ListeningTransport, RequestFault, TransportRequest, Tra
 export const MAX_HEADER_LINES = 100;
 /** The largest request head (request line and header lines) read; larger gets 431. Node's default. */
 export const MAX_HEAD_BYTES = 16_384;
-/** The slow-client bounds (docs/SECURITY.md): the head must arrive within 10 s, the whole request within 60 s. */
-export const HEAD_TIMEOUT_MS = 10_000;
-export const REQUEST_TIMEOUT_MS = 60_000;
-/** An idle keep-alive connection is closed after this long, as uWS closes it. */
-export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+/** How long a client may take, in ms (docs/SECURITY.md, "slow clients"). */
+export interface SlowClientBounds {
+  /** The request head must arrive within this long of its first byte, */
+  readonly headMs: number;
+  /** and the whole request (its body too) within this long; slower gets 408. */
+  readonly requestMs: number;
+  /** An idle keep-alive connection is closed after this long, without an answer. */
+  readonly keepAliveMs: number;
+  /** How often node:http looks for requests over their bounds: a slow client is cut up to this late. */
+  readonly checkEveryMs: number;
+}
+
+/** The promised bounds: the head within 10 s, the whole request within 60 s, idle connections closed after 10 s, as uWS closes them. */
+export const SLOW_CLIENT_BOUNDS: SlowClientBounds = { headMs: 10_000, requestMs: 60_000, keepAliveMs: 10_000, checkEveryMs: 1000 };
 
 const NO_ADDRESS = new Uint8Array(4).buffer;
 /** A request line with a method token, as RFC 9112 §3 has it: llhttp calls its method invalid when it does not know it. */
@@ -30,21 +39,24 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) \S+ HTTP\/\d\.\d\r?\n/;
 export interface NodeTransportOptions {
   /** Listen with SO_REUSEPORT, so that every server thread binds the same port (Node 22.12+, transport-choice.ts). */
   readonly reusePort?: boolean;
+  /** Default SLOW_CLIENT_BOUNDS (smaller ones let a test see a 408 without waiting 10 s). */
+  readonly bounds?: SlowClientBounds;
 }
 
 /** Node's HTTP server over `routes`; `refuse` answers what it refuses before routing. */
 export function nodeTransport(routes: RouteTable, refuse: Refusal, options: NodeTransportOptions = {}): ListeningTransport {
+  const bounds = options.bounds ?? SLOW_CLIENT_BOUNDS;
   const server: Server = createServer(
-    // the timeouts are checked every second (default 30 s), so that a slow client is cut close to them
-    { joinDuplicateHeaders: false, requireHostHeader: false, maxHeaderSize: MAX_HEAD_BYTES, connectionsCheckingInterval: 1000 },
+    // checked every second (node:http's default is 30 s), so that a slow client is cut close to its bound
+    { joinDuplicateHeaders: false, requireHostHeader: false, maxHeaderSize: MAX_HEAD_BYTES, connectionsCheckingInterval: bounds.checkEveryMs },
     (req, res) => serve(routes, refuse, req, res),
   );
-  server.headersTimeout = HEAD_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = bounds.headMs;
+  server.requestTimeout = bounds.requestMs;
+  server.keepAliveTimeout = bounds.keepAliveMs;
   // one more than allowed, so that a request over the bound is seen (and refused), not cut short
   server.maxHeadersCount = MAX_HEADER_LINES + 1;
-  server.on('clientError', (error: ParserError, socket: Socket) => refuseUnparsed(refuse, error, socket));
+  server.on('clientError', (error: ParserError, socket: Socket) => refuseUnparsed(refuse, error, socket, bounds));
   return {
     name: 'node',
     // the server adds a late route to the table itself, which this transport matches on every request
@@ -102,15 +114,15 @@ interface ParserError extends NodeJS.ErrnoException {
 }
 
 /** A request node:http's parser refused (no request exists): the problem written on the socket, which then closes. */
-function refuseUnparsed(refuse: Refusal, error: ParserError, socket: Socket): void {
+function refuseUnparsed(refuse: Refusal, error: ParserError, socket: Socket, bounds: SlowClientBounds): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  socket.end(rawAnswer(refuse(parserFault(error))));
+  socket.end(rawAnswer(refuse(parserFault(error, bounds))));
 }
 
-function parserFault(error: ParserError): RequestFault {
+function parserFault(error: ParserError, bounds: SlowClientBounds): RequestFault {
   switch (error.code) {
     case 'HPE_INVALID_METHOD': {
       const line = REQUEST_LINE.exec(error.rawPacket?.toString('latin1') ?? '');
@@ -120,7 +132,7 @@ function parserFault(error: ParserError): RequestFault {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, reason: `the request head is larger than ${MAX_HEAD_BYTES} bytes; send fewer or shorter header lines` };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, reason: `the request did not arrive in time (its head within ${HEAD_TIMEOUT_MS / 1000} s, all of it within ${REQUEST_TIMEOUT_MS / 1000} s); send it again without pauses` };
+      return { status: 408, reason: `the request did not arrive in time (its head within ${seconds(bounds.headMs)}, all of it within ${seconds(bounds.requestMs)}); send it again without pauses` };
     case 'HPE_INVALID_TRANSFER_ENCODING':
       return { status: 400, framing: true, reason: 'the Transfer-Encoding does not end with chunked (RFC 9112 §6.3), so where the body ends cannot be known; send the body chunked (chunked last), or with a Content-Length' };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
@@ -129,6 +141,10 @@ function parserFault(error: ParserError): RequestFault {
       break;
   }
   return { status: 400, reason: `the request is not valid HTTP/1.1 (${(error.reason ?? error.code ?? 'unreadable').replace(/\.$/, '')}); send a well-formed request` };
+}
+
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
 }
 
 /** An answer as bytes for a socket no response object stands for; it says the connection closes. */
@@ -190,11 +206,7 @@ class NodeResponse implements TransportResponse {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-  ) {
-    res.on('close', () => {
-      if (!res.writableFinished) this.aborted?.();
-    });
-  }
+  ) {}
 
   writeStatus(status: string): void {
     const space = status.indexOf(' ');
@@ -207,12 +219,8 @@ class NodeResponse implements TransportResponse {
       this.head.push(name, value);
       return;
     }
-    const lines = value.split('\r\n');
-    this.head.push(name, lines[0]);
-    for (let i = 1; i < lines.length; i++) {
-      const colon = lines[i].indexOf(':');
-      this.head.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
-    }
+    const lines = headerLines(name, value);
+    for (let i = 0; i < lines.length; i++) this.head.push(lines[i]);
   }
 
   write(chunk: BodyBytes): boolean {
@@ -248,6 +256,12 @@ class NodeResponse implements TransportResponse {
   }
 
   onAborted(handler: () => void): void {
+    // listened for only when asked (the server asks for answers that wait): most answers are written at once
+    if (this.aborted === null) {
+      this.res.on('close', () => {
+        if (!this.res.writableFinished) this.aborted?.();
+      });
+    }
     this.aborted = handler;
   }
 
@@ -268,6 +282,27 @@ class NodeResponse implements TransportResponse {
   close(): void {
     this.req.socket.destroy();
   }
+}
+
+/**
+ * A header line whose value carries further lines (reply.ts compileHeaders) as name/value pairs. Those
+ * values are the routes' constant lists, so the split is kept (up to a bound, should one ever vary).
+ */
+const SPLIT_LINES = new Map<string, readonly string[]>();
+const SPLIT_LINES_KEPT = 256;
+
+function headerLines(name: string, value: string): readonly string[] {
+  // by value alone (its hash is kept in the string): the first name is checked instead of joined into a key
+  const kept = SPLIT_LINES.get(value);
+  if (kept !== undefined && kept[0] === name) return kept;
+  const lines = value.split('\r\n');
+  const pairs = [name, lines[0]];
+  for (let i = 1; i < lines.length; i++) {
+    const colon = lines[i].indexOf(':');
+    pairs.push(lines[i].slice(0, colon), lines[i].slice(colon + 1).trim());
+  }
+  if (kept === undefined && SPLIT_LINES.size < SPLIT_LINES_KEPT) SPLIT_LINES.set(value, pairs);
+  return pairs;
 }
 
 /** The body in bytes of its own: node:http may hold it until earlier pipelined answers are out, and the reads reuse theirs. */

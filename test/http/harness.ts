@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { Problems, problemHooks } from '../../src/http/problem.js';
 import { PROBLEM_TYPES } from '../../src/problems.js';
 import { INJECT_ORIGIN } from '../../src/http/inject.js';
-import { chooseTransport, type TransportSetting } from '../../src/http/transport-choice.js';
+import { chooseTransport, type TransportFactory, type TransportSetting } from '../../src/http/transport-choice.js';
 import { nativeUws } from '../../src/http/uws-native.js';
 import { HttpServer, type HttpRequestInfo } from '../../src/http/server.js';
 
@@ -37,7 +37,7 @@ export interface TestServer {
 
 export async function startServer(
   register: (server: HttpServer, problems: Problems) => void,
-  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void; reach?: Reach } = {},
+  options: { trustedProxyHops?: number; host?: string; onUnreadableForwardedFor?: () => void; reach?: Reach; transport?: TransportFactory } = {},
 ): Promise<TestServer> {
   const problems = new Problems(BASE_URL, PROBLEM_TYPES);
   const errors: TestServer['errors'] = [];
@@ -46,7 +46,7 @@ export async function startServer(
     trustedProxyHops: options.trustedProxyHops,
     onUnreadableForwardedFor: options.onUnreadableForwardedFor,
     // no reach named: the run's HTTP_TRANSPORT (default auto, as npm start)
-    transport: chooseTransport(options.reach === 'uws' || options.reach === 'node' ? options.reach : ((process.env.HTTP_TRANSPORT || 'auto') as TransportSetting)).factory,
+    transport: options.transport ?? chooseTransport(options.reach === 'uws' || options.reach === 'node' ? options.reach : ((process.env.HTTP_TRANSPORT || 'auto') as TransportSetting)).factory,
   });
   register(server, problems);
   if (options.reach === 'inject') return { server, origin: INJECT_ORIGIN, port: 0, fetch: (input, init) => server.inject(input as string, init), problems, errors };
