@@ -56,6 +56,8 @@ export class JsonBytes {
   /** By mark: the slice range() copied there (gzip-bytes.ts refers back to an earlier copy of it). */
   private slices: { texts: (Uint8Array | null)[]; starts: Int32Array; ends: Int32Array } = { texts: [], starts: new Int32Array(0), ends: new Int32Array(0) };
   private marking = false;
+  /** Whether marking records the slices too (a writer that copies the answer into a larger one needs only the starts). */
+  private markingSlices = false;
   markCount = 0;
 
   /** Starts a new answer. */
@@ -64,13 +66,14 @@ export class JsonBytes {
     this.markCount = 0;
   }
 
-  /** Whether the pieces of the answers from now on are marked (see `marks`). */
-  setMarking(on: boolean): void {
+  /** Whether the pieces of the answers from now on are marked (see `marks`), and with them the slices copied. */
+  setMarking(on: boolean, slices = on): void {
     if (on && this.marks.length === 0) {
       this.marks = new Int32Array(1024);
       this.slices = { texts: this.slices.texts, starts: new Int32Array(1024), ends: new Int32Array(1024) };
     }
     this.marking = on;
+    this.markingSlices = on && slices;
     this.markCount = 0;
   }
 
@@ -81,7 +84,8 @@ export class JsonBytes {
 
   /** The answer's pieces (none unless marking); valid until the next write. */
   pieces(): Pieces {
-    return this.marking ? { starts: this.marks, count: this.markCount, sources: this.sources, slices: this.slices } : { starts: NO_STARTS, count: 0, sources: [] };
+    if (!this.marking) return { starts: NO_STARTS, count: 0, sources: [] };
+    return { starts: this.marks, count: this.markCount, sources: this.sources, ...(this.markingSlices ? { slices: this.slices } : {}) };
   }
 
   /** By piece start: the fragment written there, or null for a slice or text written fresh. */
@@ -137,7 +141,8 @@ export class JsonBytes {
    * NaN needs the top byte 0x7f or 0xff and the next at least 0xf0), and `source` is ASCII like answers.
    */
   range(source: Uint8Array, start: number, end: number): void {
-    if (this.marking) this.markSlice(source, start, end);
+    if (this.markingSlices) this.markSlice(source, start, end);
+    else if (this.marking) this.mark(null);
     this.reserve(end - start);
     if (source !== this.source) {
       this.source = source;
