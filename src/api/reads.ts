@@ -114,10 +114,11 @@ export class Reads {
 
   /**
    * Whether the answers from now on can be gzipped (gzipOfAnswer): their pieces are marked as they are
-   * written, which a plain answer need not pay for. Set before each read by a caller that cares.
+   * written, which a plain answer need not pay for. Set before each read by a caller that cares; `slices`
+   * false: the pieces are for a writer copying the answer into a larger one (MCP), not for gzipOfAnswer.
    */
-  preparesGzip(on: boolean): void {
-    this.out.setMarking(on);
+  preparesGzip(on: boolean, slices = on): void {
+    this.out.setMarking(on, slices);
   }
 
   /** The pieces of the answer returned last (none unless preparesGzip was on), for a writer that copies it into a larger answer. */

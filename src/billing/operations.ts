@@ -2,7 +2,7 @@
 // provider's webhook, and the checkout's cancel link outside the spec (routes.ts). the folder's slice.ts
 // names them.
 import { RATE_LIMIT_POLICIES, RATE_LIMITED, type FeatureSwitch, type OperationGuards, type OperationSpec, type RouteSpec, type SignedBody } from '../schemas/operations.js';
-import { LISTING_ID } from '../schemas/resources.js';
+import { LISTING_ID } from '../partners/resources.js';
 import { PRIVATE } from '../accounts/operations.js';
 import { NO_LISTING } from '../partners/operations.js';
 // the schema names its entries give are its resources.ts's (SchemaCatalogue), wherever the entries are read

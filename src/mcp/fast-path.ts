@@ -110,8 +110,7 @@ export class FastPath {
     const body = out.view();
     let coded: Buffer | undefined;
     if (gzip && body.length >= MIN_COMPRESS_BYTES) {
-      const { starts, count, sources } = out.pieces();
-      coded = this.gzip.encode(body, starts, count, sources);
+      coded = this.gzip.encode(body, out.pieces());
     }
     return {
       status: 200,

@@ -130,7 +130,7 @@ export class ToolSet {
    * whole, and gzips from the pieces); the REST routes set it per request themselves.
    */
   markPieces(): void {
-    this.deps.reads.preparesGzip(true);
+    this.deps.reads.preparesGzip(true, false); // its copies are gzipped from their own pieces, without slices
   }
 
   /** The pieces of the answer read last, made while markPieces was on; valid until the next read. */

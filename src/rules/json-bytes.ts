@@ -18,11 +18,22 @@ function readsAs(magnitude: number, digits: number): boolean {
   return Math.round(magnitude * scale) / scale === magnitude;
 }
 
-/** An answer's pieces: their starts (the first `count`, ascending) and the constant fragment at each, if any. */
+/**
+ * An answer's pieces: their starts (the first `count`, ascending), the constant fragment at each, if any,
+ * and, where a slice of a longer text was copied (range()), that text and the slice's bounds in it.
+ */
 export interface Pieces {
   readonly starts: Int32Array;
   readonly count: number;
   readonly sources: readonly (Uint8Array | null)[];
+  readonly slices?: Slices;
+}
+
+/** By piece: the text range() copied from (null: not a slice) and the slice's start and end in it. */
+export interface Slices {
+  readonly texts: readonly (Uint8Array | null)[];
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
 }
 
 const NO_STARTS = new Int32Array(0);
@@ -42,7 +53,11 @@ export class JsonBytes {
   private marks = new Int32Array(0);
   /** By mark: the fragment bytes() wrote there (a constant the gzip writer may have packed), else null. */
   private readonly sources: (Uint8Array | null)[] = [];
+  /** By mark: the slice range() copied there (gzip-bytes.ts refers back to an earlier copy of it). */
+  private slices: { texts: (Uint8Array | null)[]; starts: Int32Array; ends: Int32Array } = { texts: [], starts: new Int32Array(0), ends: new Int32Array(0) };
   private marking = false;
+  /** Whether marking records the slices too (a writer that copies the answer into a larger one needs only the starts). */
+  private markingSlices = false;
   markCount = 0;
 
   /** Starts a new answer. */
@@ -51,10 +66,14 @@ export class JsonBytes {
     this.markCount = 0;
   }
 
-  /** Whether the pieces of the answers from now on are marked (see `marks`). */
-  setMarking(on: boolean): void {
-    if (on && this.marks.length === 0) this.marks = new Int32Array(1024);
+  /** Whether the pieces of the answers from now on are marked (see `marks`), and with them the slices copied. */
+  setMarking(on: boolean, slices = on): void {
+    if (on && this.marks.length === 0) {
+      this.marks = new Int32Array(1024);
+      this.slices = { texts: this.slices.texts, starts: new Int32Array(1024), ends: new Int32Array(1024) };
+    }
     this.marking = on;
+    this.markingSlices = on && slices;
     this.markCount = 0;
   }
 
@@ -65,7 +84,8 @@ export class JsonBytes {
 
   /** The answer's pieces (none unless marking); valid until the next write. */
   pieces(): Pieces {
-    return this.marking ? { starts: this.marks, count: this.markCount, sources: this.sources } : { starts: NO_STARTS, count: 0, sources: [] };
+    if (!this.marking) return { starts: NO_STARTS, count: 0, sources: [] };
+    return { starts: this.marks, count: this.markCount, sources: this.sources, ...(this.markingSlices ? { slices: this.slices } : {}) };
   }
 
   /** By piece start: the fragment written there, or null for a slice or text written fresh. */
@@ -76,12 +96,23 @@ export class JsonBytes {
   private mark(source: Uint8Array | null): void {
     let marks = this.marks;
     if (this.markCount === marks.length) {
-      const grown = new Int32Array(marks.length * 2);
-      grown.set(marks);
-      this.marks = marks = grown;
+      this.marks = marks = grown(marks);
+      const { texts, starts, ends } = this.slices;
+      this.slices = { texts, starts: grown(starts), ends: grown(ends) };
     }
     this.sources[this.markCount] = source;
+    this.slices.texts[this.markCount] = null;
     marks[this.markCount++] = this.length;
+  }
+
+  /** A mark for a slice of `text`, [start, end). */
+  private markSlice(text: Uint8Array, start: number, end: number): void {
+    this.mark(null);
+    const m = this.markCount - 1;
+    const slices = this.slices;
+    slices.texts[m] = text;
+    slices.starts[m] = start;
+    slices.ends[m] = end;
   }
 
   /**
@@ -110,7 +141,8 @@ export class JsonBytes {
    * NaN needs the top byte 0x7f or 0xff and the next at least 0xf0), and `source` is ASCII like answers.
    */
   range(source: Uint8Array, start: number, end: number): void {
-    if (this.marking) this.mark(null);
+    if (this.markingSlices) this.markSlice(source, start, end);
+    else if (this.marking) this.mark(null);
     this.reserve(end - start);
     if (source !== this.source) {
       this.source = source;
@@ -212,6 +244,12 @@ export class JsonBytes {
     this.out = grown;
     this.outView = viewOf(grown);
   }
+}
+
+function grown(array: Int32Array): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
 }
 
 function viewOf(bytes: Uint8Array): DataView {

@@ -91,8 +91,36 @@ describe('the gzip writer', () => {
       assert.ok(gunzipSync(gzip.answer(out)).equals(plain), `round ${round}`);
       // the same bytes with marks at every byte, and with none
       const every = Int32Array.from({ length: plain.length }, (_, i) => i);
-      assert.ok(gunzipSync(gzip.encode(plain, every, every.length)).equals(plain), `round ${round}, every byte marked`);
-      assert.ok(gunzipSync(gzip.encode(plain, every, 0)).equals(plain), `round ${round}, no marks`);
+      assert.ok(gunzipSync(gzip.encode(plain, { starts: every, count: every.length, sources: [] })).equals(plain), `round ${round}, every byte marked`);
+      assert.ok(gunzipSync(gzip.encode(plain, { starts: every, count: 0, sources: [] })).equals(plain), `round ${round}, no marks`);
+    }
+  });
+
+  it('refers back by what was written: fragments met again (also colliding ones: same length, same first bytes), slices within slices, bytes written without a mark, answers past the 32 KiB window', () => {
+    const gzip = new GzipBytes();
+    const out = new JsonBytes();
+    out.setMarking(true);
+    let seed = 42;
+    const random = (n: number) => ((seed = (seed * 16807) % 2147483647) % n);
+    // fragments sharing their length and first four bytes (one slot of the writer's table) but not their bytes
+    const fragments = Array.from({ length: 40 }, (_, i) => fragment(i % 2 === 0 ? `,"same":"${String(i).padStart(30, 'x')}"` : `"${'ab'.repeat(1 + (i % 7))}${i}`));
+    fragments.push(fragment('"'), fragment(','), fragment('},{'), fragment('null'));
+    const text = Buffer.from(Array.from({ length: 4000 }, (_, i) => 32 + ((i * 31 + (i >> 5)) % 90)).map((c) => (c === 0x22 || c === 0x5c ? 0x41 : c)));
+    for (let round = 0; round < 300; round++) {
+      out.reset();
+      const pieces = round === 299 ? 20_000 : 1 + random(400); // the last answer is over 100 KB
+      for (let i = 0; i < pieces; i++) {
+        const kind = random(10);
+        if (kind < 5) out.bytes(fragments[random(fragments.length)]);
+        else if (kind < 8) {
+          const start = random(20) * 190;
+          out.range(text, start, start + random(80)); // often a slice met before, or inside one
+          if (kind === 7) out.range(text, start + random(3), start + 3 + random(60));
+        } else if (kind === 8) out.integer(random(100_000));
+        else out.ascii(String(random(1000)));
+      }
+      const plain = Buffer.from(out.view());
+      assert.ok(gunzipSync(gzip.answer(out)).equals(plain), `round ${round}`);
     }
   });
 

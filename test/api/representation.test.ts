@@ -46,7 +46,8 @@ describe('compression and ETags through the server', () => {
     assert.equal(zipped.headers.vary, 'Accept-Encoding');
     assert.equal(Number(zipped.headers['content-length']), zipped.body.length);
     assert.deepEqual(gunzipSync(zipped.body), plain.body);
-    assert.ok(zipped.body.length * 4 < plain.body.length, `gzip makes it at most a quarter (${zipped.body.length} of ${plain.body.length} bytes)`);
+    // the pieces' writer trades some bytes for CPU (docs/PERFORMANCE.md, "Compression"): ~26% here
+    assert.ok(zipped.body.length * 10 < plain.body.length * 3, `gzip makes it at most 30% (${zipped.body.length} of ${plain.body.length} bytes)`);
   });
 
   it('follows the q-values: refused codings, identity, x-gzip, and no brotli made per request', async () => {
