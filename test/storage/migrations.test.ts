@@ -82,22 +82,24 @@ test('a failing step leaves the file at the version before it, with its data, an
   db.close();
 });
 
+/** `opening` is refused as a file at layout version `found` from a newer release than code that knows `known`. */
+function assertRefusedAsNewer(opening: () => unknown, path: string, found: number, known: number): void {
+  assert.throws(opening, (error: Error) => {
+    assert.ok(error instanceof NewerDatabaseError);
+    assert.equal(
+      error.message,
+      `cannot open the test database ${path}: it has layout version ${found}, newer than this release of the service knows (${known}): a newer release wrote it. ` +
+        'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
+    );
+    return true;
+  });
+}
+
 test('a database from a newer release is refused, named with both versions and what to do, and left as it was', () => {
   const path = newFile();
   open(path, steps([])).close();
   const ran: number[] = [];
-  assert.throws(
-    () => open(path, steps(ran).slice(0, 1)),
-    (error: Error) => {
-      assert.ok(error instanceof NewerDatabaseError);
-      assert.equal(
-        error.message,
-        `cannot open the test database ${path}: it has layout version 3, newer than this release of the service knows (1): a newer release wrote it. ` +
-          'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
-      );
-      return true;
-    },
-  );
+  assertRefusedAsNewer(() => open(path, steps(ran).slice(0, 1)), path, 3, 1);
   assert.deepEqual(ran, []);
   const db = new Database(path, { readonly: true });
   assert.equal(userVersion(db), 3);
@@ -142,15 +144,7 @@ test('a newer release\'s step that older code cannot read refuses that code, say
   const path = newFile();
   open(path, newerSteps({})).close();
   assert.deepEqual(readers(path), { version: 5, table: [5] }, 'step 5 needs its own release');
-  assert.throws(() => open(path, steps([])), (error: Error) => {
-    assert.ok(error instanceof NewerDatabaseError);
-    assert.equal(
-      error.message,
-      `cannot open the test database ${path}: it has layout version 5, newer than this release of the service knows (3): a newer release wrote it. ` +
-        'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
-    );
-    return true;
-  });
+  assertRefusedAsNewer(() => open(path, steps([])), path, 5, 3);
   // readable by 4, not by 3: the release at 3 is told the one it needs
   const partly = newFile();
   open(partly, newerSteps({ readableBy: 4 })).close();
