@@ -1,15 +1,19 @@
-// npm run bench:cluster [-- --quick]: what running as a cluster costs. Today: the cluster-wide rate limits'
-// cost per request as a ratio to the local limiter's (bench/cluster-limits.ts); prints the section and
-// writes it to bench/CLUSTER-RESULTS.md. Needs redis-server (Debian's package).
+// npm run bench:cluster [-- --quick]: what running as a cluster costs: the cluster-wide rate limits' cost
+// per request as a ratio to the local limiter's (bench/cluster-limits.ts), and two replicas behind the
+// deploy/ nginx against one process with two threads, with the time of a read that fails over
+// (bench/cluster-nginx.ts); prints the sections and writes them to bench/CLUSTER-RESULTS.md. Needs
+// redis-server, nginx and wrk (Debian's packages).
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { benchClusterLimits } from './cluster-limits.js';
+import { benchReplicasBehindNginx } from './cluster-nginx.js';
 import { benchMode } from './mode.js';
 
 async function main(): Promise<void> {
   const { quick } = benchMode();
   const r = await benchClusterLimits(quick ? 2_000_000 : 8_000_000, quick ? 3 : 5);
+  const n = await benchReplicasBehindNginx(quick ? 5 : 10, 3, quick ? 4 : 10);
   const fmt = (ns: number) => ns.toFixed(0);
   const lines = [
     '# Cluster bench',
@@ -28,6 +32,20 @@ async function main(): Promise<void> {
     `| redis-server's own CPU (INFO cpu) | ${fmt(r.redisNs)} | |`,
     '',
     `Reconciliations per replica per round: ${r.syncsPerRound.toFixed(1)}, ${Math.round(r.keysPerSync).toLocaleString('en')} addresses each; the main thread's CPU per address reconciled (sent, and both replicas' totals folded in): ${(r.reconcileNsPerKey / 1000).toFixed(1)} µs. The cost per request depends on how many requests an address sends per interval: at one request per address per 250 ms it is about that figure per request, on the main thread, never on a read thread's request.`,
+    '',
+    '## Two replicas behind nginx vs one process with two threads',
+    '',
+    `nearest (10 results, Monaco's demo data), wrk, 64 connections, ${quick ? 5 : 10} s each, median of ${n.rounds} rounds alternating the three; rate limits off; nginx with one worker on the same cores (deploy/nginx: toilet-finder.conf with upstream-one.conf or upstream-replicas.conf).`,
+    '',
+    '| served by | req/s | ratio to one process, two threads |',
+    '| --- | --- | --- |',
+    `| one process, two threads, asked directly | ${Math.round(n.direct).toLocaleString('en')} | 1.00 |`,
+    `| the same, behind nginx | ${Math.round(n.oneBehindNginx).toLocaleString('en')} | ${(n.oneBehindNginx / n.direct).toFixed(2)} |`,
+    `| two one-thread replicas behind nginx | ${Math.round(n.replicas).toLocaleString('en')} | ${(n.replicas / n.direct).toFixed(2)} |`,
+    '',
+    '## Failover time',
+    '',
+    `One client reading through nginx, one read after another; a replica SIGKILLed ${n.kills} times (in turn, each restarted and given requests again after fail_timeout). Reads nginx gave the killed replica and passed to the other (two addresses in $upstream_addr): ${n.failedOver.count}, p50 ${n.failedOver.p50.toFixed(1)} ms, p99 ${n.failedOver.p99.toFixed(1)} ms; reads before the kills: p50 ${n.normal.p50.toFixed(1)} ms, p99 ${n.normal.p99.toFixed(1)} ms. Reads not answered 200: ${n.failed}.`,
   ];
   const text = lines.join('\n') + '\n';
   writeFileSync(join(process.cwd(), 'bench', 'CLUSTER-RESULTS.md'), text);

@@ -40,6 +40,9 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
   if (config.database === null) return fileStorage(config);
   const onIdleError = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
   const postgres = await PostgresDatabase.open(config.database, POSTGRES_SCHEMAS, onIdleError);
+  for (const [schema, steps] of postgres.newerLayouts) {
+    log.info(`schema ${schema} has layout steps of a newer release (${steps.join(', ')}) that this release still reads: serving it as it is; upgrade this replica too (docs/SCALING.md, "Rolling upgrades")`);
+  }
   try {
     const keyFile = new FileServerKey(Community.keyFile(config));
     const fileKey = keyFile.existing();

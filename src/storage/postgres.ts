@@ -2,12 +2,14 @@
 // and each schema's layout brought up to date when it opens. A schema's steps are Kysely migrations named
 // by their zero-padded number; Kysely's Migrator runs the pending ones in one transaction under a session
 // advisory lock and reads what was applied only once it holds the lock, so replicas starting together apply
-// each step once. A schema holding a step this code does not know was written by a newer release and is
-// refused, as a SQLite file with a higher user_version is (migrations.ts). No message this module makes
-// shows the password: the driver's are cut before they leave it.
+// each step once. A schema holding steps this code does not know was written by a newer release: read as
+// it is when those steps only added what this code ignores (each step's `readableBy`, kept per schema in
+// `layout_readers`: rolling upgrades, docs/SCALING.md), refused otherwise, as a SQLite file with a higher
+// user_version is (migrations.ts). No message this module makes shows the password: the driver's are cut
+// before they leave it.
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, sql, type Migration as KyselyMigration } from 'kysely';
-import { NewerDatabaseError } from './migrations.js';
+import { checkReadableBy, NewerDatabaseError, neededRelease } from './migrations.js';
 import { errorCode } from './errors.js';
 
 /** One step of a schema's layout: SQL run with the schema as the search path, inside the run's transaction. */
@@ -16,6 +18,8 @@ export interface PostgresStep {
   version: number;
   name: string;
   sql: string;
+  /** The oldest layout version whose code still reads the schema after this step (Migration.readableBy). */
+  readableBy?: number;
 }
 
 /** A schema of the service's own and the steps of its layout (src/databases.ts lists them). */
@@ -35,9 +39,13 @@ export interface PostgresAddress {
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Each schema's record of the steps it had, in the schema itself. */
 const STEPS_TABLE = 'layout_steps';
+/** Each schema's oldest layout version whose code reads it, and the version it was recorded at (one row; kept by every step this code runs). */
+const READERS_TABLE = 'layout_readers';
 
 export class PostgresDatabase {
   private closing: Promise<void> | null = null;
+  /** Per schema with steps of a newer release that this one still reads, those steps' names (for the log). */
+  readonly newerLayouts = new Map<string, string[]>();
 
   private constructor(
     private readonly root: Kysely<unknown>,
@@ -79,7 +87,13 @@ export class PostgresDatabase {
   private async migrate(schema: PostgresSchema): Promise<void> {
     const migrations: Record<string, KyselyMigration> = {};
     for (const step of schema.steps) {
-      migrations[stepName(step)] = { up: (db) => sql.raw(`SET LOCAL search_path TO "${schema.name}";\n${step.sql}`).execute(db).then(() => undefined) };
+      checkReadableBy(step);
+      migrations[stepName(step)] = {
+        up: async (db) => {
+          await sql.raw(`SET LOCAL search_path TO "${schema.name}";\n${step.sql}`).execute(db);
+          await recordOldestReader(db, step);
+        },
+      };
     }
     const migrator = new Migrator({
       db: this.root,
@@ -90,20 +104,35 @@ export class PostgresDatabase {
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error === undefined) return;
-    if (/^corrupted migrations/.test(messageOf(error))) throw await this.newer(schema);
+    if (/^corrupted migrations/.test(messageOf(error))) return this.newer(schema);
     const failed = results?.find((result) => result.status === 'Error');
     const step = failed === undefined ? '' : `step ${failed.migrationName} failed, no step of this start was kept: `;
     throw Object.assign(new Error(`the layout of schema ${schema.name}: ${step}${messageOf(error)}`, { cause: error }), { code: errorCode(error) });
   }
 
-  /** The refusal of a schema that had steps this release does not know. */
-  private async newer(schema: PostgresSchema): Promise<NewerDatabaseError> {
+  /**
+   * A schema that had steps this release does not know: noted when they all come after this release's
+   * and the schema's oldest reader is this release or an earlier one, else refused.
+   */
+  private async newer(schema: PostgresSchema): Promise<void> {
     const known = new Set(schema.steps.map(stepName));
-    const applied = await this.root.withSchema(schema.name).selectFrom(STEPS_TABLE as never).select(sql<string>`name`.as('name')).execute();
-    const unknown = (applied as { name: string }[]).map((row) => row.name).filter((name) => !known.has(name));
-    return new NewerDatabaseError(
-      `schema ${schema.name} has layout steps this release of the service does not know (${unknown.join(', ') || 'in another order'}): a newer release wrote it. ` +
-        'Run that release again (upgrade the service), or restore a dump (pg_dump) made before the upgrade',
+    const latest = schema.steps.at(-1)?.version ?? 0;
+    const tables = this.root.withSchema(schema.name);
+    const rows = (await tables.selectFrom(STEPS_TABLE as never).select(sql<string>`name`.as('name')).execute()) as { name: string }[];
+    const applied = rows.map((row) => row.name);
+    const unknown = applied.filter((name) => !known.has(name));
+    const newest = Math.max(...applied.map((name) => Number.parseInt(name, 10)));
+    // recorded at another version (a step run without this record): only the newest step's release reads it
+    const reader = await sql<{ oldest: number; version: number }>`SELECT oldest, version FROM ${sql.table(`${schema.name}.${READERS_TABLE}`)}`.execute(this.root).catch(() => ({ rows: [] }));
+    const oldest = reader.rows[0]?.version === newest ? reader.rows[0].oldest : newest;
+    const inLine = [...known].every((name) => applied.includes(name)) && unknown.every((name) => Number.parseInt(name, 10) > latest);
+    if (inLine && oldest <= latest) {
+      this.newerLayouts.set(schema.name, unknown);
+      return;
+    }
+    throw new NewerDatabaseError(
+      `schema ${schema.name} has layout steps this release of the service does not know (${unknown.join(', ') || 'in another order'})${inLine ? neededRelease(oldest, newest) : ''}: ` +
+        'a newer release wrote it. Run that release again (upgrade the service), or restore a dump (pg_dump) made before the upgrade',
     );
   }
 
@@ -113,6 +142,21 @@ export class PostgresDatabase {
     if (error instanceof NewerDatabaseError) return new NewerDatabaseError(message);
     return Object.assign(new Error(message), { code: errorCode(error) });
   }
+}
+
+/**
+ * Keeps the schema's oldest reader after `step`, in the step's transaction (its search path): the later
+ * of the one before and the step's own; a schema without the table yet had every step before needed.
+ */
+async function recordOldestReader(db: Kysely<unknown>, step: PostgresStep): Promise<void> {
+  const ownReader = step.readableBy ?? step.version;
+  await sql
+    .raw(
+      `CREATE TABLE IF NOT EXISTS ${READERS_TABLE} (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), oldest integer NOT NULL, version integer NOT NULL);\n` +
+        `INSERT INTO ${READERS_TABLE} (oldest, version) VALUES (GREATEST(${ownReader}, ${step.version - 1}), ${step.version}) ON CONFLICT (only_row) DO UPDATE SET ` +
+        `oldest = CASE WHEN ${READERS_TABLE}.version = ${step.version - 1} THEN GREATEST(${READERS_TABLE}.oldest, ${ownReader}) ELSE GREATEST(${ownReader}, ${step.version - 1}) END, version = ${step.version}`,
+    )
+    .execute(db);
 }
 
 function stepName(step: PostgresStep): string {

@@ -1,4 +1,4 @@
-// deploy/nginx/toilet-finder.conf, run by a real nginx in front of the real service: the requests that
+// deploy/nginx/toilet-finder.conf with upstream-one.conf, run by a real nginx in front of the real service: the requests that
 // the service's own parser cannot answer well (pipelined, HTTP/1.0, many headers, bad framing, unknown
 // methods, malformed lines) get proper answers through it, X-Forwarded-For cannot be forged, /metrics
 // stays inside, and the header allowlist passes every header a route reads. Skipped without nginx,
@@ -14,6 +14,8 @@ import { REPO_DIR } from '../support/paths.js';
 import { freePort, startNginx } from '../support/nginx.js';
 
 const CONFIG = join(REPO_DIR, 'deploy', 'nginx', 'toilet-finder.conf');
+/** One server: toilet-finder.service's port (upstream-replicas.conf: test/deploy/replicas.test.ts). */
+const UPSTREAM = join(REPO_DIR, 'deploy', 'nginx', 'upstream-one.conf');
 const NEAREST = '/api/v1/toilets/nearest?lat=43.73&lon=7.42';
 const nginxFound = spawnSync('nginx', ['-v']).status === 0;
 if (!nginxFound && process.env.CI === 'true') throw new Error('nginx is missing: .ci/run installs it (apt-get install nginx-light)');
@@ -48,12 +50,10 @@ describe('the nginx example in front of the service', { skip: nginxFound ? false
     service = await serve({ db, now: Date.now, env: { TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '5' }, reach: 'socket' }); // nginx proxies to its port
     const servicePort = new URL(service.origin).port;
     port = await freePort();
-    const site = readFileSync(CONFIG, 'utf8')
-      .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${servicePort};`)
-      .replace('listen 80;', `listen 127.0.0.1:${port};`)
-      .replace('listen [::]:80;', '');
-    assert.notEqual(site, readFileSync(CONFIG, 'utf8'));
-    writeFileSync(join(dir.path, 'site.conf'), site);
+    const upstream = readFileSync(UPSTREAM, 'utf8').replace('server 127.0.0.1:8080;', `server 127.0.0.1:${servicePort};`);
+    assert.notEqual(upstream, readFileSync(UPSTREAM, 'utf8'));
+    const site = readFileSync(CONFIG, 'utf8').replace('listen 80;', `listen 127.0.0.1:${port};`).replace('listen [::]:80;', '');
+    writeFileSync(join(dir.path, 'site.conf'), upstream + site);
     nginx = await startNginx(dir.path, port);
   });
   after(async () => {

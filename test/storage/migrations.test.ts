@@ -82,26 +82,75 @@ test('a failing step leaves the file at the version before it, with its data, an
   db.close();
 });
 
+/** `opening` is refused as a file at layout version `found` from a newer release than code that knows `known`. */
+function assertRefusedAsNewer(opening: () => unknown, path: string, found: number, known: number): void {
+  assert.throws(opening, (error: Error) => {
+    assert.ok(error instanceof NewerDatabaseError);
+    assert.equal(
+      error.message,
+      `cannot open the test database ${path}: it has layout version ${found}, newer than this release of the service knows (${known}): a newer release wrote it. ` +
+        'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
+    );
+    return true;
+  });
+}
+
 test('a database from a newer release is refused, named with both versions and what to do, and left as it was', () => {
   const path = newFile();
   open(path, steps([])).close();
   const ran: number[] = [];
-  assert.throws(
-    () => open(path, steps(ran).slice(0, 1)),
-    (error: Error) => {
-      assert.ok(error instanceof NewerDatabaseError);
-      assert.equal(
-        error.message,
-        `cannot open the test database ${path}: it has layout version 3, newer than this release of the service knows (1): a newer release wrote it. ` +
-          'Run that release again (upgrade the service), or restore a backup of the file made before the upgrade',
-      );
-      return true;
-    },
-  );
+  assertRefusedAsNewer(() => open(path, steps(ran).slice(0, 1)), path, 3, 1);
   assert.deepEqual(ran, []);
   const db = new Database(path, { readonly: true });
   assert.equal(userVersion(db), 3);
   db.close();
+});
+
+/** A newer release's steps 4 and 5 after `steps`: 4 only adds a table, so the release at 3 still reads it; 5 as `fifth` says. */
+function newerSteps(fifth: Partial<Migration> | null): Migration[] {
+  const fourth: Migration = { version: 4, name: 'opening notes', readableBy: 3, up: (db) => db.exec('CREATE TABLE notes (place INTEGER NOT NULL, note TEXT NOT NULL)') };
+  return [...steps([]), fourth, ...(fifth === null ? [] : [{ version: 5, name: 'place codes', up: (db: Database.Database) => db.exec("ALTER TABLE places ADD COLUMN code TEXT NOT NULL DEFAULT ''"), ...fifth }])];
+}
+
+const readers = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'layout_readers'").get() === undefined ? null : db.prepare('SELECT oldest FROM layout_readers').pluck().all();
+    return { version: userVersion(db), table };
+  } finally {
+    db.close();
+  }
+};
+
+test('a newer release\'s step that only adds (readableBy) leaves the file readable by the release before: it opens as it is', () => {
+  const path = newFile();
+  open(path, steps([])).close();
+  assert.deepEqual(readers(path), { version: 3, table: null }, 'no step marked: no record of readers, the layouts that shipped unchanged');
+  open(path, newerSteps(null)).close();
+  assert.deepEqual(readers(path), { version: 4, table: [3] });
+  const ran: number[] = [];
+  const older = open(path, steps(ran));
+  assert.deepEqual(ran, [], 'the older release runs no step');
+  assert.equal(userVersion(older), 4, 'and leaves the newer layout as it is');
+  assert.deepEqual(older.prepare('SELECT name, kind FROM places').all(), [{ name: 'Vaduz', kind: 'town' }]);
+  older.close();
+  // a further step that only adds, readable by 3 as well: still read
+  open(path, newerSteps({ readableBy: 3 })).close();
+  assert.deepEqual(readers(path), { version: 5, table: [3] });
+  open(path, steps([])).close();
+});
+
+test('a newer release\'s step that older code cannot read refuses that code, saying which release it needs', () => {
+  const path = newFile();
+  open(path, newerSteps({})).close();
+  assert.deepEqual(readers(path), { version: 5, table: [5] }, 'step 5 needs its own release');
+  assertRefusedAsNewer(() => open(path, steps([])), path, 5, 3);
+  // readable by 4, not by 3: the release at 3 is told the one it needs
+  const partly = newFile();
+  open(partly, newerSteps({ readableBy: 4 })).close();
+  open(partly, newerSteps(null)).close();
+  assert.throws(() => open(partly, steps([])), /it has layout version 5, newer than this release of the service knows \(3\), and needs a release that knows layout version 4 or later: a newer release wrote it\./);
+  assert.throws(() => open(newFile(), newerSteps({ readableBy: 5 })), /step 5 \("place codes"\) has readableBy 5: name an earlier layout version \(0 to 4\) that still reads the layout, or leave it out/);
 });
 
 test('an empty list of steps leaves a database at version 0; one step more would be refused by it', () => {

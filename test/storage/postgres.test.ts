@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { PostgresDatabase, type PostgresSchema } from '../../src/storage/postgres.js';
+import { PostgresDatabase, type PostgresSchema, type PostgresStep } from '../../src/storage/postgres.js';
 import { NewerDatabaseError } from '../../src/storage/migrations.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { postgresUrl } from '../../src/config-values.js';
 import { claimPort } from '../../src/http/port.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { newerRelease, noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const NO_LOG = () => {};
 let cluster: TestPostgres;
@@ -58,6 +58,29 @@ test('a schema with a step this release does not know is refused with what to do
     return true;
   });
   assert.deepEqual(applied(url, 'accounts'), ['0001 server key', "0002 a later release's table"]);
+});
+
+test("a newer release's step that only adds is read by this release as it is; one after it that older code cannot read is refused", { skip: noPostgres }, async () => {
+  const url = cluster.database('rolling');
+  const known = POSTGRES_SCHEMAS.find((schema) => schema.name === 'accounts')!.steps.length;
+  const step = (n: number) => String(known + n).padStart(4, '0');
+  const additive: PostgresStep = { version: known + 1, name: 'sign-in notes', readableBy: known, sql: 'CREATE TABLE sign_in_notes (id int PRIMARY KEY)' };
+  await (await PostgresDatabase.open(address(url), newerRelease(additive), NO_LOG)).close();
+  const older = await PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG);
+  assert.deepEqual([...older.newerLayouts], [['accounts', [`${step(1)} sign-in notes`]]], 'read as it is, and noted for the log');
+  await older.close();
+  assert.deepEqual(psqlAt(url, 'SELECT oldest, version FROM accounts.layout_readers'), [`${known}|${known + 1}`]);
+
+  const incompatible: PostgresStep = { version: known + 2, name: 'server key kinds', sql: "ALTER TABLE server_key ADD COLUMN kind text NOT NULL DEFAULT 'hmac'" };
+  await (await PostgresDatabase.open(address(url), newerRelease(additive, incompatible), NO_LOG)).close();
+  for (const [release, unknown] of [[POSTGRES_SCHEMAS, `${step(1)} sign-in notes, ${step(2)} server key kinds`], [newerRelease(additive), `${step(2)} server key kinds`]] as const) {
+    await assert.rejects(PostgresDatabase.open(address(url), release, NO_LOG), (error: Error) => {
+      assert.ok(error instanceof NewerDatabaseError, error.message);
+      assert.match(error.message, new RegExp(`: schema accounts has layout steps this release of the service does not know \\(${unknown}\\): a newer release wrote it\\. Run that release again`));
+      return true;
+    });
+  }
+  assert.deepEqual(applied(url, 'accounts').slice(-2), [`${step(1)} sign-in notes`, `${step(2)} server key kinds`], 'left as it was');
 });
 
 test('a failing step keeps nothing of the start and names the step', { skip: noPostgres }, async () => {

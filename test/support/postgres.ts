@@ -9,6 +9,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { claimPort } from '../../src/http/port.js';
+import { POSTGRES_SCHEMAS } from '../../src/databases.js';
+import type { PostgresSchema, PostgresStep } from '../../src/storage/postgres.js';
 
 /** The newest installed major version's binaries, or null. */
 function binariesDir(): string | null {
@@ -113,4 +115,9 @@ async function refusesWrongPassword(url: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('the server still trusts the role after pg_reload_conf()');
+}
+
+/** POSTGRES_SCHEMAS as a newer release has them: `steps` after the accounts schema's (rolling upgrades). */
+export function newerRelease(...steps: PostgresStep[]): PostgresSchema[] {
+  return POSTGRES_SCHEMAS.map((schema) => (schema.name === 'accounts' ? { ...schema, steps: [...schema.steps, ...steps] } : schema));
 }
