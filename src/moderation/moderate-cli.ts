@@ -11,12 +11,12 @@ import { Community } from '../community/community.js';
 import { Moderation, ModerationError, type FactLock, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
-import { AccountsStore } from '../accounts/store.js';
+import { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE } from '../databases.js';
 import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, UsageError, type CommandIo } from '../cli/command.js';
 import { AccountModeration } from './account-moderation.js';
 import { ClaimModeration } from './claim-moderation.js';
-import { AccountEventLog } from '../accounts/event-log.js';
+import { SqliteAccountEventLog } from '../accounts/event-log.js';
 import { PartnerStore } from '../partners/store.js';
 import type { QueuedClaim } from '../partners/claims.js';
 
@@ -73,10 +73,11 @@ interface Session {
 }
 
 /** One subcommand: done (0), or the exit code of a usage failure; a refusal throws. */
-type Subcommand = (session: Session) => number;
+/** Its exit code; the account commands' once the accounts' store answered. */
+type Subcommand = (session: Session) => number | Promise<number>;
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
-export function main(argv: string[], io: CommandIo = processIo()): number {
+export function main(argv: string[], io: CommandIo = processIo()): number | Promise<number> {
   const console = commandConsole(io);
   const parsed = parseCommand(COMMAND, argv, console);
   if (typeof parsed === 'number') return parsed;
@@ -91,25 +92,32 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
   }
   const log = jsonLogger(io.stderr, io.stderr);
   let community: Community | null = null;
-  let accounts: AccountsStore | null = null;
+  let accounts: SqliteAccountsStore | null = null;
   try {
     const config = loadConfig(io.env);
     community = new Community(config, log, Date.now);
-    accounts = new AccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
+    accounts = new SqliteAccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
-    const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new AccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
+    const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new SqliteAccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
     if (values.name !== undefined && command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    return spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
+    const code = spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
+    if (typeof code === 'number') return code;
+    const [openCommunity, openAccounts] = [community, accounts];
+    [community, accounts] = [null, null]; // closed once the command is done, not here
+    return code.catch((error: unknown) => fail(error, console)).finally(() => {
+      openCommunity.close();
+      void openAccounts.close();
+    });
   } catch (error) {
     return fail(error, console);
   } finally {
     community?.close();
-    accounts?.close();
+    void accounts?.close();
   }
 }
 
@@ -175,26 +183,26 @@ function showLog({ values, moderation, show }: Session): number {
   return 0;
 }
 
-function moderators({ args, values, accounts, console, show }: Session): number {
+async function moderators({ args, values, accounts, console, show }: Session): Promise<number> {
   const [which, who] = args;
   const reason = values.reason ?? '';
   if (which === 'list' && args.length === 1) {
-    const moderators = accounts.moderators();
+    const moderators = await accounts.moderators();
     show(moderators, () => moderators.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
     return 0;
   }
   if ((which === 'add' || which === 'remove') && args.length === 2) {
     if (reason.trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
-    const done = which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason);
+    const done = await (which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason));
     show({ done }, () => done);
     return 0;
   }
   return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
 }
 
-function recoveryLink({ args: [which, who], values, accounts, console, show }: Session): number {
+async function recoveryLink({ args: [which, who], values, accounts, console, show }: Session): Promise<number> {
   if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
-  const link = accounts.recoveryLink(who, values.reason ?? '');
+  const link = await accounts.recoveryLink(who, values.reason ?? '');
   show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
   return 0;
 }

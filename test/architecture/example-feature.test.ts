@@ -52,7 +52,7 @@ const EXAMPLE_SLICE = { name: 'example', operations: [GET_NOTE], problems: EXAMP
 function serveNotes(served: Served): void {
   const { app } = served;
   const guards = new GuardChain({ config: loadConfig({ ...SERVER_ENV, TOILETS_DB: db }), limits: app.limits, problems: app.problems, now: () => FIXED_NOW });
-  const read = app.accounts.store.db.prepare<[string], { text: string }>('SELECT text FROM example_notes WHERE id = ?');
+  const read = app.accounts.file.db.prepare<[string], { text: string }>('SELECT text FROM example_notes WHERE id = ?');
   guards.operation<null>(app.server, GET_NOTE, {
     exists: (request) => (read.get(request.params.id) ? null : { slug: 'no-such-note' as ProblemSlug, detail: `No note has the id ${request.params.id}; check it.` }),
     handle: (request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify({ text: read.get(request.params.id)!.text }) }),
@@ -88,8 +88,8 @@ test('a feature on the list is in the registry, the OpenAPI document, the proble
     assert.equal(openApi.paths['/example-notes/{id}'].get.operationId, 'getExampleNote');
     assert.equal((await served.call('/problems/no-such-note')).status, 200);
 
-    assert.equal(userVersion(served.app.accounts.store.db), NOTES_TABLE_STEP.version);
-    served.app.accounts.store.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
+    assert.equal(userVersion(served.app.accounts.file.db), NOTES_TABLE_STEP.version);
+    served.app.accounts.file.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
     const found = await served.call('/api/v1/example-notes/n_1');
     assert.deepEqual([found.status, found.json], [200, { text: 'hello' }]);
     assert.ok(found.headers.get('ratelimit-limit'), 'the guard chain counted it');
@@ -109,8 +109,8 @@ test('taken off the list, the feature is in none of them', async () => {
     assert.equal(openApi.paths['/example-notes/{id}'], undefined);
     assert.ok(openApi.paths['/toilets/{id}'], 'the document is the service’s own');
     assert.equal((await served.call('/problems/no-such-note')).status, 404);
-    assert.equal(userVersion(served.app.accounts.store.db), ACCOUNTS_MIGRATIONS.length);
-    const table = served.app.accounts.store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
+    assert.equal(userVersion(served.app.accounts.file.db), ACCOUNTS_MIGRATIONS.length);
+    const table = served.app.accounts.file.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
     assert.equal(table, undefined);
     assert.equal((await served.call('/api/v1/example-notes/n_1')).json.type, 'https://toilets.example.test/problems/not-found');
   } finally {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
+import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { OAUTH_CLIENT_DOCUMENTS_STEP } from '../../src/oauth/client-documents-step.js';
 import { Grants } from '../../src/oauth/grants.js';
@@ -33,7 +34,7 @@ test('a registered client of the release before keeps its grant; document client
   before.prepare("INSERT INTO oauth_refresh_tokens (token_hash, grant_id, issued_at) VALUES (?, 'og_1', ?)").run(secretHash('refresh'), DAY);
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     const oauth = new OAuthStore(store.db);
