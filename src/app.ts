@@ -135,7 +135,7 @@ export function createApp(options: AppOptions): App {
   const contract = contractOf(options.slices);
   const community = new Community(config, log, now);
   const storage = options.storage ?? fileStorage(config);
-  const accounts = new Accounts(config, log, now, contract.accountsDatabase);
+  const accounts = new Accounts(config, log, now, contract.accountsDatabase, storage.accounts);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
