@@ -3,11 +3,12 @@
 // make a recovery link for a person who lost every passkey. Each action is recorded in the moderation log
 // like every other (Moderation.act), without personal data: the account id, never the name or e-mail.
 // Withdrawing the role ends the account's sessions, so a moderator session never outlives the role. The
-// accounts' change is made first (their store is asynchronous), then recorded in the moderation log.
+// accounts' store is asynchronous and in another database than the log: the change is made, then logged
+// (the command refuses an action without a reason before either: src/moderation/moderate-cli.ts).
 import { randomBytes } from 'node:crypto';
 import { secretHash, type AccountRow, type AccountsStore } from '../accounts/store.js';
 import { UsageError } from '../cli/command.js';
-import { ModerationError, requireReason, type Moderation } from './moderation.js';
+import { ModerationError, type Moderation } from './moderation.js';
 
 /** How long an operator's recovery link works (once). */
 export const RECOVERY_LINK_MS = 15 * 60_000;
@@ -31,14 +32,14 @@ export class AccountModeration {
   }
 
   async grant(who: string, reason: string): Promise<string> {
-    const account = await this.account(who, reason);
+    const account = await this.account(who);
     if (account.moderator === 1) throw new ModerationError(`${account.id} is a moderator already; see \`moderators list\``);
     await this.accounts.setModerator(account.id, true);
     return this.moderation.act('grant_moderator', account.id, reason, {}, () => `${account.id} (${account.display_name}) is a moderator now; its sessions end after 12 hours idle or 7 days`);
   }
 
   async withdraw(who: string, reason: string): Promise<string> {
-    const account = await this.account(who, reason);
+    const account = await this.account(who);
     if (account.moderator === 0) throw new ModerationError(`${account.id} is not a moderator; see \`moderators list\``);
     const ended = await this.accounts.setModerator(account.id, false);
     return this.moderation.act('withdraw_moderator', account.id, reason, {}, () => `${account.id} (${account.display_name}) is no longer a moderator; ${ended} session${ended === 1 ? '' : 's'} ended`);
@@ -50,7 +51,7 @@ export class AccountModeration {
    * never reaches a server log or a Referer; only its hash is stored.
    */
   async recoveryLink(who: string, reason: string): Promise<{ account: string; url: string; expires_at: string }> {
-    const account = await this.account(who, reason);
+    const account = await this.account(who);
     const token = randomBytes(32).toString('base64url');
     const expiresAtMs = this.now() + RECOVERY_LINK_MS;
     const expires_at = new Date(expiresAtMs).toISOString();
@@ -62,9 +63,8 @@ export class AccountModeration {
    * An account by its id (acc_…) only: nothing verifies the e-mail address a sign-up gives, so an address
    * could name whichever account typed it first. The account page shows the id to its owner.
    */
-  private async account(who: string, reason: string): Promise<AccountRow> {
+  private async account(who: string): Promise<AccountRow> {
     if (!ACCOUNT_ID.test(who)) throw new UsageError(`${who} is not an account id (acc_ and 24 hex digits): ask the account's owner for the id their account page shows; e-mail addresses are not verified, so they name no account here`);
-    requireReason(reason);
     const account = await this.accounts.account(who);
     if (account === null) throw new ModerationError(`no account has the id ${who}`);
     return account;

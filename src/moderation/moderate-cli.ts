@@ -72,11 +72,10 @@ interface Session {
   show(result: unknown, text: () => string): void;
 }
 
-/** One subcommand: done (0), or the exit code of a usage failure; a refusal throws. */
-/** Its exit code; the account commands' once the accounts' store answered. */
+/** One subcommand: done (0), or the exit code of a usage failure (the account commands': once the accounts' store answered); a refusal throws. */
 type Subcommand = (session: Session) => number | Promise<number>;
 
-/** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
+/** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code (a promise of it for the account commands). */
 export function main(argv: string[], io: CommandIo = processIo()): number | Promise<number> {
   const console = commandConsole(io);
   const parsed = parseCommand(COMMAND, argv, console);

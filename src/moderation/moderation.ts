@@ -300,18 +300,13 @@ export class Moderation {
    * account-moderation.ts, run their accounts-database change inside it).
    */
   act<T = string>(action: string, target: string, reason: string, details: object, run: () => T): T {
-    requireReason(reason);
+    if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
     return this.store.transaction(() => {
       const outcome = run();
       this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details));
       return outcome;
     });
   }
-}
-
-/** Refuses an action without a reason: every action is recorded with one. */
-export function requireReason(reason: string): void {
-  if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
 }
 
 interface SubmissionRow extends ProposedToilet {
