@@ -51,11 +51,11 @@ test('the billing step migrates a database the previous code wrote, keeping its 
     assert.throws(() => store.transaction(() => store.recordEvent('evt_1', 'again', 4)), /UNIQUE/, 'an event id is recorded once');
     assert.throws(() => store.insertCheckout({ listing_id: 'pl_c', account_id: ACCOUNT, tier: 'gold' as 'plus', attempt: 'b', session_id: null, created_at: 3 }), /CHECK/);
 
-    accounts.deleteAccount(ACCOUNT);
+    await accounts.deleteAccount(ACCOUNT);
     assert.equal(store.customerOf(ACCOUNT), null, 'the customer goes with the account');
     assert.equal(store.checkout('pl_b'), null, 'and its checkout');
     assert.equal(store.subscription('sub_1')?.account_id, null, 'the subscription stays, unlinked');
   } finally {
-    accounts.close();
+    await accounts.close();
   }
 });

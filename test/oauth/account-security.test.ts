@@ -5,7 +5,7 @@
 // port (RFC 8252 section 7.3); refresh tokens go only to clients registered for the refresh_token grant.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BASE_URL, Clock, moderate, moderateAccounts } from '../community/support.js';
+import { BASE_URL, Clock, moderateAccounts } from '../community/support.js';
 import { accountsSuite, Browser, startAccountsService } from '../accounts/support.js';
 import { approve, authorizationRequest, connect, consentToken, fetchFor, form, newAgent, page, REDIRECT_URI, RESOURCE } from './support.js';
 

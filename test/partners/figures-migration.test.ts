@@ -45,6 +45,6 @@ test('the figures step migrates a database the previous code wrote, keeping its 
     accounts.db.prepare("DELETE FROM partner_listings WHERE id = 'pl_c'").run();
     assert.equal(accounts.db.prepare('SELECT count(*) FROM partner_listing_figures').pluck().get(), 0, 'the figures go with their listing');
   } finally {
-    accounts.close();
+    await accounts.close();
   }
 });

@@ -43,11 +43,11 @@ test('the partner step migrates a database the previous code wrote, keeping its 
     store.transaction(() => events.append({ account: ACCOUNT, type: 'partner.claim.status_changed', listing: 'pl_1', toilet: 'n1', data: { claim_id: 'clm_1', old_status: null, new_status: 'pending' } }));
     assert.throws(() => db.prepare("INSERT INTO partner_claims (id, account_id, toilet_id, business_name, status, created_at) VALUES ('clm_2', NULL, 'n1', 'X', 'lost', 2)").run(), /CHECK/);
 
-    store.deleteAccount(ACCOUNT);
+    await store.deleteAccount(ACCOUNT);
     assert.deepEqual(db.prepare('SELECT id, account_id FROM partner_claims').all(), [{ id: 'clm_1', account_id: null }], 'the claim stays, without its owner');
     assert.deepEqual(db.prepare('SELECT id, account_id FROM partner_listings').all(), [{ id: 'pl_1', account_id: null }]);
     assert.equal((await events.read({ after: 0, limit: 10 })).length, 0, 'the events go with their account');
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -37,7 +37,7 @@ test('a version-0 accounts database of the previous release migrates to accounts
     assert.equal(await store.deleteAccount('acc_000000000000000000000001'), true);
     assert.equal(await store.session(secretHash('token')), null, 'sessions go with their account');
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -57,6 +57,6 @@ test('the session device step: sessions signed in before it stay signed in, with
     assert.deepEqual(await store.session(secretHash('old token')), { token_hash: secretHash('old token'), account_id: 'acc_000000000000000000000002', created_at: 5, last_seen_at: 6, verified_at: 5, device: null });
     assert.equal((await store.sessionsOf('acc_000000000000000000000002')).length, 1);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -73,7 +73,7 @@ test('an overlay database from a newer release: the server, npm run moderate and
 });
 
 test('an accounts database from a newer release: the server and npm run moderate refuse it', async () => {
-  new SqliteAccountsStore(accountsDb, ACCOUNTS_DATABASE).close();
+  await new SqliteAccountsStore(accountsDb, ACCOUNTS_DATABASE).close();
   const newer = ACCOUNTS_MIGRATIONS.length + 1;
   setVersion(accountsDb, newer);
   const refusal = `cannot open the accounts database ${accountsDb}: it has layout version ${newer}, newer than this release of the service knows (${newer - 1}): ${WHAT_TO_DO}`;

@@ -38,10 +38,10 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
     oauth.insertGrant({ id: 'og_1', account_id: 'acc_000000000000000000000001', client_id: 'oc_1', scope: 'account:events', resource: 'https://x/mcp/account', created_at: 0, last_used_at: 0 });
     oauth.insertAccess(secretHash('access'), 'og_1', 10);
     assert.notEqual(oauth.access(secretHash('access')), null);
-    store.deleteAccount('acc_000000000000000000000001');
+    await store.deleteAccount('acc_000000000000000000000001');
     assert.equal(oauth.grant('og_1'), null, 'a grant goes with its account');
     assert.equal(oauth.access(secretHash('access')), null, 'and its tokens with it');
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -167,7 +167,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       const { page } = p;
       await signUp(p, `Mo ${layout}`);
       const account = await (await page.request.get(`${site.base}/api/v1/account`)).json();
-      site.app.accounts.store.setModerator(account.id, true);
+      await site.app.accounts.store.setModerator(account.id, true);
 
       await page.goto(`${site.base}/moderation`);
       const item = page.locator('.queue-item', { hasText: submission });
