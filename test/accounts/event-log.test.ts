@@ -5,7 +5,7 @@
 // filtered by account, listing or toilet, stamped by the injected clock, and purged after 30 days.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-store.js';
@@ -17,17 +17,11 @@ import { ACCOUNT_EVENT_RETENTION_MS, SqliteAccountEventLog, type AccountEventLog
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { postgresUrl } from '../../src/config-values.js';
 import { tempDir } from '../support/extracts.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { fileCluster, noPostgres } from '../support/postgres.js';
 
 const dir = tempDir('toilet-event-log');
-let cluster: TestPostgres | undefined;
-before(async () => {
-  if (!noPostgres) cluster = await startPostgres();
-});
-after(() => {
-  cluster?.stop();
-  dir.remove();
-});
+after(() => dir.remove());
+const postgres = fileCluster();
 
 /** A log over a fresh place, the accounts' store beside it, and a way to append inside a transaction of the place. */
 interface Place {
@@ -62,7 +56,7 @@ const IMPLEMENTATIONS: { name: string; skip: string | false; open(now: () => num
     name: 'PostgreSQL (accounts.account_events)',
     skip: noPostgres,
     open: async (now) => {
-      const database = await PostgresDatabase.open(postgresUrl(cluster!.database(`log_${Math.random().toString(16).slice(2)}`))!, POSTGRES_SCHEMAS, () => {});
+      const database = await PostgresDatabase.open(postgresUrl(postgres.cluster.database(`log_${Math.random().toString(16).slice(2)}`))!, POSTGRES_SCHEMAS, () => {});
       const schema = database.schema<AccountsTables & EventLogTables>('accounts');
       const log = new PostgresAccountEventLog(schema as unknown as Kysely<EventLogTables>, now);
       return {

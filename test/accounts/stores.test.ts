@@ -14,17 +14,11 @@ import { ACCOUNTS_DATABASE, POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { postgresUrl } from '../../src/config-values.js';
 import { tempDir } from '../support/extracts.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { fileCluster, noPostgres } from '../support/postgres.js';
 
 const dir = tempDir('toilet-account-stores');
-let cluster: TestPostgres | undefined;
-before(async () => {
-  if (!noPostgres) cluster = await startPostgres();
-});
-after(() => {
-  cluster?.stop();
-  dir.remove();
-});
+after(() => dir.remove());
+const postgres = fileCluster();
 
 /** A fresh place to keep accounts; open() is one more process over it. */
 interface Place {
@@ -56,7 +50,7 @@ const IMPLEMENTATIONS: { name: string; skip: string | false; place(): Promise<Pl
     name: 'PostgreSQL (the accounts schema)',
     skip: noPostgres,
     place: async () => {
-      const address = postgresUrl(cluster!.database(`accounts_${++places}`))!;
+      const address = postgresUrl(postgres.cluster.database(`accounts_${++places}`))!;
       const opened: PostgresDatabase[] = [];
       return {
         open: async () => {
