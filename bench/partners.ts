@@ -112,13 +112,13 @@ export async function partnerCost(db: string, taskMs: number, pairs: number): Pr
 function makeListings(app: App, count: number): { listings: number; closed: number } {
   const t = app.catalog.snapshot.table;
   const account = 'acc_partner_bench';
-  const accounts = app.accounts.store;
+  const accounts = app.accounts.file;
   const context: PartnerContext = { store: new PartnerStore(accounts), events: app.accounts.events, now: () => NOW, toilets: app.catalog, changed: () => {} };
   const [claims, plans, profiles] = [new PartnerClaims(context), new PartnerPlans(context), new PartnerProfiles(context)];
   const step = t.count / count;
   let closed = 0;
   accounts.transaction(() => {
-    accounts.insertAccount({ id: account, user_handle: Buffer.from(account), display_name: 'Bench Partners', email: null, created_at: NOW });
+    accounts.db.prepare('INSERT INTO accounts (id, user_handle, display_name, created_at) VALUES (?, ?, ?, ?)').run(account, Buffer.from(account), 'Bench Partners', NOW);
     for (let n = 0; n < count; n++) {
       const claim = claims.claim(account, toiletId(t, Math.floor(n * step)), { business_name: `Partner ${n}`, contact_email: 'partners@example.org' });
       claims.approve(claim.id, 'bench');

@@ -135,7 +135,7 @@ export function createApp(options: AppOptions): App {
   const contract = contractOf(options.slices);
   const community = new Community(config, log, now);
   const storage = options.storage ?? fileStorage(config);
-  const accounts = new Accounts(config, log, now, contract.accountsDatabase);
+  const accounts = new Accounts(config, log, now, contract.accountsDatabase, storage.accounts);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
   const catalog = new ToiletCatalog(config.toiletsDb, partners.overlay, log, now);
@@ -181,7 +181,7 @@ export function createApp(options: AppOptions): App {
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
   const { accountEvents, accountMcp } = serveAccountEvents(shared, accounts, oauth, partners);
-  const billing = new Billing(config, accounts.store, partnerListings(partners), log, now);
+  const billing = new Billing(config, accounts.file, partnerListings(partners), log, now);
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);
@@ -258,7 +258,7 @@ function serveCommunity({ config, log, now, server, catalog, limits, problems }:
 
 /** The account events of OAuth grants and the protected MCP endpoint that serves them and the partner listings. */
 function serveAccountEvents({ config, log, now, server, limits, problems }: Shared, accounts: Accounts, oauth: OAuth, partners: Partners) {
-  const accountEvents = new AccountEvents({ accounts: accounts.store, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
+  const accountEvents = new AccountEvents({ accounts: accounts.file, log: accounts.events, grants: oauth.grants, allowPrivate: config.outboundAllowPrivate, logger: log, now });
   const readListings = (account: string) => listMyPartnerListings(partners.context, account);
   const accountMcp = registerAccountMcp(server, {
     config, limits, problems, grants: oauth.grants, log, now,

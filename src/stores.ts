@@ -16,6 +16,11 @@ export interface Storage {
   /** The database of DATABASE_URL, migrated; null without it. */
   postgres: PostgresDatabase | null;
   /**
+   * Where the accounts core (accounts, passkeys, sessions, challenges, recovery links) is kept: that
+   * database once ACCOUNTS_STORE says it moved, else null (ACCOUNTS_DB). A test may assemble an app with it.
+   */
+  accounts: PostgresDatabase | null;
+  /**
    * The server key (src/community/server-key.ts): with DATABASE_URL read, or made once, at start; without
    * it read from its file, or the file made, when the app first asks (after the overlay database opened,
    * so that a start failing before, an import say, leaves no key file behind).
@@ -24,11 +29,27 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+interface StoreEntry {
+  what: string;
+  file: 'OVERLAY_DB' | 'ACCOUNTS_DB';
+  postgres: boolean;
+}
+
+/**
+ * The accounts core. Its PostgreSQL implementation is built (src/accounts/postgres-store.ts) and tested
+ * (test/accounts/stores.test.ts, postgres-http.test.ts), but it stays in ACCOUNTS_DB until the partners',
+ * OAuth's and billing's stores and the account events move as well: their tables reference the accounts
+ * (foreign keys, ON DELETE CASCADE) and share its transactions (sign-out everywhere and recovery end the
+ * OAuth grants, a claim's change appends to the event log), so moving it alone would split one account
+ * across two databases. Then this becomes true together with theirs.
+ */
+const ACCOUNTS_STORE: StoreEntry = { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false };
+
 /** What each store keeps, the SQLite file it is in without DATABASE_URL, and whether it is in PostgreSQL with it. */
-const STORES: readonly { what: string; file: 'OVERLAY_DB' | 'ACCOUNTS_DB'; postgres: boolean }[] = [
+const STORES: readonly StoreEntry[] = [
   { what: 'the server key', file: 'OVERLAY_DB', postgres: true },
   { what: 'contributions and moderation', file: 'OVERLAY_DB', postgres: false },
-  { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false },
+  ACCOUNTS_STORE,
   { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: false },
   { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: false },
   { what: 'account events', file: 'ACCOUNTS_DB', postgres: false },
@@ -50,7 +71,7 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
     if (fileKey !== null && !fileKey.equals(serverKey)) {
       log.error(`${keyFile.path} holds another server key than PostgreSQL's, which another replica put there first: the raters and voters stored in this replica's OVERLAY_DB count as new ones, and its key file is not used`);
     }
-    return { postgres, serverKey, close: () => postgres.close() };
+    return { postgres, accounts: ACCOUNTS_STORE.postgres ? postgres : null, serverKey, close: () => postgres.close() };
   } catch (error) {
     await postgres.close();
     throw new Error(`cannot read the server key from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
@@ -63,6 +84,7 @@ export function fileStorage(config: Config): Storage {
   let key: Buffer | null = null;
   return {
     postgres: null,
+    accounts: null,
     get serverKey() {
       if (key === null) {
         mkdirSync(dirname(keyFile), { recursive: true });

@@ -2,16 +2,17 @@
 // outbound-HTTP module, the relay that polls the account event log, and the hook that sends a terminated
 // envelope to every subscription of a grant that ends (revocation, reuse detection, account deletion).
 import type { AccountEventLog } from '../accounts/event-log.js';
-import type { AccountsStore } from '../accounts/store.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import type { Logger } from '../log.js';
 import type { Grants } from '../oauth/grants.js';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.js';
 import { EventRelay } from './relay.js';
-import { EventStore } from './store.js';
+import { SqliteEventStore, type EventStore } from './store.js';
 import { Subscriptions } from './subscriptions.js';
 
 export interface AccountEventsDeps {
-  accounts: AccountsStore;
+  /** The ACCOUNTS_DB file, where the subscriptions are kept beside the OAuth grants. */
+  accounts: SqliteAccountsStore;
   log: AccountEventLog;
   grants: Grants;
   /** OUTBOUND_ALLOW_PRIVATE. */
@@ -32,11 +33,11 @@ export class AccountEvents {
 
   constructor(deps: AccountEventsDeps) {
     const { now } = deps;
-    this.store = new EventStore(deps.accounts.db);
+    this.store = new SqliteEventStore(deps.accounts.db);
     const outbound = new OutboundHttp({ allowPrivate: deps.allowPrivate, resolver: deps.resolver });
     this.relay = new EventRelay({ store: this.store, log: deps.log, outbound, logger: deps.logger, now });
     this.subscriptions = new Subscriptions(this.store, outbound, () => deps.log.lastSeq(), now);
-    deps.grants.onGrantEnd((grantId, why) => this.relay.terminate(grantId, why));
+    deps.grants.onGrantEnd((grantId, why) => void this.relay.terminate(grantId, why));
   }
 
   start(): void {

@@ -11,7 +11,7 @@ import type { AccountEventLog } from '../accounts/event-log.js';
 import type { Logger } from '../log.js';
 import type { OutboundHttp } from '../outbound/outbound-http.js';
 import { admits, occurrence, type EventArguments } from './descriptors.js';
-import type { EventStore, OutboxRow } from './store.js';
+import type { Delivery, EventStore, OutboxRow } from './store.js';
 import { controlId, deliveryError, signedHeaders } from './webhooks.js';
 
 export const RELAY_POLL_MS = 2_000;
@@ -40,7 +40,7 @@ export class EventRelay {
   constructor(private readonly deps: RelayDeps) {}
 
   start(): void {
-    this.record();
+    void this.poll();
     this.timer = setInterval(() => void this.poll(), RELAY_POLL_MS);
     this.timer.unref();
   }
@@ -53,7 +53,7 @@ export class EventRelay {
   /** One poll: queue what the log has new, deliver what is due. Tests call it at the moment they choose. */
   poll(): Promise<void> {
     this.polling ??= (async () => {
-      this.record();
+      await this.record();
       await this.deliverDue();
     })().finally(() => {
       this.polling = null;
@@ -61,13 +61,13 @@ export class EventRelay {
     return this.polling;
   }
 
-  /** Queues a terminated envelope for each subscription of a grant that ends (called inside the ending transaction). */
-  terminate(grantId: string, reason: string): void {
-    const { store, now } = this.deps;
-    for (const subscription of store.ofGrant(grantId)) {
-      const body = JSON.stringify({ type: 'terminated', error: { code: FORBIDDEN, message: `The authorization behind this subscription ended (${reason}); authorize again to subscribe.`, data: { reason } } });
-      store.enqueue(subscription, controlId('terminated'), body, now());
-    }
+  /**
+   * Queues a terminated envelope for each subscription of a grant that ends (called inside the ending
+   * transaction: the file's store writes at the call, store.ts).
+   */
+  terminate(grantId: string, reason: string): Promise<number> {
+    const body = JSON.stringify({ type: 'terminated', error: { code: FORBIDDEN, message: `The authorization behind this subscription ended (${reason}); authorize again to subscribe.`, data: { reason } } });
+    return this.deps.store.enqueueForGrant(grantId, controlId('terminated'), body, this.deps.now());
   }
 
   async close(): Promise<void> {
@@ -76,27 +76,28 @@ export class EventRelay {
     await this.polling;
   }
 
-  /** Moves the log's new entries into the outbox; a write the disk refuses leaves the relay not ready. */
-  private record(): void {
+  /** Moves the log's new entries into the outbox, a batch a transaction; a write refused leaves the relay not ready. */
+  private async record(): Promise<void> {
     const { store, log, now, logger } = this.deps;
     const nowMs = now();
     try {
-      store.transaction(() => {
-        store.purgeExpired(nowMs);
-        let cursor = store.cursor() ?? log.lastSeq();
-        for (;;) {
-          const entries = log.read({ after: cursor, limit: READ_BATCH });
-          for (const entry of entries) {
-            const event = JSON.stringify(occurrence(entry));
-            for (const subscription of store.liveOfAccount(entry.account_id, entry.type, nowMs, nowMs - SUSPEND_AFTER_MS)) {
-              if (entry.seq > subscription.after_seq && admits(JSON.parse(subscription.arguments) as EventArguments, entry)) store.enqueue(subscription, `evt_${entry.seq}`, event, nowMs);
-            }
-            cursor = entry.seq;
+      await store.purgeExpired(nowMs);
+      let kept = await store.cursor();
+      let cursor = kept ?? (await log.lastSeq());
+      for (;;) {
+        const entries = await log.read({ after: cursor, limit: READ_BATCH });
+        const deliveries: Delivery[] = [];
+        for (const entry of entries) {
+          const body = JSON.stringify(occurrence(entry));
+          for (const subscription of await store.liveOfAccount(entry.account_id, entry.type, nowMs, nowMs - SUSPEND_AFTER_MS)) {
+            if (entry.seq > subscription.after_seq && admits(JSON.parse(subscription.arguments) as EventArguments, entry)) deliveries.push({ subscription, webhookId: `evt_${entry.seq}`, body });
           }
-          if (entries.length < READ_BATCH) break;
+          cursor = entry.seq;
         }
-        store.setCursor(cursor);
-      });
+        if (kept !== cursor && !(await store.record(deliveries, kept, cursor, nowMs))) break; // recorded already by another poll
+        kept = cursor;
+        if (entries.length < READ_BATCH) break;
+      }
       this.healthy = true;
     } catch (error) {
       this.healthy = false;
@@ -108,7 +109,7 @@ export class EventRelay {
   private async deliverDue(): Promise<void> {
     const { store, now } = this.deps;
     const byHost = new Map<string, OutboxRow[]>();
-    for (const row of store.due(now(), DELIVERIES_PER_POLL)) {
+    for (const row of await store.due(now(), DELIVERIES_PER_POLL)) {
       const host = new URL(row.url).host;
       byHost.set(host, [...(byHost.get(host) ?? []), row]);
     }
@@ -124,14 +125,14 @@ export class EventRelay {
     const nowMs = now();
     try {
       if (error === null) {
-        store.done(row.id);
-        store.delivered(row.subscription_id, nowMs);
+        await store.done(row.id);
+        await store.delivered(row.subscription_id, nowMs);
         return;
       }
-      store.failed(row.subscription_id, error, nowMs);
+      await store.failed(row.subscription_id, error, nowMs);
       const final = (result.ok && (result.status === 410 || result.status === 413)) || row.attempts >= RETRY_DELAYS_MS.length;
-      if (final) store.done(row.id);
-      else store.retry(row.id, nowMs + RETRY_DELAYS_MS[row.attempts]);
+      if (final) await store.done(row.id);
+      else await store.retry(row.id, nowMs + RETRY_DELAYS_MS[row.attempts]);
     } catch (failure) {
       logger.error('account events relay cannot record a delivery; it is tried again', { error: String(failure) });
     }

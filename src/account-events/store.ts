@@ -1,7 +1,9 @@
-// The event subscriptions, their delivery outbox and the relay's place in the account event log, in the
-// accounts database (layout: src/oauth/tables.ts). A subscription's principal is an OAuth grant:
-// it goes with the grant (ON DELETE CASCADE). Outbox rows carry their URL and secret, so the terminated
-// envelope of a revoked grant is still delivered after its subscription is gone.
+// The event subscriptions, their delivery outbox and the relay's place in the account event log, behind one
+// asynchronous interface; kept in the accounts database (layout: src/oauth/tables.ts) beside the OAuth grants
+// they belong to. A subscription's principal is an OAuth grant: it goes with the grant (ON DELETE CASCADE),
+// which is why these tables move to PostgreSQL with OAuth's, not before (src/account-events/README.md).
+// Outbox rows carry their URL and secret, so the terminated envelope of a revoked grant is still delivered
+// after its subscription is gone.
 import type Database from 'better-sqlite3';
 
 export interface SubscriptionRow {
@@ -32,10 +34,49 @@ export interface OutboxRow {
   next_attempt_at: number;
 }
 
-export class EventStore {
+export type SubscriptionKey = { grant: string; url: string; name: string; arguments: string };
+
+/** One delivery to put in the outbox. */
+export interface Delivery {
+  subscription: Pick<SubscriptionRow, 'id' | 'url' | 'secret'>;
+  webhookId: string;
+  body: string;
+}
+
+export interface EventStore {
+  subscription(key: SubscriptionKey): Promise<SubscriptionRow | null>;
+  countOfGrant(grantId: string): Promise<number>;
+  /** Whether the grant has a subscription to `url` already, whose endpoint answered its challenge. */
+  verified(grantId: string, url: string): Promise<boolean>;
+  upsert(row: Omit<SubscriptionRow, 'last_delivery_at' | 'last_error' | 'failed_since'>): Promise<void>;
+  delete(key: SubscriptionKey): Promise<boolean>;
+  /**
+   * Queues `body` for every subscription of the grant (its terminated envelope). The file's implementation
+   * writes before it returns, so called inside the transaction that ends the grant it commits with it.
+   */
+  enqueueForGrant(grantId: string, webhookId: string, body: string, atMs: number): Promise<number>;
+  /** The account's subscriptions to `name` that are live now and not suspended (failing since before `suspendedBefore`). */
+  liveOfAccount(accountId: string, name: string, nowMs: number, suspendedBefore: number): Promise<SubscriptionRow[]>;
+  purgeExpired(nowMs: number): Promise<number>;
+  /**
+   * Puts the deliveries in the outbox and moves the relay's place from `from` (null: none kept yet) to `to`,
+   * in one transaction; false, with nothing queued, when the place is no longer `from` (recorded already).
+   */
+  record(deliveries: readonly Delivery[], from: number | null, to: number, atMs: number): Promise<boolean>;
+  due(nowMs: number, limit: number): Promise<OutboxRow[]>;
+  done(id: number): Promise<void>;
+  retry(id: number, atMs: number): Promise<void>;
+  delivered(subscriptionId: string, atMs: number): Promise<void>;
+  failed(subscriptionId: string, error: string, atMs: number): Promise<void>;
+  /** The relay's place in the log, null before its first record. */
+  cursor(): Promise<number | null>;
+}
+
+/** The subscriptions and outbox in the ACCOUNTS_DB file (synchronous inside). */
+export class SqliteEventStore implements EventStore {
   private readonly sql;
 
-  constructor(readonly db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.sql = {
       subscription: db.prepare('SELECT * FROM event_subscriptions WHERE grant_id = ? AND url = ? AND name = ? AND arguments = ?'),
       countOfGrant: db.prepare('SELECT count(*) FROM event_subscriptions WHERE grant_id = ?').pluck(),
@@ -46,7 +87,10 @@ export class EventStore {
          ON CONFLICT (grant_id, url, name, arguments) DO UPDATE SET secret = excluded.secret, refresh_before = excluded.refresh_before, failed_since = NULL`,
       ),
       delete: db.prepare('DELETE FROM event_subscriptions WHERE grant_id = ? AND url = ? AND name = ? AND arguments = ?'),
-      ofGrant: db.prepare('SELECT * FROM event_subscriptions WHERE grant_id = ?'),
+      enqueueForGrant: db.prepare(
+        `INSERT INTO event_outbox (subscription_id, webhook_id, url, secret, body, next_attempt_at)
+         SELECT id, @webhookId, url, secret, @body, @atMs FROM event_subscriptions WHERE grant_id = @grantId`,
+      ),
       liveOfAccount: db.prepare(
         'SELECT s.* FROM event_subscriptions s JOIN oauth_grants g ON g.id = s.grant_id WHERE g.account_id = ? AND s.name = ? AND s.refresh_before > ? AND (s.failed_since IS NULL OR s.failed_since > ?)',
       ),
@@ -62,73 +106,68 @@ export class EventStore {
     };
   }
 
-  transaction<T>(run: () => T): T {
-    return this.db.transaction(run).immediate();
-  }
-
-  subscription(key: { grant: string; url: string; name: string; arguments: string }): SubscriptionRow | null {
+  async subscription(key: SubscriptionKey): Promise<SubscriptionRow | null> {
     return (this.sql.subscription.get(key.grant, key.url, key.name, key.arguments) as SubscriptionRow | undefined) ?? null;
   }
 
-  countOfGrant(grantId: string): number {
+  async countOfGrant(grantId: string): Promise<number> {
     return this.sql.countOfGrant.get(grantId) as number;
   }
 
-  /** Whether the grant has a subscription to `url` already, whose endpoint answered its challenge. */
-  verified(grantId: string, url: string): boolean {
+  async verified(grantId: string, url: string): Promise<boolean> {
     return this.sql.verified.get(grantId, url) !== undefined;
   }
 
-  upsert(row: Omit<SubscriptionRow, 'last_delivery_at' | 'last_error' | 'failed_since'>): void {
+  async upsert(row: Omit<SubscriptionRow, 'last_delivery_at' | 'last_error' | 'failed_since'>): Promise<void> {
     this.sql.upsert.run(row);
   }
 
-  delete(key: { grant: string; url: string; name: string; arguments: string }): boolean {
+  async delete(key: SubscriptionKey): Promise<boolean> {
     return this.sql.delete.run(key.grant, key.url, key.name, key.arguments).changes > 0;
   }
 
-  ofGrant(grantId: string): SubscriptionRow[] {
-    return this.sql.ofGrant.all(grantId) as SubscriptionRow[];
-  }
-
-  /** The account's subscriptions to `name` that are live now and not suspended (failing since before `suspendedBefore`). */
-  liveOfAccount(accountId: string, name: string, nowMs: number, suspendedBefore: number): SubscriptionRow[] {
+  async liveOfAccount(accountId: string, name: string, nowMs: number, suspendedBefore: number): Promise<SubscriptionRow[]> {
     return this.sql.liveOfAccount.all(accountId, name, nowMs, suspendedBefore) as SubscriptionRow[];
   }
 
-  purgeExpired(nowMs: number): number {
+  async purgeExpired(nowMs: number): Promise<number> {
     return this.sql.purgeExpired.run(nowMs).changes;
   }
 
-  enqueue(subscription: Pick<SubscriptionRow, 'id' | 'url' | 'secret'>, webhookId: string, body: string, atMs: number): void {
-    this.sql.enqueue.run(subscription.id, webhookId, subscription.url, subscription.secret, body, atMs);
+  async enqueueForGrant(grantId: string, webhookId: string, body: string, atMs: number): Promise<number> {
+    return this.sql.enqueueForGrant.run({ grantId, webhookId, body, atMs }).changes;
   }
 
-  due(nowMs: number, limit: number): OutboxRow[] {
+  async record(deliveries: readonly Delivery[], from: number | null, to: number, atMs: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (((this.sql.cursor.get() as number | undefined) ?? null) !== from) return false;
+      for (const { subscription, webhookId, body } of deliveries) this.sql.enqueue.run(subscription.id, webhookId, subscription.url, subscription.secret, body, atMs);
+      this.sql.setCursor.run(to);
+      return true;
+    }).immediate();
+  }
+
+  async due(nowMs: number, limit: number): Promise<OutboxRow[]> {
     return this.sql.due.all(nowMs, limit) as OutboxRow[];
   }
 
-  done(id: number): void {
+  async done(id: number): Promise<void> {
     this.sql.done.run(id);
   }
 
-  retry(id: number, atMs: number): void {
+  async retry(id: number, atMs: number): Promise<void> {
     this.sql.retry.run(atMs, id);
   }
 
-  delivered(subscriptionId: string, atMs: number): void {
+  async delivered(subscriptionId: string, atMs: number): Promise<void> {
     this.sql.delivered.run(atMs, subscriptionId);
   }
 
-  failed(subscriptionId: string, error: string, atMs: number): void {
+  async failed(subscriptionId: string, error: string, atMs: number): Promise<void> {
     this.sql.failed.run(error, atMs, subscriptionId);
   }
 
-  cursor(): number | null {
+  async cursor(): Promise<number | null> {
     return (this.sql.cursor.get() as number | undefined) ?? null;
-  }
-
-  setCursor(seq: number): void {
-    this.sql.setCursor.run(seq);
   }
 }

@@ -53,7 +53,7 @@ export class Subscriptions {
     private readonly store: EventStore,
     private readonly outbound: OutboundHttp,
     /** The account event log's newest seq: where a new subscription starts (no replay). */
-    private readonly lastSeq: () => number,
+    private readonly lastSeq: () => Promise<number>,
     private readonly now: () => number,
   ) {}
 
@@ -68,25 +68,25 @@ export class Subscriptions {
     if (secretProblem !== null) throw new EventError(EVENT_ERRORS.invalidParams, secretProblem);
     const secret = delivery.secret as string;
     const key = { grant: caller.grant, url, name, arguments: canonicalArguments(args) };
-    const existing = this.store.subscription(key);
-    if (existing === null && this.store.countOfGrant(caller.grant) >= MAX_SUBSCRIPTIONS_PER_GRANT) {
+    const existing = await this.store.subscription(key);
+    if (existing === null && (await this.store.countOfGrant(caller.grant)) >= MAX_SUBSCRIPTIONS_PER_GRANT) {
       throw new EventError(EVENT_ERRORS.resourceExhausted, `An authorization may hold ${MAX_SUBSCRIPTIONS_PER_GRANT} subscriptions; unsubscribe one first.`, { limit: 'subscriptions_per_grant', max: MAX_SUBSCRIPTIONS_PER_GRANT });
     }
     const id = `sub_${createHash('sha256').update(JSON.stringify([key.grant, key.url, key.name, key.arguments])).digest('hex').slice(0, 32)}`;
-    if (!this.store.verified(caller.grant, url)) await this.verify(url, secret, id);
+    if (!(await this.store.verified(caller.grant, url))) await this.verify(url, secret, id);
     const nowMs = this.now();
     const refreshBefore = nowMs + this.lifetime(params.ttlMs);
-    this.store.upsert({ id, grant_id: caller.grant, name, arguments: key.arguments, url, secret, refresh_before: refreshBefore, after_seq: this.lastSeq(), created_at: nowMs });
+    await this.store.upsert({ id, grant_id: caller.grant, name, arguments: key.arguments, url, secret, refresh_before: refreshBefore, after_seq: await this.lastSeq(), created_at: nowMs });
     return { id, refreshBefore: new Date(refreshBefore).toISOString(), cursor: null, truncated: false, ...(existing === null ? {} : { deliveryStatus: deliveryStatus(existing, nowMs) }) };
   }
 
-  unsubscribe(caller: Caller, params: Record<string, unknown>): Record<string, never> {
+  async unsubscribe(caller: Caller, params: Record<string, unknown>): Promise<Record<string, never>> {
     const name = this.eventName(params.name);
     const args = checkArguments(params.arguments);
     if (typeof args === 'string') throw new EventError(EVENT_ERRORS.invalidParams, args);
     const url = (params.delivery as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string') throw new EventError(EVENT_ERRORS.invalidParams, 'delivery.url is required: the URL of the subscription');
-    if (!this.store.delete({ grant: caller.grant, url, name, arguments: canonicalArguments(args) })) {
+    if (!(await this.store.delete({ grant: caller.grant, url, name, arguments: canonicalArguments(args) }))) {
       throw new EventError(EVENT_ERRORS.notFound, 'No subscription of this authorization has this name, arguments and URL.', { kind: 'subscription' });
     }
     return {};

@@ -35,13 +35,7 @@ export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, l
       const low = server.server;
       low.setRequestHandler('events/list', { params }, () => ({ events: eventDescriptors() }));
       low.setRequestHandler('events/subscribe', { params }, (params, ctx) => subscriptions.subscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
-      low.setRequestHandler('events/unsubscribe', { params }, (params, ctx) => {
-        try {
-          return subscriptions.unsubscribe(caller(ctx.http?.authInfo), params);
-        } catch (error) {
-          return asProtocolError(error);
-        }
-      });
+      low.setRequestHandler('events/unsubscribe', { params }, (params, ctx) => subscriptions.unsubscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
     },
   };
 }

@@ -1,6 +1,8 @@
-// Assembles accounts for the server (app.ts): the accounts database, sessions (which the session guard of
-// every thread-main route reads), the WebAuthn ceremonies, the deletion hooks, the routes, and the hourly
-// clean-up of ended sessions and expired challenges and recovery links.
+// Assembles accounts for the server (app.ts): the accounts' store (the ACCOUNTS_DB file, or PostgreSQL's
+// accounts schema when the app is given it: src/stores.ts), sessions (which the session guard of every
+// thread-main route reads), the WebAuthn ceremonies, the deletion hooks, the routes, and the hourly
+// clean-up of ended sessions and expired challenges and recovery links. The ACCOUNTS_DB file is opened
+// either way: the partners', OAuth's and billing's tables and the event log are in it until they move.
 import type { DatabaseKind } from '../storage/database.js';
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -8,12 +10,16 @@ import type { Limits } from '../api/limits.js';
 import type { HumanCheckVerifier } from '../api/guards.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { AccountsStore } from './store.js';
+import type { AccountsStore } from './store.js';
+import { SqliteAccountsStore } from './sqlite-store.js';
+import { PostgresAccountsStore } from './postgres-store.js';
+import type { AccountsTables } from './postgres-tables.js';
+import type { PostgresDatabase } from '../storage/postgres.js';
 import { Sessions } from './sessions.js';
 import { PasskeyCeremonies } from './passkeys.js';
 import { DeletionHooks } from './deletion.js';
 import { ConnectedCredentialsRegistry } from './connected-credentials.js';
-import { AccountEventLog } from './event-log.js';
+import { SqliteAccountEventLog } from './event-log.js';
 import { registerAccountRoutes, type HumanCheckLedger } from './routes.js';
 
 const CLEAN_UP_EVERY_MS = 3_600_000;
@@ -30,15 +36,20 @@ export class Accounts {
   /** Its name and what it stands on, for the start and close order (src/feature.ts): its routes use the human check and the ledger of contributions. */
   readonly name = 'accounts';
   readonly needs: readonly string[] = ['community'];
+  /** Accounts, passkeys, sessions, challenges and recovery links. */
   readonly store: AccountsStore;
+  /** ACCOUNTS_DB: the file the other features' tables are in (they share its transactions). */
+  readonly file: SqliteAccountsStore;
   readonly sessions: Sessions;
   /** Later issues register what deleting an account must also end (deletion.ts). */
   readonly deletion = new DeletionHooks();
   /** What sign-out everywhere (with connections=all) and a recovery end besides sessions (connected-credentials.ts). */
   readonly connected = new ConnectedCredentialsRegistry();
   /** What happened to the account's claims and listings, for account-events delivery (event-log.ts). */
-  readonly events: AccountEventLog;
+  readonly events: SqliteAccountEventLog;
   private timer: NodeJS.Timeout | null = null;
+  /** The clean-up under way, which close() waits for. */
+  private cleaning: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: Config,
@@ -46,10 +57,13 @@ export class Accounts {
     private readonly now: () => number,
     /** ACCOUNTS_DATABASE of src/databases.ts: the file with every feature's steps. */
     database: DatabaseKind,
+    /** Where the accounts are kept when not in the file (src/stores.ts decides). */
+    postgres: PostgresDatabase | null = null,
   ) {
-    this.store = new AccountsStore(config.accountsDb, database);
+    this.file = new SqliteAccountsStore(config.accountsDb, database);
+    this.store = postgres === null ? this.file : new PostgresAccountsStore(postgres.schema<AccountsTables>('accounts'));
     this.sessions = new Sessions(this.store, config.sessions, config.baseUrl);
-    this.events = new AccountEventLog(this.store.db, now);
+    this.events = new SqliteAccountEventLog(this.file.db, now);
   }
 
   serve(server: HttpServer, deps: AccountsServeDeps): void {
@@ -63,22 +77,17 @@ export class Accounts {
     this.timer = setInterval(() => this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
   }
 
-  /** Deletes what has ended: a refused write (full disk) is logged and tried again in an hour. */
+  /** Deletes what has ended: a refused write (full disk, database away) is logged and tried again in an hour. */
   private cleanUp(): void {
-    try {
-      const nowMs = this.now();
-      this.store.transaction(() => {
-        this.sessions.purge(nowMs);
-        this.store.purgeExpired(nowMs);
-        this.events.purge(nowMs);
-      });
-    } catch (error) {
-      this.log.error('accounts clean-up failed; trying again in an hour', { error: String(error) });
-    }
+    const nowMs = this.now();
+    this.cleaning = Promise.all([this.store.purge(this.sessions.endsAt(nowMs), nowMs), this.events.purge(nowMs)])
+      .then(() => undefined, (error: unknown) => this.log.error('accounts clean-up failed; trying again in an hour', { error: String(error) }));
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
-    this.store.close();
+    await this.cleaning;
+    await this.store.close();
+    if (this.file !== this.store) await this.file.close();
   }
 }

@@ -1,9 +1,12 @@
 // The account event log: what happened to an account's partner claims and listings, in the order it
 // happened, for the account-events delivery (MCP `/mcp/account`, issue 34) and the owner's dashboard.
-// An entry is appended inside the transaction of the change it reports, so it is on disk exactly when the
-// change is, and never without it; `seq` (AUTOINCREMENT) orders the log and is never used twice, so a reader
-// keeps its place with "after seq". Entries carry ids and triage fields only (statuses, what changed),
-// never contact details: they travel to OAuth clients. They go with their account, and after 30 days.
+// An entry is appended inside the transaction of the change it reports, so it is stored exactly when the
+// change is, and never without it: append therefore belongs to each implementation (it takes the writer's
+// transaction), while reading is one asynchronous interface. `seq` orders the log and is never used twice,
+// so a reader keeps its place with "after seq". Entries carry ids and triage fields only (statuses, what
+// changed), never contact details: they travel to OAuth clients. They go with their account, and after
+// 30 days. Two implementations: the ACCOUNTS_DB file (partners' step 2 made its table) and PostgreSQL's
+// accounts schema (event-log-postgres.ts).
 import type Database from 'better-sqlite3';
 
 export const ACCOUNT_EVENT_TYPES = ['partner.claim.status_changed', 'partner.profile.updated'] as const;
@@ -46,7 +49,23 @@ export interface AccountEventQuery {
   toilet?: string;
 }
 
-export class AccountEventLog {
+/** Reading the log, wherever it is kept. */
+export interface AccountEventLog {
+  /** Entries after `query.after`, oldest first, filtered as asked. */
+  read(query: AccountEventQuery): Promise<AccountEvent[]>;
+  /** The seq of the newest entry, 0 when none: a new reader starts from here. */
+  lastSeq(): Promise<number>;
+  /** Deletes the entries older than the retention (the accounts' hourly clean-up). */
+  purge(nowMs: number): Promise<number>;
+}
+
+/** Refuses a limit outside 1..ACCOUNT_EVENT_READ_MAX (a caller's mistake, said at once). */
+export function checkReadLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > ACCOUNT_EVENT_READ_MAX) throw new RangeError(`limit must be a whole number from 1 to ${ACCOUNT_EVENT_READ_MAX}`);
+}
+
+/** The log in the ACCOUNTS_DB file, appended to inside the file's transactions (the partners' changes). */
+export class SqliteAccountEventLog implements AccountEventLog {
   private readonly sql;
 
   constructor(
@@ -67,7 +86,7 @@ export class AccountEventLog {
   }
 
   /**
-   * Appends an entry; call it inside the transaction that makes the change it reports (the store's
+   * Appends an entry; call it inside the file's transaction that makes the change it reports (the store's
    * `transaction`), so both commit or neither. Returns its seq.
    */
   append(event: NewAccountEvent): number {
@@ -76,20 +95,17 @@ export class AccountEventLog {
     return Number(result.lastInsertRowid);
   }
 
-  /** Entries after `query.after`, oldest first, filtered as asked. */
-  read(query: AccountEventQuery): AccountEvent[] {
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > ACCOUNT_EVENT_READ_MAX) throw new RangeError(`limit must be a whole number from 1 to ${ACCOUNT_EVENT_READ_MAX}`);
+  async read(query: AccountEventQuery): Promise<AccountEvent[]> {
+    checkReadLimit(query.limit);
     const rows = this.sql.read.all({ after: query.after, limit: query.limit, account: query.account ?? null, listing: query.listing ?? null, toilet: query.toilet ?? null }) as (Omit<AccountEvent, 'data'> & { data: string })[];
     return rows.map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
   }
 
-  /** The seq of the newest entry, 0 when none: a new reader starts from here. */
-  lastSeq(): number {
+  async lastSeq(): Promise<number> {
     return this.sql.last.get() as number;
   }
 
-  /** Deletes the entries older than the retention (the accounts' hourly clean-up). */
-  purge(nowMs: number): number {
+  async purge(nowMs: number): Promise<number> {
     return this.sql.purge.run(nowMs - ACCOUNT_EVENT_RETENTION_MS).changes;
   }
 }

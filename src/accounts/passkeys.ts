@@ -100,21 +100,21 @@ export class PasskeyCeremonies {
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     });
-    this.remember(options.challenge, registrant.purpose, registrant.accountId, registrant.userHandle, nowMs);
+    await this.remember(options.challenge, registrant.purpose, registrant.accountId, registrant.userHandle, nowMs);
     return options;
   }
 
   async requestOptions(nowMs: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: this.rpID, timeout: CHALLENGE_LIFETIME_MS, userVerification: 'required' });
-    this.remember(options.challenge, 'sign-in', null, null, nowMs);
+    await this.remember(options.challenge, 'sign-in', null, null, nowMs);
     return options;
   }
 
   /** Checks a new passkey against the challenge it answers, which must have been asked for `purpose` (and `accountId`). */
   async registration(response: RegistrationResponseJSON, purpose: Registrant['purpose'], accountId: string | null, nowMs: number): Promise<Outcome<NewPasskey>> {
     const lib = await webauthn();
-    const challenge = this.take(lib, response.response.clientDataJSON, nowMs);
+    const challenge = await this.take(lib, response.response.clientDataJSON, nowMs);
     if (challenge === null || challenge.row.purpose !== purpose || challenge.row.account_id !== accountId || challenge.row.user_handle === null) {
       return { ok: false, detail: `${CHALLENGE_GONE.replace('ask for new options', 'ask startPasskeyRegistration for new options')}` };
     }
@@ -133,7 +133,7 @@ export class PasskeyCeremonies {
     }
     if (!verified.verified) return { ok: false, detail: 'The new passkey was not accepted. Start again with startPasskeyRegistration.' };
     const { credential } = verified.registrationInfo;
-    if (this.store.passkey(credential.id) !== null) {
+    if ((await this.store.passkey(credential.id)) !== null) {
       return { ok: false, detail: 'This passkey is registered already (a passkey belongs to one account only). Use it to sign in, or make a new one.' };
     }
     return {
@@ -155,10 +155,10 @@ export class PasskeyCeremonies {
    */
   async authentication(response: AuthenticationResponseJSON, nowMs: number): Promise<Outcome<{ account: AccountRow; passkey: PasskeyRow }>> {
     const lib = await webauthn();
-    const challenge = this.take(lib, response.response.clientDataJSON, nowMs);
+    const challenge = await this.take(lib, response.response.clientDataJSON, nowMs);
     if (challenge === null || challenge.row.purpose !== 'sign-in') return { ok: false, detail: CHALLENGE_GONE.replace('ask for new options', 'start again with startSignIn') };
-    const passkey = typeof response.id === 'string' ? this.store.passkey(response.id) : null;
-    const account = passkey === null ? null : this.store.account(passkey.account_id);
+    const passkey = typeof response.id === 'string' ? await this.store.passkey(response.id) : null;
+    const account = passkey === null ? null : await this.store.account(passkey.account_id);
     let verified;
     try {
       verified = await lib.verifyAuthenticationResponse({
@@ -181,19 +181,16 @@ export class PasskeyCeremonies {
       this.log.error('passkey signature counter went back: refused (a cloned authenticator?)', { account: account.id, passkey: passkey.id, stored: passkey.counter, sent: newCounter });
       return { ok: false, detail: SIGN_IN_FAILED };
     }
-    this.store.usePasskey(passkey.id, newCounter, nowMs);
+    await this.store.usePasskey(passkey.id, newCounter, nowMs);
     return { ok: true, value: { account, passkey } };
   }
 
-  private remember(challenge: string, purpose: ChallengePurpose, accountId: string | null, userHandle: Buffer | null, nowMs: number): void {
-    this.store.transaction(() => {
-      this.store.purgeExpired(nowMs);
-      this.store.insertChallenge(secretHash(challenge), { purpose, account_id: accountId, user_handle: userHandle, expires_at: nowMs + CHALLENGE_LIFETIME_MS });
-    });
+  private remember(challenge: string, purpose: ChallengePurpose, accountId: string | null, userHandle: Buffer | null, nowMs: number): Promise<void> {
+    return this.store.insertChallenge(secretHash(challenge), { purpose, account_id: accountId, user_handle: userHandle, expires_at: nowMs + CHALLENGE_LIFETIME_MS }, nowMs);
   }
 
   /** The challenge a client data JSON answers, taken from the store (used once), when it is known and unexpired. */
-  private take(lib: Library, clientDataJSON: string, nowMs: number) {
+  private async take(lib: Library, clientDataJSON: string, nowMs: number) {
     let value: string;
     try {
       value = lib.decodeClientDataJSON(clientDataJSON).challenge;
@@ -201,7 +198,7 @@ export class PasskeyCeremonies {
       return null;
     }
     if (typeof value !== 'string') return null;
-    const row = this.store.takeChallenge(secretHash(value));
+    const row = await this.store.takeChallenge(secretHash(value));
     return row === null || row.expires_at <= nowMs ? null : { value, row };
   }
 }

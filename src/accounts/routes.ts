@@ -14,7 +14,7 @@ import type { InputOf } from '../schemas/answer-types.js';
 import { GuardChain, RECENT_PASSKEY_MS, REAUTHENTICATE, type GuardContext, type HumanCheckPass, type HumanCheckVerifier, type Refusal } from '../api/guards.js';
 import { operationIn, type RegistryEntry } from '../schemas/operations.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
-import type { AccountRow, AccountsStore, PasskeyRow, SessionRow } from './store.js';
+import type { AccountRow, AccountsStore, NewPasskeyRow, PasskeyRow, SessionRow } from './store.js';
 import { secretHash } from './store.js';
 import { sessionId, type Sessions } from './sessions.js';
 import type { PasskeyCeremonies, NewPasskey } from './passkeys.js';
@@ -99,17 +99,17 @@ class AccountHandlers {
 
   readonly startPasskeyRegistration: Handler<'startPasskeyRegistration'> = async (body, context) => {
     if (body.recovery_token !== undefined) {
-      const link = this.deps.store.recovery(secretHash(body.recovery_token));
-      const account = link !== null && link.expires_at > context.nowMs ? this.deps.store.account(link.account_id) : null;
+      const link = await this.deps.store.recovery(secretHash(body.recovery_token));
+      const account = link !== null && link.expires_at > context.nowMs ? await this.deps.store.account(link.account_id) : null;
       if (account === null) return this.refuse(RECOVERY_GONE, context);
-      const options = await this.deps.ceremonies.creationOptions({ purpose: 'recover', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: this.deps.store.passkeys(account.id) }, context.nowMs);
+      const options = await this.deps.ceremonies.creationOptions({ purpose: 'recover', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: await this.deps.store.passkeys(account.id) }, context.nowMs);
       return answer(200, context, options);
     }
     if (context.session !== null) {
       // refused before the authenticator makes a passkey that addPasskey would then refuse
       if (context.nowMs - context.session.verifiedAtMs > RECENT_PASSKEY_MS) return this.refuse(REAUTHENTICATE, context);
-      const account = this.deps.store.account(context.session.account)!;
-      const options = await this.deps.ceremonies.creationOptions({ purpose: 'add-passkey', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: this.deps.store.passkeys(account.id) }, context.nowMs);
+      const account = (await this.deps.store.account(context.session.account))!;
+      const options = await this.deps.ceremonies.creationOptions({ purpose: 'add-passkey', accountId: account.id, userHandle: account.user_handle, name: account.display_name, existing: await this.deps.store.passkeys(account.id) }, context.nowMs);
       return answer(200, context, options);
     }
     const name = body.display_name?.trim();
@@ -135,16 +135,13 @@ class AccountHandlers {
       moderator: 0,
       created_at: nowMs,
     };
-    const cookie = this.deps.store.transaction(() => {
-      this.deps.store.insertAccount(account);
-      this.storePasskey(verified.value, account.id, 'Passkey 1', nowMs);
-      return this.deps.sessions.start(account.id, false, nowMs, request.headers['user-agent']);
-    });
+    const session = this.deps.sessions.issue(account.id, false, nowMs, request.headers['user-agent']);
+    await this.deps.store.createAccount(account, passkeyRow(verified.value, account.id, null, nowMs), session.row);
     this.deps.log.info('account created', { account: account.id });
-    return answer(201, context, accountAnswer(account), cookie);
+    return answer(201, context, accountAnswer(account), session.cookie);
   };
 
-  readonly getAccount: Handler<'getAccount'> = (_body, context) => answer(200, context, accountAnswer(this.deps.store.account(context.session!.account)!));
+  readonly getAccount: Handler<'getAccount'> = async (_body, context) => answer(200, context, accountAnswer((await this.deps.store.account(context.session!.account))!));
 
   readonly deleteAccount: Handler<'deleteAccount'> = async (body, context) => {
     const accountId = context.session!.account;
@@ -158,84 +155,77 @@ class AccountHandlers {
       if (error instanceof DeletionPostponed) return this.refuse({ slug: 'unavailable', detail: error.message, retryAfterSeconds: 60 }, context);
       throw error;
     }
-    this.deps.store.deleteAccount(accountId);
+    await this.deps.store.deleteAccount(accountId);
     this.deps.log.info('account deleted', { account: accountId });
     return answer(200, context, { deleted: true }, this.deps.sessions.clearCookie());
   };
 
-  readonly listPasskeys: Handler<'listPasskeys'> = (_body, context) => answer(200, context, { passkeys: this.deps.store.passkeys(context.session!.account).map(passkeyAnswer) });
+  readonly listPasskeys: Handler<'listPasskeys'> = async (_body, context) => answer(200, context, { passkeys: (await this.deps.store.passkeys(context.session!.account)).map(passkeyAnswer) });
 
   readonly addPasskey: Handler<'addPasskey'> = async (body, context) => {
     const session = context.session!;
     const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'add-passkey', session.account, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
-    const stored = this.deps.store.transaction(() => this.storePasskey(verified.value, session.account, body.name?.trim() ?? `Passkey ${this.deps.store.passkeys(session.account).length + 1}`, context.nowMs));
+    const stored = await this.deps.store.addPasskey(passkeyRow(verified.value, session.account, body.name?.trim() ?? null, context.nowMs));
     this.deps.log.info('passkey added', { account: session.account, passkey: stored.id });
-    return answer(201, context, { passkey: passkeyAnswer(stored), other_sessions: this.deps.store.countOtherSessions(session.account, session.tokenHash) });
+    return answer(201, context, { passkey: passkeyAnswer(stored), other_sessions: await this.deps.store.countOtherSessions(session.account, session.tokenHash) });
   };
 
-  readonly removePasskey: Handler<'removePasskey'> = (_body, context, request) => {
+  readonly removePasskey: Handler<'removePasskey'> = async (_body, context, request) => {
     const session = context.session!;
     const id = request.params.passkey;
-    const outcome = this.deps.store.transaction(() => {
-      const passkeys = this.deps.store.passkeys(session.account);
-      if (!passkeys.some((p) => p.id === id)) return 'unknown';
-      if (passkeys.length === 1) return 'last';
-      this.deps.store.deletePasskey(id, session.account);
-      return 'removed';
-    });
+    const outcome = await this.deps.store.removePasskey(id, session.account);
     if (outcome === 'unknown') return this.refuse({ slug: 'not-found', detail: 'The account has no passkey with this id; listPasskeys lists them.' }, context);
     if (outcome === 'last') return this.refuse({ slug: 'last-passkey', detail: 'This is the last passkey of the account: add another one first (startPasskeyRegistration, addPasskey), or delete the account.' }, context);
     this.deps.log.info('passkey removed', { account: session.account, passkey: id });
-    return answer(200, context, { removed: id, other_sessions: this.deps.store.countOtherSessions(session.account, session.tokenHash) });
+    return answer(200, context, { removed: id, other_sessions: await this.deps.store.countOtherSessions(session.account, session.tokenHash) });
   };
 
-  readonly listSessions: Handler<'listSessions'> = (_body, context) => {
+  readonly listSessions: Handler<'listSessions'> = async (_body, context) => {
     const session = context.session!;
-    return answer(200, context, { sessions: this.deps.store.sessionsOf(session.account).map((row) => sessionAnswer(row, session.tokenHash)) });
+    return answer(200, context, { sessions: (await this.deps.store.sessionsOf(session.account)).map((row) => sessionAnswer(row, session.tokenHash)) });
   };
 
-  readonly endSession: Handler<'endSession'> = (_body, context, request) => {
+  readonly endSession: Handler<'endSession'> = async (_body, context, request) => {
     const session = context.session!;
     const id = request.params.session;
-    const row = this.deps.store.sessionsOf(session.account).find((candidate) => sessionId(candidate.token_hash) === id);
+    const row = (await this.deps.store.sessionsOf(session.account)).find((candidate) => sessionId(candidate.token_hash) === id);
     if (row === undefined) return this.refuse({ slug: 'not-found', detail: 'The account has no session with this id (it may have ended already); listSessions lists them.' }, context);
-    this.deps.store.deleteSession(row.token_hash);
+    await this.deps.store.deleteSession(row.token_hash);
     const current = row.token_hash.equals(session.tokenHash);
     this.deps.log.info('session ended', { account: session.account, current });
     return answer(200, context, { ended: id, current }, current ? this.deps.sessions.clearCookie() : undefined);
   };
 
-  readonly signOutEverywhere: Handler<'signOutEverywhere'> = (query, context) => {
+  readonly signOutEverywhere: Handler<'signOutEverywhere'> = async (query, context) => {
     const session = context.session!;
-    const { ended, connections_ended } = this.deps.store.transaction(() => ({
-      ended: this.deps.store.deleteOtherSessions(session.account, session.tokenHash),
-      connections_ended: query.connections === 'all' ? this.deps.connected.endAll(session.account, 'signed out everywhere') : 0,
-    }));
+    let connections_ended = 0;
+    const ended = await this.deps.store.deleteOtherSessions(session.account, session.tokenHash, () => {
+      if (query.connections === 'all') connections_ended = this.deps.connected.endAll(session.account, 'signed out everywhere');
+      return connections_ended;
+    });
     this.deps.log.info('other sessions ended', { account: session.account, ended, connections_ended });
     return answer(200, context, { ended, connections_ended });
   };
 
   readonly recoverAccount: Handler<'recoverAccount'> = async (body, context, request) => {
     const tokenHash = secretHash(body.recovery_token);
-    const link = this.deps.store.recovery(tokenHash);
+    const link = await this.deps.store.recovery(tokenHash);
     if (link === null || link.expires_at <= context.nowMs) return this.refuse(RECOVERY_GONE, context);
     const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'recover', link.account_id, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
     const nowMs = context.nowMs;
-    const done = this.deps.store.transaction(() => {
-      // taken in the same transaction as the passkey it admits: one passkey per link
-      if (this.deps.store.takeRecovery(tokenHash) === null) return null;
-      const account = this.deps.store.account(link.account_id)!;
-      this.storePasskey(verified.value, account.id, body.name?.trim() ?? 'Recovered passkey', nowMs);
-      // whoever held the lost passkeys is signed out, and every app connected with them ends
-      this.deps.store.deleteSessions(account.id);
-      this.deps.connected.endAll(account.id, 'account recovered');
-      return { account, cookie: this.deps.sessions.start(account.id, account.moderator === 1, nowMs, request.headers['user-agent']) };
-    });
-    if (done === null) return this.refuse(RECOVERY_GONE, context);
-    this.deps.log.info('account recovered with an operator link', { account: done.account.id });
-    return answer(201, context, accountAnswer(done.account), done.cookie);
+    const target = await this.deps.store.account(link.account_id);
+    if (target === null) return this.refuse(RECOVERY_GONE, context);
+    const session = this.deps.sessions.issue(target.id, target.moderator === 1, nowMs, request.headers['user-agent']);
+    // the link is taken in the transaction that stores the passkey it admits (one passkey per link); whoever
+    // held the lost passkeys is signed out, and every app connected with them ends
+    const account = await this.deps.store.recover(tokenHash, passkeyRow(verified.value, target.id, body.name?.trim() ?? 'Recovered passkey', nowMs), session.row, () =>
+      this.deps.connected.endAll(target.id, 'account recovered'),
+    );
+    if (account === null) return this.refuse(RECOVERY_GONE, context);
+    this.deps.log.info('account recovered with an operator link', { account: account.id });
+    return answer(201, context, accountAnswer(account), session.cookie);
   };
 
   readonly startSignIn: Handler<'startSignIn'> = async (_body, context) => answer(200, context, await this.deps.ceremonies.requestOptions(context.nowMs));
@@ -245,25 +235,23 @@ class AccountHandlers {
     if (!verified.ok) return this.refuse({ slug: 'sign-in-failed', detail: verified.detail }, context);
     const { account } = verified.value;
     const previous = this.deps.sessions.tokenHashOf(request.headers.cookie);
-    const cookie = this.deps.store.transaction(() => {
-      // rotated: the session the browser held (if any) ends, a new token starts
-      if (previous !== null) this.deps.store.deleteSession(previous);
-      return this.deps.sessions.start(account.id, account.moderator === 1, context.nowMs, request.headers['user-agent']);
-    });
-    return answer(200, context, accountAnswer(account), cookie);
+    // rotated: the session the browser held (if any) ends, a new token starts
+    const session = this.deps.sessions.issue(account.id, account.moderator === 1, context.nowMs, request.headers['user-agent']);
+    await this.deps.store.startSession(session.row, previous);
+    return answer(200, context, accountAnswer(account), session.cookie);
   };
 
-  readonly signOut: Handler<'signOut'> = (_body, context, request) => {
+  readonly signOut: Handler<'signOut'> = async (_body, context, request) => {
     const current = this.deps.sessions.tokenHashOf(request.headers.cookie);
-    if (current !== null) this.deps.store.deleteSession(current);
+    if (current !== null) await this.deps.store.deleteSession(current);
     return answer(200, context, { signed_out: true }, this.deps.sessions.clearCookie());
   };
 
-  private storePasskey(passkey: NewPasskey, accountId: string, name: string, nowMs: number): PasskeyRow {
-    const row = { id: passkey.credentialId, account_id: accountId, public_key: passkey.publicKey, counter: passkey.counter, transports: JSON.stringify(passkey.transports), name, created_at: nowMs };
-    this.deps.store.insertPasskey(row);
-    return { ...row, last_used_at: null };
-  }
+}
+
+/** The row of a verified new passkey; a null name is "Passkey <n>" (store.ts). */
+function passkeyRow(passkey: NewPasskey, accountId: string, name: string | null, nowMs: number): NewPasskeyRow {
+  return { id: passkey.credentialId, account_id: accountId, public_key: passkey.publicKey, counter: passkey.counter, transports: JSON.stringify(passkey.transports), name, created_at: nowMs };
 }
 
 function accountAnswer(account: AccountRow) {

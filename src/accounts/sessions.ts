@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SessionLifetimes } from './config.js';
 import type { SessionReader, SignedIn } from '../api/guards.js';
 import { sessionCookieName } from '../schemas/operations.js';
-import { secretHash, type AccountsStore } from './store.js';
+import { secretHash, type AccountsStore, type SessionEnds, type SessionRow } from './store.js';
 import { deviceLabel } from './device-label.js';
 
 /**
@@ -31,14 +31,15 @@ export class Sessions implements SessionReader {
   }
 
   /**
-   * Starts a session for the account (its passkey just verified) on the device the User-Agent names (a
-   * coarse label only, device-label.ts); returns the Set-Cookie value.
+   * A new session for the account (its passkey just verified) on the device the User-Agent names (a coarse
+   * label only, device-label.ts): the row to store and the Set-Cookie value. The caller stores the row, in
+   * the transaction that admits the account (store.ts).
    */
-  start(accountId: string, moderator: boolean, nowMs: number, userAgent: string): string {
+  issue(accountId: string, moderator: boolean, nowMs: number, userAgent: string): { row: SessionRow; cookie: string } {
     const token = randomBytes(32).toString('base64url');
-    this.store.insertSession({ token_hash: secretHash(token), account_id: accountId, created_at: nowMs, last_seen_at: nowMs, verified_at: nowMs, device: deviceLabel(userAgent) });
+    const row = { token_hash: secretHash(token), account_id: accountId, created_at: nowMs, last_seen_at: nowMs, verified_at: nowMs, device: deviceLabel(userAgent) };
     const maxAgeSeconds = Math.floor(this.ends(moderator).absoluteMs / 1000);
-    return `${this.cookieName}=${token}${this.cookieAttributes}; Max-Age=${maxAgeSeconds}`;
+    return { row, cookie: `${this.cookieName}=${token}${this.cookieAttributes}; Max-Age=${maxAgeSeconds}` };
   }
 
   /** The Set-Cookie value that removes the cookie from the browser. */
@@ -46,21 +47,21 @@ export class Sessions implements SessionReader {
     return `${this.cookieName}=${this.cookieAttributes}; Max-Age=0`;
   }
 
-  read(cookieHeader: string, nowMs: number): SignedIn | null {
+  async read(cookieHeader: string, nowMs: number): Promise<SignedIn | null> {
     const token = cookieValue(cookieHeader, this.cookieName);
     if (token === null) return null;
     const tokenHash = secretHash(token);
-    const session = this.store.session(tokenHash);
+    const session = await this.store.session(tokenHash);
     if (session === null) return null;
-    const account = this.store.account(session.account_id);
+    const account = await this.store.account(session.account_id);
     if (account === null) return null; // deleted a moment ago; its sessions went with it
     const moderator = account.moderator === 1;
     const { idleMs, absoluteMs } = this.ends(moderator);
     if (nowMs - session.last_seen_at >= idleMs || nowMs - session.created_at >= absoluteMs) {
-      this.store.deleteSession(tokenHash);
+      await this.store.deleteSession(tokenHash);
       return null;
     }
-    if (nowMs - session.last_seen_at >= TOUCH_EVERY_MS) this.store.touchSession(tokenHash, nowMs);
+    if (nowMs - session.last_seen_at >= TOUCH_EVERY_MS) await this.store.touchSession(tokenHash, nowMs);
     return { account: account.id, moderator, tokenHash, verifiedAtMs: session.verified_at };
   }
 
@@ -70,10 +71,10 @@ export class Sessions implements SessionReader {
     return token === null ? null : secretHash(token);
   }
 
-  /** Deletes the sessions past their ends (an hourly clean-up: an expired session is refused anyway). */
-  purge(nowMs: number): number {
+  /** Times before which a session is over now (the hourly clean-up's: an expired session is refused anyway). */
+  endsAt(nowMs: number): SessionEnds {
     const { idleMs, absoluteMs, moderatorIdleMs, moderatorAbsoluteMs } = this.lifetimes;
-    return this.store.purgeSessions({ idle: nowMs - idleMs, absolute: nowMs - absoluteMs, moderatorIdle: nowMs - moderatorIdleMs, moderatorAbsolute: nowMs - moderatorAbsoluteMs });
+    return { idle: nowMs - idleMs, absolute: nowMs - absoluteMs, moderatorIdle: nowMs - moderatorIdleMs, moderatorAbsolute: nowMs - moderatorAbsoluteMs };
   }
 
   private ends(moderator: boolean): { idleMs: number; absoluteMs: number } {

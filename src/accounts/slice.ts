@@ -1,5 +1,5 @@
-// The accounts' slice: the operations of accounts, passkeys and sessions, their refusals, and the accounts
-// database's steps 1 and 3.
+// The accounts' slice: the operations of accounts, passkeys and sessions, their refusals, the accounts
+// database's steps 1 and 3, and the PostgreSQL accounts schema's steps 2 and 3.
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
@@ -7,6 +7,7 @@ import { ACCOUNT_SCHEMAS } from './resources.js';
 import { ACCOUNT_PROBLEMS } from './problems.js';
 import { ACCOUNT_STEPS } from './tables.js';
 import { ACCOUNT_RATE_LIMITS } from './rate-limits.js';
+import { ACCOUNTS_POSTGRES_STEP, EVENT_LOG_POSTGRES_STEP } from './postgres-tables.js';
 
 export const ACCOUNTS_SLICE = {
   name: 'accounts',
@@ -15,4 +16,5 @@ export const ACCOUNTS_SLICE = {
   problems: ACCOUNT_PROBLEMS,
   rateLimits: ACCOUNT_RATE_LIMITS,
   tables: { accounts: [...ACCOUNT_STEPS] },
+  postgres: { accounts: [ACCOUNTS_POSTGRES_STEP, EVENT_LOG_POSTGRES_STEP] },
 } satisfies FeatureSlice;

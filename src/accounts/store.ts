@@ -1,14 +1,12 @@
-// The accounts database (ACCOUNTS_DB): personal and secret data, in a file of its own so that nothing
-// that reads or publishes the open data (the read threads, `npm run dump`) ever opens it, and so that the
-// operator can keep it, and its backups, readable by the service's user only. src/accounts/README.md
-// lists what it holds and for how long; docs/PRIVACY.md says it to the people whose data it is.
-//
-// Only the main thread of the server and the operator's commands that need it open it. Secrets are kept
-// as SHA-256 hashes only (session tokens, WebAuthn challenges, recovery links): a copy of the file lets
-// nobody sign in. Every write is one transaction, on disk before it returns (WAL, synchronous=FULL).
+// What the accounts keep (accounts, passkeys, sessions, WebAuthn challenges, recovery links), behind one
+// asynchronous interface with two implementations: the ACCOUNTS_DB file (sqlite-store.ts, synchronous
+// inside) and PostgreSQL's `accounts` schema with DATABASE_URL (postgres-store.ts). Personal and secret data:
+// only the server's main thread and the operator's commands reach it, never a read thread or the dump.
+// Secrets are kept as SHA-256 hashes only (session tokens, WebAuthn challenges, recovery links): a copy of the
+// data lets nobody sign in. Every method that changes more than one row is one transaction, committed
+// before its promise resolves; the methods are the units the routes need, so no caller holds a transaction
+// open across an await.
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import { openDatabase } from '../storage/database.js';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
 
@@ -52,188 +50,91 @@ export interface ChallengeRow {
   expires_at: number;
 }
 
-/** SHA-256 of a secret: what the database keeps of tokens, challenges and links. */
+export interface RecoveryRow {
+  account_id: string;
+  expires_at: number;
+}
+
+/** A passkey to store: its name, or null for "Passkey <n>" where n counts the account's passkeys with it. */
+export type NewPasskeyRow = Omit<PasskeyRow, 'last_used_at' | 'name'> & { name: string | null };
+
+/** Times before which a session is over, by its idle and absolute end (moderators' are shorter). */
+export interface SessionEnds {
+  idle: number;
+  absolute: number;
+  moderatorIdle: number;
+  moderatorAbsolute: number;
+}
+
+/**
+ * The credentials other parts derive from a session (connected-credentials.ts), ended in the transaction
+ * that ends the sessions: how many ended.
+ */
+export type EndConnected = () => number;
+
+/** What removePasskey did: the account has no such passkey, it is the last one (kept), or it is gone. */
+export type PasskeyRemoval = 'unknown' | 'last' | 'removed';
+
+export interface AccountsStore {
+  account(id: string): Promise<AccountRow | null>;
+  /** The new account with its first passkey and first session, in one transaction. */
+  createAccount(account: Omit<AccountRow, 'moderator'>, passkey: NewPasskeyRow, session: SessionRow): Promise<PasskeyRow>;
+  /** Deletes the account; its passkeys, sessions, challenges and recovery links go with it (ON DELETE CASCADE). */
+  deleteAccount(id: string): Promise<boolean>;
+  /** Grants the role, or withdraws it and ends every session of the account (a moderator session never outlives the role): how many ended. */
+  setModerator(id: string, moderator: boolean): Promise<number>;
+  /** The moderators, the oldest account first. */
+  moderators(): Promise<AccountRow[]>;
+
+  passkey(credentialId: string): Promise<PasskeyRow | null>;
+  /** The account's passkeys, the oldest first. */
+  passkeys(accountId: string): Promise<PasskeyRow[]>;
+  addPasskey(passkey: NewPasskeyRow): Promise<PasskeyRow>;
+  usePasskey(credentialId: string, counter: number, atMs: number): Promise<void>;
+  /** Removes one of the account's passkeys unless it is its last. */
+  removePasskey(credentialId: string, accountId: string): Promise<PasskeyRemoval>;
+
+  session(tokenHash: Buffer): Promise<SessionRow | null>;
+  /** Stores a new session; `replacing` (the one the browser held at sign-in) ends in the same transaction. */
+  startSession(session: SessionRow, replacing: Buffer | null): Promise<void>;
+  /** The account's sessions, the last used first. */
+  sessionsOf(accountId: string): Promise<SessionRow[]>;
+  touchSession(tokenHash: Buffer, atMs: number): Promise<void>;
+  deleteSession(tokenHash: Buffer): Promise<void>;
+  /** Ends every session of the account but `keep`, and what `endConnected` ends, in one transaction: how many sessions ended. */
+  deleteOtherSessions(accountId: string, keep: Buffer, endConnected: EndConnected): Promise<number>;
+  countOtherSessions(accountId: string, current: Buffer): Promise<number>;
+
+  /** Stores a challenge handed out, and deletes the expired challenges and recovery links. */
+  insertChallenge(challengeHash: Buffer, row: ChallengeRow, nowMs: number): Promise<void>;
+  /** The challenge, deleted in the same statement: a challenge is used once whatever the outcome. */
+  takeChallenge(challengeHash: Buffer): Promise<ChallengeRow | null>;
+
+  insertRecovery(tokenHash: Buffer, accountId: string, expiresAtMs: number): Promise<void>;
+  /** The account a recovery link opens, without using the link. */
+  recovery(tokenHash: Buffer): Promise<RecoveryRow | null>;
+  /**
+   * Uses a recovery link: in one transaction takes it (null when it was used or is unknown), stores the
+   * passkey it admits, ends every session of the account and what `endConnected` ends, and starts `session`.
+   */
+  recover(tokenHash: Buffer, passkey: NewPasskeyRow, session: SessionRow, endConnected: EndConnected): Promise<AccountRow | null>;
+
+  /** Deletes the sessions past their ends and the challenges and recovery links past theirs: how many sessions. */
+  purge(sessionEnds: SessionEnds, nowMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** SHA-256 of a secret: what the accounts keep of tokens, challenges and links. */
 export function secretHash(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-/** How the file is opened: by the server, the commands and a restore (src/backup). */
 /** The accounts database with every feature's steps (src/databases.ts makes it): personal data, owner-only. */
 export function accountsDatabase(migrations: readonly Migration[]): DatabaseKind {
   return { name: 'accounts database', migrations, ownerOnly: true };
 }
 
-export class AccountsStore {
-  readonly db: Database.Database;
-  private readonly sql;
-
-  /** `database`: ACCOUNTS_DATABASE of src/databases.ts, with every feature's steps. */
-  constructor(readonly path: string, database: DatabaseKind) {
-    this.db = openDatabase(path, database);
-    const db = this.db;
-    this.sql = {
-      account: db.prepare('SELECT * FROM accounts WHERE id = ?'),
-      accountByHandle: db.prepare('SELECT * FROM accounts WHERE user_handle = ?'),
-      insertAccount: db.prepare('INSERT INTO accounts (id, user_handle, display_name, email, created_at) VALUES (?, ?, ?, ?, ?)'),
-      deleteAccount: db.prepare('DELETE FROM accounts WHERE id = ?'),
-      setModerator: db.prepare('UPDATE accounts SET moderator = ? WHERE id = ?'),
-      moderators: db.prepare('SELECT * FROM accounts WHERE moderator = 1 ORDER BY created_at'),
-      passkey: db.prepare('SELECT * FROM passkeys WHERE id = ?'),
-      passkeys: db.prepare('SELECT * FROM passkeys WHERE account_id = ? ORDER BY created_at, id'),
-      insertPasskey: db.prepare('INSERT INTO passkeys (id, account_id, public_key, counter, transports, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      usePasskey: db.prepare('UPDATE passkeys SET counter = ?, last_used_at = ? WHERE id = ?'),
-      deletePasskey: db.prepare('DELETE FROM passkeys WHERE id = ? AND account_id = ?'),
-      session: db.prepare('SELECT * FROM sessions WHERE token_hash = ?'),
-      insertSession: db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at, device) VALUES (?, ?, ?, ?, ?, ?)'),
-      sessionsOf: db.prepare('SELECT * FROM sessions WHERE account_id = ? ORDER BY last_seen_at DESC, created_at DESC'),
-      touchSession: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?'),
-      deleteSession: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
-      deleteOtherSessions: db.prepare('DELETE FROM sessions WHERE account_id = ? AND token_hash != ?'),
-      deleteSessions: db.prepare('DELETE FROM sessions WHERE account_id = ?'),
-      countOtherSessions: db.prepare('SELECT count(*) FROM sessions WHERE account_id = ? AND token_hash != ?').pluck(),
-      insertChallenge: db.prepare('INSERT INTO challenges (challenge_hash, purpose, account_id, user_handle, expires_at) VALUES (?, ?, ?, ?, ?)'),
-      takeChallenge: db.prepare('DELETE FROM challenges WHERE challenge_hash = ? RETURNING purpose, account_id, user_handle, expires_at'),
-      purgeChallenges: db.prepare('DELETE FROM challenges WHERE expires_at <= ?'),
-      insertRecovery: db.prepare('INSERT INTO recovery_links (token_hash, account_id, expires_at) VALUES (?, ?, ?)'),
-      recovery: db.prepare('SELECT account_id, expires_at FROM recovery_links WHERE token_hash = ?'),
-      takeRecovery: db.prepare('DELETE FROM recovery_links WHERE token_hash = ? RETURNING account_id, expires_at'),
-      purgeRecovery: db.prepare('DELETE FROM recovery_links WHERE expires_at <= ?'),
-      purgeSessions: db.prepare(
-        `DELETE FROM sessions WHERE token_hash IN (
-           SELECT s.token_hash FROM sessions s JOIN accounts a ON a.id = s.account_id
-           WHERE s.last_seen_at <= CASE a.moderator WHEN 1 THEN @moderatorIdle ELSE @idle END
-              OR s.created_at <= CASE a.moderator WHEN 1 THEN @moderatorAbsolute ELSE @absolute END)`,
-      ),
-    };
-  }
-
-  transaction<T>(run: () => T): T {
-    return this.db.transaction(run).immediate();
-  }
-
-  // ---- accounts ----
-
-  account(id: string): AccountRow | null {
-    return (this.sql.account.get(id) as AccountRow | undefined) ?? null;
-  }
-
-  accountByHandle(userHandle: Buffer): AccountRow | null {
-    return (this.sql.accountByHandle.get(userHandle) as AccountRow | undefined) ?? null;
-  }
-
-  insertAccount(account: Omit<AccountRow, 'moderator'>): void {
-    this.sql.insertAccount.run(account.id, account.user_handle, account.display_name, account.email, account.created_at);
-  }
-
-  /** Deletes the account; its passkeys, sessions, challenges and recovery links go with it (ON DELETE CASCADE). */
-  deleteAccount(id: string): boolean {
-    return this.sql.deleteAccount.run(id).changes > 0;
-  }
-
-  setModerator(id: string, moderator: boolean): void {
-    this.sql.setModerator.run(moderator ? 1 : 0, id);
-  }
-
-  moderators(): AccountRow[] {
-    return this.sql.moderators.all() as AccountRow[];
-  }
-
-  // ---- passkeys ----
-
-  passkey(credentialId: string): PasskeyRow | null {
-    return (this.sql.passkey.get(credentialId) as PasskeyRow | undefined) ?? null;
-  }
-
-  passkeys(accountId: string): PasskeyRow[] {
-    return this.sql.passkeys.all(accountId) as PasskeyRow[];
-  }
-
-  insertPasskey(passkey: Omit<PasskeyRow, 'last_used_at'>): void {
-    const p = passkey;
-    this.sql.insertPasskey.run(p.id, p.account_id, p.public_key, p.counter, p.transports, p.name, p.created_at);
-  }
-
-  usePasskey(credentialId: string, counter: number, atMs: number): void {
-    this.sql.usePasskey.run(counter, atMs, credentialId);
-  }
-
-  deletePasskey(credentialId: string, accountId: string): boolean {
-    return this.sql.deletePasskey.run(credentialId, accountId).changes > 0;
-  }
-
-  // ---- sessions ----
-
-  session(tokenHash: Buffer): SessionRow | null {
-    return (this.sql.session.get(tokenHash) as SessionRow | undefined) ?? null;
-  }
-
-  insertSession(session: SessionRow): void {
-    const s = session;
-    this.sql.insertSession.run(s.token_hash, s.account_id, s.created_at, s.last_seen_at, s.verified_at, s.device);
-  }
-
-  /** The account's sessions, the last used first. */
-  sessionsOf(accountId: string): SessionRow[] {
-    return this.sql.sessionsOf.all(accountId) as SessionRow[];
-  }
-
-  touchSession(tokenHash: Buffer, atMs: number): void {
-    this.sql.touchSession.run(atMs, tokenHash);
-  }
-
-  deleteSession(tokenHash: Buffer): void {
-    this.sql.deleteSession.run(tokenHash);
-  }
-
-  /** Ends every session of the account but `keep`; returns how many ended. */
-  deleteOtherSessions(accountId: string, keep: Buffer): number {
-    return this.sql.deleteOtherSessions.run(accountId, keep).changes;
-  }
-
-  deleteSessions(accountId: string): number {
-    return this.sql.deleteSessions.run(accountId).changes;
-  }
-
-  countOtherSessions(accountId: string, current: Buffer): number {
-    return this.sql.countOtherSessions.get(accountId, current) as number;
-  }
-
-  /** Deletes the sessions past their idle or absolute end (each a time before which the session is over). */
-  purgeSessions(before: { idle: number; absolute: number; moderatorIdle: number; moderatorAbsolute: number }): number {
-    return this.sql.purgeSessions.run(before).changes;
-  }
-
-  // ---- challenges and recovery links ----
-
-  insertChallenge(challengeHash: Buffer, row: ChallengeRow): void {
-    this.sql.insertChallenge.run(challengeHash, row.purpose, row.account_id, row.user_handle, row.expires_at);
-  }
-
-  /** The challenge, deleted in the same statement: a challenge is used once whatever the outcome. */
-  takeChallenge(challengeHash: Buffer): ChallengeRow | null {
-    return (this.sql.takeChallenge.get(challengeHash) as ChallengeRow | undefined) ?? null;
-  }
-
-  insertRecovery(tokenHash: Buffer, accountId: string, expiresAtMs: number): void {
-    this.sql.insertRecovery.run(tokenHash, accountId, expiresAtMs);
-  }
-
-  /** The account a recovery link opens, without using the link. */
-  recovery(tokenHash: Buffer): { account_id: string; expires_at: number } | null {
-    return (this.sql.recovery.get(tokenHash) as { account_id: string; expires_at: number } | undefined) ?? null;
-  }
-
-  takeRecovery(tokenHash: Buffer): { account_id: string; expires_at: number } | null {
-    return (this.sql.takeRecovery.get(tokenHash) as { account_id: string; expires_at: number } | undefined) ?? null;
-  }
-
-  /** Deletes challenges and recovery links past their end. */
-  purgeExpired(nowMs: number): void {
-    this.sql.purgeChallenges.run(nowMs);
-    this.sql.purgeRecovery.run(nowMs);
-  }
-
-  close(): void {
-    this.db.close();
-  }
+/** "Passkey <n>" for the n-th passkey of an account, when the person named none. */
+export function passkeyName(passkey: NewPasskeyRow, count: number): string {
+  return passkey.name ?? `Passkey ${count}`;
 }

@@ -84,7 +84,7 @@ export interface SignedIn {
 /** Reads the session cookie (src/accounts/sessions.ts); only the main thread has one. */
 export interface SessionReader {
   /** The session the Cookie header names, if it is valid now (and its idle clock restarted), else null. */
-  read(cookieHeader: string, nowMs: number): SignedIn | null;
+  read(cookieHeader: string, nowMs: number): Promise<SignedIn | null>;
 }
 
 /** How recent a passkey assertion the sensitive operations (`recentPasskey`) need. */
@@ -222,18 +222,21 @@ const KINDS: Record<Exclude<(typeof GUARD_ORDER)[number], 'bodySize' | 'validati
     return {
       headers: ['cookie'],
       check: ({ headers: { cookie } }, context) => {
-        const session = cookie === '' ? null : sessions.read(cookie, context.nowMs);
-        if (session === null) {
-          return required ? { slug: 'sign-in-required', detail: 'Sign in first: this operation needs a signed-in account (startSignIn, then signIn with a passkey).' } : null;
-        }
-        // the role first: a passkey prompt would not help an account without it
-        if (role === 'moderator' && !session.moderator) {
-          return { slug: 'moderator-required', detail: 'This is for moderators: the signed-in account does not hold the moderator role. The operator grants it (npm run moderate -- moderators add).' };
-        }
-        if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) return REAUTHENTICATE;
-        context.session = session;
-        context.account = session.account;
-        return null;
+        const admit = (session: SignedIn | null): Refusal | null => {
+          if (session === null) {
+            return required ? { slug: 'sign-in-required', detail: 'Sign in first: this operation needs a signed-in account (startSignIn, then signIn with a passkey).' } : null;
+          }
+          // the role first: a passkey prompt would not help an account without it
+          if (role === 'moderator' && !session.moderator) {
+            return { slug: 'moderator-required', detail: 'This is for moderators: the signed-in account does not hold the moderator role. The operator grants it (npm run moderate -- moderators add).' };
+          }
+          if (recent && context.nowMs - session.verifiedAtMs > RECENT_PASSKEY_MS) return REAUTHENTICATE;
+          context.session = session;
+          context.account = session.account;
+          return null;
+        };
+        // no cookie, no store: a request without one stays synchronous
+        return cookie === '' ? admit(null) : sessions.read(cookie, context.nowMs).then(admit);
       },
     };
   },
@@ -421,7 +424,7 @@ export class GuardChain {
     return this.deps.problems.reply(slug, detail, { invalidParams, retryAfterSeconds, headers: context.headers });
   }
 
-  /** Runs the checks in order; synchronous until a check answers with a promise (the human check). */
+  /** Runs the checks in order; synchronous until a check answers with a promise (a session read, the human check). */
   private serve<I>(
     checks: readonly Check<I>[],
     request: HttpRequestInfo,

@@ -8,7 +8,7 @@ import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
 import type { SessionReader } from '../api/guards.js';
-import type { AccountsStore } from '../accounts/store.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { DeletionPostponed, type DeletionHook } from '../accounts/deletion.js';
 import type { Config } from '../config.js';
 import type { BillingParts } from './parts.js';
@@ -43,7 +43,7 @@ export class Billing {
 
   constructor(
     private readonly config: Config,
-    accounts: AccountsStore,
+    accounts: SqliteAccountsStore,
     private readonly listings: ListingPlans,
     private readonly log: Logger,
     private readonly now: () => number,

@@ -2,7 +2,7 @@
 // database's own connection, so that a webhook's effect on a listing (src/partners, same database) and the
 // record of its event id commit in one transaction. Statements only; README.md says what the rows mean.
 import type Database from 'better-sqlite3';
-import type { AccountsStore } from '../accounts/store.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import type { PartnerTier } from '../schemas/resources.js';
 
 export interface CheckoutRow {
@@ -35,7 +35,7 @@ export class BillingStore {
   readonly db: Database.Database;
   private readonly sql;
 
-  constructor(private readonly accounts: AccountsStore) {
+  constructor(private readonly accounts: SqliteAccountsStore) {
     const db = (this.db = accounts.db);
     const final = FINAL_STATUSES.map((status) => `'${status}'`).join(', ');
     this.sql = {

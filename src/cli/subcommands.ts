@@ -46,8 +46,12 @@ export interface Subcommand {
   readonly help: readonly string[];
   /** Its options besides the frame's (--reason, --json, --help). */
   readonly options?: Options;
-  /** Done (0), or the exit code of a usage failure (run.usage); a refusal throws. */
-  run(run: SubcommandRun): number;
+  /**
+   * Done (0), or the exit code of a usage failure (run.usage); a refusal throws (or rejects). A promise when
+   * it waits for a store that answers asynchronously (the accounts'): the frame closes what it deferred once
+   * that is settled.
+   */
+  run(run: SubcommandRun): number | Promise<number>;
 }
 
 /** A feature's part of the command: its subcommands and the notes the help ends with (what their words mean). */
@@ -67,8 +71,8 @@ export interface SubcommandFrame {
   failure(error: unknown): string | null;
 }
 
-/** Runs the subcommand `argv` names among `parts`' (the features' in order); returns the exit code. */
-export function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPart[], argv: string[], io: CommandIo): number {
+/** Runs the subcommand `argv` names among `parts`' (the features' in order); returns the exit code (a promise of it for a subcommand that waits). */
+export function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPart[], argv: string[], io: CommandIo): number | Promise<number> {
   const console = commandConsole(io);
   const subcommands = new Map(parts.flatMap((part) => part.subcommands).map((subcommand) => [subcommand.name, subcommand]));
   const spec = commandSpec(frame, parts, [...subcommands.values()]);
@@ -86,14 +90,22 @@ export function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPar
     return usage(`${name} needs --reason "TEXT" (why, in a few words): every action is recorded with one`);
   }
   const closes: (() => void)[] = [];
+  const closeAll = () => {
+    for (const close of closes.reverse()) close();
+  };
+  let code: number | Promise<number>;
   try {
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    return subcommand.run({ command: name, args, values, env: io.env, console, stderr: io.stderr, show, usage, defer: (close) => closes.push(close) });
+    code = subcommand.run({ command: name, args, values, env: io.env, console, stderr: io.stderr, show, usage, defer: (close) => closes.push(close) });
   } catch (error) {
+    closeAll();
     return failed(frame, error, usage, console);
-  } finally {
-    for (const close of closes.reverse()) close();
   }
+  if (typeof code === 'number') {
+    closeAll();
+    return code;
+  }
+  return code.catch((error: unknown) => failed(frame, error, usage, console)).finally(closeAll);
 }
 
 /** The command's arguments as parseCommand reads them: every subcommand's options, its help, how many words. */

@@ -7,8 +7,8 @@ import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
-import { AccountsStore } from '../accounts/store.js';
-import { AccountEventLog } from '../accounts/event-log.js';
+import { SqliteAccountsStore } from '../accounts/sqlite-store.js';
+import { SqliteAccountEventLog } from '../accounts/event-log.js';
 import { PartnerStore } from '../partners/store.js';
 import { ACCOUNTS_DATABASE } from '../databases.js';
 import { UsageError } from '../cli/command.js';
@@ -31,20 +31,20 @@ function open(run: SubcommandRun): Opened {
   const log = jsonLogger(run.stderr, run.stderr);
   const community = new Community(config, log, Date.now);
   run.defer(() => community.close());
-  const store = new AccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
-  run.defer(() => store.close());
+  const store = new SqliteAccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
+  run.defer(() => void store.close());
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
   catalog.load();
   const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const accounts = new AccountModeration(moderation, store, Date.now, config.baseUrl);
   // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
-  const claims = new ClaimModeration(moderation, { store: new PartnerStore(store), events: new AccountEventLog(store.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
+  const claims = new ClaimModeration(moderation, { store: new PartnerStore(store), events: new SqliteAccountEventLog(store.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
   if (run.values.name !== undefined && run.command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
   return { moderation, claims, accounts, reason: String(run.values.reason ?? '') };
 }
 
 /** A subcommand over the opened moderation modules. */
-function moderating(spec: Omit<Subcommand, 'run'>, run: (opened: Opened, run: SubcommandRun) => number): Subcommand {
+function moderating(spec: Omit<Subcommand, 'run'>, run: (opened: Opened, run: SubcommandRun) => number | Promise<number>): Subcommand {
   return { ...spec, run: (given) => run(open(given), given) };
 }
 
@@ -137,16 +137,16 @@ const moderators = moderating(
       '  moderators remove <account> --reason TEXT       withdraw it; ends the account\'s sessions',
     ],
   },
-  ({ accounts, reason }, run) => {
+  async ({ accounts, reason }, run) => {
     const [which, who] = run.args;
     if (which === 'list' && run.args.length === 1) {
-      const entries = accounts.moderators();
+      const entries = await accounts.moderators();
       run.show(entries, () => entries.map((m) => `${m.id}  ${m.display_name}  (account since ${m.created_at})`).join('\n') || 'no moderators yet');
       return 0;
     }
     if ((which === 'add' || which === 'remove') && run.args.length === 2) {
       if (reason.trim() === '') return run.usage(`moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`);
-      return said(run, which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason));
+      return said(run, await (which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason)));
     }
     return run.usage('write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"');
   },
@@ -154,10 +154,10 @@ const moderators = moderating(
 
 const recoveryLink = moderating(
   { name: 'accounts', words: ['recovery-link', '<account>'], changes: true, help: ['  accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey'] },
-  ({ accounts, reason }, run) => {
+  async ({ accounts, reason }, run) => {
     const [which, who] = run.args;
     if (which !== 'recovery-link') return run.usage('write moderate -- accounts recovery-link <account> --reason "TEXT"');
-    const link = accounts.recoveryLink(who, reason);
+    const link = await accounts.recoveryLink(who, reason);
     run.show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
     return 0;
   },

@@ -64,7 +64,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       const { client } = found;
       if (context.session === null) return signInPage(language, client, `${request.path}?${request.query}`);
       if (!recentPasskey(context.session, context.nowMs)) return confirmPage(language, client, RECENT_PASSKEY_MS);
-      const account = accounts.account(context.session.account)!;
+      const account = (await accounts.account(context.session.account))!;
       const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
       return consentPage(language, client, checked.request, account.display_name, token);
     },

@@ -51,7 +51,7 @@ export class OAuth {
     private readonly now: () => number,
     fetchForTests?: DocumentFetchForTests,
   ) {
-    this.store = new OAuthStore(accounts.store.db);
+    this.store = new OAuthStore(accounts.file.db);
     this.grants = new Grants(this.store);
     const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
     this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });

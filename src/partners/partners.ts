@@ -75,7 +75,7 @@ export class Partners {
     /** Every thread's counters of the Plus listings' figures (shared memory). */
     counters: ListingCounters,
   ) {
-    this.store = new PartnerStore(accounts.store);
+    this.store = new PartnerStore(accounts.file);
     const figures = (this.figures = new ListingFigures(this.store, counters, log, now));
     this.overlay = new PartnerOverlay(community, this.store, (listing) => figures.counterOf(listing));
     const toilets: SnapshotHolder = {

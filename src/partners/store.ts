@@ -3,7 +3,7 @@
 // they mean (the claim and listing state machines) is in README.md and the modules that call them, each
 // inside one accounts transaction with its event-log entry.
 import type Database from 'better-sqlite3';
-import type { AccountsStore } from '../accounts/store.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 
 export type ClaimStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
 export type PlanTier = 'basic' | 'plus';
@@ -61,7 +61,7 @@ export class PartnerStore {
   readonly db: Database.Database;
   private readonly sql;
 
-  constructor(readonly accounts: AccountsStore) {
+  constructor(readonly accounts: SqliteAccountsStore) {
     const db = (this.db = accounts.db);
     this.sql = {
       claim: db.prepare('SELECT * FROM partner_claims WHERE id = ?'),

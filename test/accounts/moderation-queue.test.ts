@@ -5,7 +5,7 @@
 // command line refuses it (409 with its reason), and is recorded in the same log with the moderator's id.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Clock, moderate } from '../community/support.js';
+import { Clock, moderate, moderateAccounts } from '../community/support.js';
 import { accountsSuite, Browser, valid } from './support.js';
 
 const START = '2024-06-05T08:00:00Z';
@@ -39,7 +39,7 @@ describe('the moderator queue operations', () => {
 
     const mod = new Browser(suite.service);
     const account = await mod.signUp('Mo');
-    assert.equal(moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'queue test']).status, 0);
+    assert.equal((await moderateAccounts(suite.data, ['moderators', 'add', account.id, '--reason', 'queue test'])).status, 0);
 
     const queue = await mod.request('GET', '/moderation/queue', { origin: null });
     assert.equal(queue.status, 200);

@@ -66,8 +66,8 @@ describe('accounts with passkeys', () => {
     const browser = new Browser(service, '203.0.113.77');
     await browser.signUp('Grace');
     const options = await browser.request('POST', '/session/options');
-    service.app.accounts.store.db.pragma('wal_checkpoint(TRUNCATE)');
-    const file = readFileSync(service.app.accounts.store.path).toString('latin1');
+    service.app.accounts.file.db.pragma('wal_checkpoint(TRUNCATE)');
+    const file = readFileSync(service.app.accounts.file.path).toString('latin1');
     const token = browser.cookie!.split('=')[1];
     for (const secret of [token, options.json.challenge, '203.0.113.77', Buffer.from(token).toString('hex')]) assert.equal(file.includes(secret), false, `${secret} is stored`);
   });

@@ -10,7 +10,7 @@ import type { SchemaName } from '../../src/schemas/resources.js';
 import type { Logger } from '../../src/log.js';
 
 /** The service of the community tests, with a logger of the test's own (and what else `serve` takes). */
-export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT, more: Pick<ServeOptions, 'clientDocumentFetchForTests' | 'reach'> = {}): Promise<Service> {
+export async function startAccountsService(data: Data, clock: Clock, env: Record<string, string> = {}, log: Logger = SILENT, more: Pick<ServeOptions, 'clientDocumentFetchForTests' | 'reach' | 'accountsInPostgres'> = {}): Promise<Service> {
   const { app, origin, close } = await serve({ db: data.toiletsDb, overlayDb: data.overlayDb, env: { ...TEST_ENV, ...env }, now: clock.now, log, ...more });
   return { app, url: origin, clock, ...serviceClient(origin), close };
 }

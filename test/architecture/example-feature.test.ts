@@ -20,7 +20,8 @@ import { GuardChain } from '../../src/api/guards.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve, FIXED_NOW, SERVER_ENV, type Served } from '../support/server.js';
 import { loadConfig } from '../../src/config.js';
-import { accountsDatabase, AccountsStore } from '../../src/accounts/store.js';
+import { accountsDatabase } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import type { CommandPart } from '../../src/cli/subcommands.js';
 import { commandPartsOf, moderate } from '../../src/moderation/moderate-cli.js';
 import { keptStream } from '../support/streams.js';
@@ -65,8 +66,8 @@ const NOTES_COMMANDS: CommandPart = {
         const [verb, id, text] = run.args;
         if (verb !== 'add') return run.usage('write moderate -- notes add <note id> <text> --reason "TEXT"');
         // the accounts database with the steps of the list the example is on, as the server opened it
-        const store = new AccountsStore(loadConfig(run.env).accountsDb, accountsDatabase(accountsMigrationsOf([...FEATURES, EXAMPLE_SLICE])));
-        run.defer(() => store.close());
+        const store = new SqliteAccountsStore(loadConfig(run.env).accountsDb, accountsDatabase(accountsMigrationsOf([...FEATURES, EXAMPLE_SLICE])));
+        run.defer(() => void store.close());
         store.db.prepare('INSERT INTO example_notes VALUES (?, ?)').run(id, text);
         run.show({ done: `kept ${id}` }, () => `kept ${id}`);
         return 0;
@@ -97,7 +98,7 @@ async function operator(served: Served, name: string, slices: readonly FeatureSl
 function serveNotes(served: Served): void {
   const { app } = served;
   const guards = new GuardChain({ config: loadConfig({ ...SERVER_ENV, TOILETS_DB: db }), limits: app.limits, problems: app.problems, now: () => FIXED_NOW });
-  const read = app.accounts.store.db.prepare<[string], { text: string }>('SELECT text FROM example_notes WHERE id = ?');
+  const read = app.accounts.file.db.prepare<[string], { text: string }>('SELECT text FROM example_notes WHERE id = ?');
   guards.operation(app.server, GET_NOTE, {
     exists: (request) => (read.get(request.params.id) ? null : { slug: 'no-such-note' as ProblemSlug, detail: `No note has the id ${request.params.id}; check it.` }),
     handle: (request, context) => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify({ text: read.get(request.params.id)!.text }) }),
@@ -133,8 +134,8 @@ test('a feature on the list is in the registry, the OpenAPI document, the proble
     assert.equal(openApi.paths['/example-notes/{id}'].get.operationId, 'getExampleNote');
     assert.equal((await served.call('/problems/no-such-note')).status, 200);
 
-    assert.equal(userVersion(served.app.accounts.store.db), NOTES_TABLE_STEP.version);
-    served.app.accounts.store.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
+    assert.equal(userVersion(served.app.accounts.file.db), NOTES_TABLE_STEP.version);
+    served.app.accounts.file.db.prepare("INSERT INTO example_notes VALUES ('n_1', 'hello')").run();
     const found = await served.call('/api/v1/example-notes/n_1');
     assert.deepEqual([found.status, found.json], [200, { text: 'hello' }]);
     assert.match(found.headers.get('ratelimit') ?? '', /^"example-per-ip";r=/, 'the guard chain counted it under its own policy');
@@ -162,8 +163,8 @@ test('taken off the list, the feature is in none of them', async () => {
     assert.equal(openApi.paths['/example-notes/{id}'], undefined);
     assert.ok(openApi.paths['/toilets/{id}'], 'the document is the service’s own');
     assert.equal((await served.call('/problems/no-such-note')).status, 404);
-    assert.equal(userVersion(served.app.accounts.store.db), ACCOUNTS_MIGRATIONS.length);
-    const table = served.app.accounts.store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
+    assert.equal(userVersion(served.app.accounts.file.db), ACCOUNTS_MIGRATIONS.length);
+    const table = served.app.accounts.file.db.prepare("SELECT name FROM sqlite_master WHERE name = 'example_notes'").get();
     assert.equal(table, undefined);
     assert.equal((await served.call('/api/v1/example-notes/n_1')).json.type, 'https://toilets.example.test/problems/not-found');
     const notes = await operator(served, 'without', FEATURES, ['notes', 'add', 'n_1', 'x', '--reason', 'x']);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { BILLING_TABLES_STEP } from '../../src/billing/tables.js';
 import { BillingStore } from '../../src/billing/store.js';
@@ -19,7 +19,7 @@ after(() => dir.remove());
 
 const ACCOUNT = 'acc_00000000000000000000000b';
 
-test('the billing step migrates a database the previous code wrote, keeping its accounts and listings', () => {
+test('the billing step migrates a database the previous code wrote, keeping its accounts and listings', async () => {
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === BILLING_TABLES_STEP.name);
   assert.ok(step > 0, 'the billing step is in the accounts list');
   const path = join(dir.path, 'accounts.db');
@@ -33,10 +33,10 @@ test('the billing step migrates a database the previous code wrote, keeping its 
   assert.deepEqual(before.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'billing%'").pluck().all(), []);
   before.close();
 
-  const accounts = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const accounts = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(accounts.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
-    assert.equal(accounts.account(ACCOUNT)?.display_name, 'Bea', 'the account is kept');
+    assert.equal((await accounts.account(ACCOUNT))?.display_name, 'Bea', 'the account is kept');
     if (hasPartners) assert.deepEqual(accounts.db.prepare('SELECT id, plan_tier, plan_source FROM partner_listings').all(), [{ id: 'pl_b', plan_tier: 'basic', plan_source: 'manual' }], 'the listing and its manual plan are kept');
 
     const store = new BillingStore(accounts);
@@ -51,11 +51,11 @@ test('the billing step migrates a database the previous code wrote, keeping its 
     assert.throws(() => store.transaction(() => store.recordEvent('evt_1', 'again', 4)), /UNIQUE/, 'an event id is recorded once');
     assert.throws(() => store.insertCheckout({ listing_id: 'pl_c', account_id: ACCOUNT, tier: 'gold' as 'plus', attempt: 'b', session_id: null, created_at: 3 }), /CHECK/);
 
-    accounts.deleteAccount(ACCOUNT);
+    await accounts.deleteAccount(ACCOUNT);
     assert.equal(store.customerOf(ACCOUNT), null, 'the customer goes with the account');
     assert.equal(store.checkout('pl_b'), null, 'and its checkout');
     assert.equal(store.subscription('sub_1')?.account_id, null, 'the subscription stays, unlinked');
   } finally {
-    accounts.close();
+    await accounts.close();
   }
 });

@@ -5,7 +5,7 @@
 // port (RFC 8252 section 7.3); refresh tokens go only to clients registered for the refresh_token grant.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BASE_URL, Clock, moderate } from '../community/support.js';
+import { BASE_URL, Clock, moderateAccounts } from '../community/support.js';
 import { accountsSuite, Browser, startAccountsService } from '../accounts/support.js';
 import { approve, authorizationRequest, connect, consentToken, fetchFor, form, newAgent, page, REDIRECT_URI, RESOURCE } from './support.js';
 
@@ -76,7 +76,7 @@ describe('account security of OAuth (issue 38)', () => {
     const account = await owner.signUp('Linus');
     const agent = await newAgent(suite.service);
     const tokens = await connect(owner, agent);
-    const linked = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']);
+    const linked = await moderateAccounts(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']);
     assert.equal(linked.status, 0, linked.stderr);
     const token = new URL(linked.json.url).hash.slice(1);
     const lost = new Browser(suite.service, '198.51.100.51');
@@ -128,13 +128,13 @@ describe('account security of OAuth (issue 38)', () => {
     clock.ms = START;
     const bounded = await startAccountsService(suite.data, clock, { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000', OAUTH_PENDING_CLIENTS_MAX: '5' });
     try {
-      const count = () => bounded.app.accounts.store.db.prepare('SELECT count(*) FROM oauth_clients WHERE authorized_at IS NULL').pluck().get() as number;
+      const count = () => bounded.app.accounts.file.db.prepare('SELECT count(*) FROM oauth_clients WHERE authorized_at IS NULL').pluck().get() as number;
       const registerThere = async (ip: string) => {
         const answer = await fetchFor(bounded, ip)(`${BASE_URL}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) });
         assert.equal(answer.status, 201);
         return ((await answer.json()) as any).client_id as string;
       };
-      bounded.app.accounts.store.db.prepare('DELETE FROM oauth_clients WHERE authorized_at IS NULL').run();
+      bounded.app.accounts.file.db.prepare('DELETE FROM oauth_clients WHERE authorized_at IS NULL').run();
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) {
         clock.ms += 1000;

@@ -79,7 +79,7 @@ describe('client ID metadata documents', () => {
     ({ service, host } = suite);
   });
   const storedClient = (id: string) => service.app.oauth.store.client(id);
-  const consents = () => service.app.accounts.store.db.prepare('SELECT count(*) FROM oauth_consents').pluck().get() as number;
+  const consents = () => service.app.accounts.file.db.prepare('SELECT count(*) FROM oauth_consents').pluck().get() as number;
 
   const signedIn = async (name: string) => {
     const browser = new Browser(service);
@@ -126,7 +126,7 @@ describe('client ID metadata documents', () => {
     } finally {
       await client.close();
     }
-    const grants = service.app.accounts.store.db.prepare('SELECT client_id FROM oauth_grants WHERE client_id = ?').pluck().all(url);
+    const grants = service.app.accounts.file.db.prepare('SELECT client_id FROM oauth_grants WHERE client_id = ?').pluck().all(url);
     assert.deepEqual(grants, [url], 'the grant records the client URL');
     assert.notEqual(storedClient(url)!.authorized_at, null);
 

@@ -106,7 +106,7 @@ describe('the consent page in Chromium', { skip: browserPath === null ? 'chromiu
         await virtualAuthenticator(context, page);
         await createAccountInPage(page, site.base, `Stale ${label}`, await serviceClient(site.base).token());
         // the session's last passkey sign-in, ten minutes ago (the site runs on the real clock)
-        site.app.accounts.store.db.prepare('UPDATE sessions SET verified_at = ?').run(Date.now() - 10 * 60_000);
+        site.app.accounts.file.db.prepare('UPDATE sessions SET verified_at = ?').run(Date.now() - 10 * 60_000);
         const redirectUri = 'http://127.0.0.1:9/callback';
         const registered = await fetch(`${site.base}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], client_name: 'Stale Agent' }) });
         const client = (await registered.json()) as { client_id: string };

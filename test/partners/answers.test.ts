@@ -156,7 +156,7 @@ describe('the partner object in every answer', () => {
   });
 
   test('when the plans end, every answer is as it was without listings', async () => {
-    const db = service.app.accounts.store.db;
+    const db = service.app.accounts.file.db;
     for (const listing of db.prepare('SELECT id FROM partner_listings').pluck().all() as string[]) service.app.partners.plans.setManualPlan(listing, null);
     for (const [path, answer] of await answers()) assert.deepEqual(answer, baseline.get(path), path);
   });

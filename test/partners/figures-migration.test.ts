@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { FIGURES_TABLES_STEP } from '../../src/partners/figures-tables.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -18,7 +18,7 @@ after(() => dir.remove());
 
 const ACCOUNT = 'acc_00000000000000000000000c';
 
-test('the figures step migrates a database the previous code wrote, keeping its accounts and listings', () => {
+test('the figures step migrates a database the previous code wrote, keeping its accounts and listings', async () => {
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === FIGURES_TABLES_STEP.name);
   assert.ok(step > 0, 'the figures step is in the accounts list');
   const path = join(dir.path, 'accounts.db');
@@ -29,10 +29,10 @@ test('the figures step migrates a database the previous code wrote, keeping its 
   assert.equal(before.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'partner_listing_figures'").pluck().get(), 0);
   before.close();
 
-  const accounts = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const accounts = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(accounts.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
-    assert.equal(accounts.account(ACCOUNT)?.display_name, 'Cy', 'the account is kept');
+    assert.equal((await accounts.account(ACCOUNT))?.display_name, 'Cy', 'the account is kept');
     assert.deepEqual(accounts.db.prepare('SELECT id, plan_tier FROM partner_listings').all(), [{ id: 'pl_c', plan_tier: 'plus' }], 'the listing is kept');
     const add = accounts.db.prepare(
       'INSERT INTO partner_listing_figures (listing_id, month, shown, opened) VALUES (?, ?, ?, ?) ON CONFLICT (listing_id, month) DO UPDATE SET shown = shown + excluded.shown, opened = opened + excluded.opened',
@@ -45,6 +45,6 @@ test('the figures step migrates a database the previous code wrote, keeping its 
     accounts.db.prepare("DELETE FROM partner_listings WHERE id = 'pl_c'").run();
     assert.equal(accounts.db.prepare('SELECT count(*) FROM partner_listing_figures').pluck().get(), 0, 'the figures go with their listing');
   } finally {
-    accounts.close();
+    await accounts.close();
   }
 });

@@ -76,7 +76,7 @@ test('two threads: every answer showing or opening a Plus listing counts once, w
       const live = await figuresOf(plus);
       assert.deepEqual(live![0], { month, shown, opened }, 'the current month includes what is not folded yet');
       assert.ok(live!.slice(1).every((f) => f.shown === 0 && f.opened === 0));
-      const accountsDb = app.accounts.store.path;
+      const accountsDb = app.accounts.file.path;
       closed = true;
       await close();
       assert.deepEqual(storedFigures(accountsDb, plus.listing), [{ month, shown, opened }], 'shutdown folded the counts');

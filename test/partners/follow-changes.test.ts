@@ -45,7 +45,7 @@ describe('following the toilets reads the listings a change touches', () => {
     data = await importedData();
     service = await startAccountsService(data, new Clock(START), { ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
     toilets = readSourceToilets(data.toiletsDb).map((t) => t.id);
-    const db = service.app.accounts.store.db;
+    const db = service.app.accounts.file.db;
     const claim = db.prepare("INSERT INTO partner_claims (id, account_id, toilet_id, business_name, status, created_at) VALUES (?, NULL, ?, ?, 'approved', ?)");
     const listing = db.prepare("INSERT INTO partner_listings (id, claim_id, account_id, toilet_id, name, plan_tier, plan_source, created_at, updated_at) VALUES (?, ?, NULL, ?, ?, 'basic', 'manual', ?, ?)");
     db.transaction(() => {

@@ -20,7 +20,7 @@ describe('a listing follows its toilet and its account', () => {
   let toilets: string[];
   const clock = new Clock(START);
   const dashboard = async (listed: Listed) => (await listed.browser.request('GET', '/partner/listings')).json.listings.find((l: { id: string }) => l.id === listed.listing);
-  const events = (listed: Listed) => service.app.accounts.events.read({ after: 0, limit: 100, listing: listed.listing }).map((e): Record<string, unknown> => ({ type: e.type, toilet: e.toilet_id, ...e.data }));
+  const events = async (listed: Listed) => (await service.app.accounts.events.read({ after: 0, limit: 100, listing: listed.listing })).map((e): Record<string, unknown> => ({ type: e.type, toilet: e.toilet_id, ...e.data }));
   const editSource = (edit: (db: Database.Database) => void) => {
     const source = new Database(data.toiletsDb);
     edit(source);
@@ -49,7 +49,7 @@ describe('a listing follows its toilet and its account', () => {
     assert.equal(shown.toilet_state, 'gone');
     assert.equal(shown.showing, false);
     assert.match(shown.notice, /marked this toilet gone/);
-    assert.deepEqual(events(listed).at(-1), { type: 'partner.profile.updated', toilet: toilets[0], changed: ['toilet_state'], by: 'map_data', toilet_state: 'gone' });
+    assert.deepEqual((await events(listed)).at(-1), { type: 'partner.profile.updated', toilet: toilets[0], changed: ['toilet_state'], by: 'map_data', toilet_state: 'gone' });
 
     assert.equal(moderate(data, ['unlock', toilets[0], 'existence', '--reason', 'still there']).status, 0);
     service.app.community.poll();
@@ -71,15 +71,15 @@ describe('a listing follows its toilet and its account', () => {
     const carried = await dashboard(moved);
     assert.equal(carried.toilet_id, 'w999000222');
     assert.equal(carried.showing, true);
-    assert.deepEqual(events(moved).at(-1), { type: 'partner.profile.updated', toilet: 'w999000222', changed: ['toilet_id'], by: 'map_data', toilet_state: 'present', old_toilet_id: toilets[1] });
-    const claimed = service.app.accounts.store.db.prepare('SELECT toilet_id FROM partner_claims WHERE id = ?').pluck().get(moved.claim);
+    assert.deepEqual((await events(moved)).at(-1), { type: 'partner.profile.updated', toilet: 'w999000222', changed: ['toilet_id'], by: 'map_data', toilet_state: 'present', old_toilet_id: toilets[1] });
+    const claimed = service.app.accounts.file.db.prepare('SELECT toilet_id FROM partner_claims WHERE id = ?').pluck().get(moved.claim);
     assert.equal(claimed, 'w999000222', 'the claim moves too, so the toilet stays held');
 
     const gone = await dashboard(vanishing);
     assert.equal(gone.toilet_state, 'vanished');
     assert.equal(gone.showing, false);
     assert.match(gone.notice, /no longer has this toilet/);
-    assert.equal(events(vanishing).at(-1)?.toilet_state, 'vanished');
+    assert.equal((await events(vanishing)).at(-1)?.toilet_state, 'vanished');
 
     editSource((source) => {
       const columns = Object.keys(kept);
@@ -98,7 +98,7 @@ describe('a listing follows its toilet and its account', () => {
     assert.equal(deleted.status, 200, JSON.stringify(deleted.json));
 
     assert.equal((await service.toilet(toilets[3])).partner, null, 'the listing stopped');
-    const db = service.app.accounts.store.db;
+    const db = service.app.accounts.file.db;
     const claims = db.prepare('SELECT id, account_id, status, contact_email, contact_phone, website, note FROM partner_claims WHERE id IN (?, ?) ORDER BY status DESC').all(listed.claim, pendingClaim.json.id);
     assert.deepEqual(claims, [
       { id: listed.claim, account_id: null, status: 'withdrawn', contact_email: null, contact_phone: null, website: null, note: null },
@@ -115,7 +115,7 @@ describe('a listing follows its toilet and its account', () => {
   test('contact details of decided claims are erased 90 days after the decision', async () => {
     const pending = await claimAs(service, toilets[5], 'Old Claim', '198.51.100.105');
     service.app.partners.claims.reject(pending.claim, 'not the operator');
-    const contact = () => service.app.accounts.store.db.prepare('SELECT contact_email FROM partner_claims WHERE id = ?').pluck().get(pending.claim);
+    const contact = () => service.app.accounts.file.db.prepare('SELECT contact_email FROM partner_claims WHERE id = ?').pluck().get(pending.claim);
     assert.equal(service.app.partners.store.eraseDecidedContacts(clock.ms - 90 * 24 * 3_600_000), 0);
     assert.equal(contact(), 'oldclaim@example.org');
     assert.ok(service.app.partners.store.eraseDecidedContacts(clock.ms) >= 1);

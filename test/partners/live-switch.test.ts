@@ -22,8 +22,8 @@ describe('business hours and the live switch', () => {
   const clock = new Clock(TUESDAY);
   const patch = (body: unknown) => owner.browser.request('PATCH', `/partner/listings/${owner.listing}`, { body });
   const partner = async () => (await service.toilet(owner.toilet)).partner;
-  const profileEvents = () =>
-    service.app.accounts.events.read({ after: 0, limit: 100, listing: owner.listing }).filter((e) => e.type === 'partner.profile.updated').map((e) => e.data);
+  const profileEvents = async () =>
+    (await service.app.accounts.events.read({ after: 0, limit: 100, listing: owner.listing })).filter((e) => e.type === 'partner.profile.updated').map((e) => e.data);
 
   before(async () => {
     data = await importedData('porto');
@@ -66,13 +66,13 @@ describe('business hours and the live switch', () => {
     clock.ms = TUESDAY + 12 * HOUR - 1;
     assert.equal((await partner()).open_now, false, 'closed until the last millisecond');
     clock.ms = TUESDAY + 12 * HOUR;
-    const stored = () => service.app.accounts.store.db.prepare('SELECT closed_until FROM partner_listings WHERE id = ?').pluck().get(owner.listing);
+    const stored = () => service.app.accounts.file.db.prepare('SELECT closed_until FROM partner_listings WHERE id = ?').pluck().get(owner.listing);
     assert.equal((await partner()).open_now, true, 'the hours rule again at once');
     assert.equal(stored(), TUESDAY + 12 * HOUR, 'without a write');
-    const before = profileEvents().length;
+    const before = (await profileEvents()).length;
     service.app.partners.poll();
     assert.equal(stored(), 0);
-    const events = profileEvents();
+    const events = await profileEvents();
     assert.equal(events.length, before + 1);
     assert.deepEqual(events.at(-1), { changed: ['open_now'], by: 'closure_ended', open_now: true, closed_until: 0 });
     const listing = (await owner.browser.request('GET', '/partner/listings')).json.listings[0];
@@ -86,11 +86,11 @@ describe('business hours and the live switch', () => {
   });
 
   test('every accepted change is an event; a change that changes nothing is none', async () => {
-    const before = profileEvents().length;
+    const before = (await profileEvents()).length;
     assert.equal((await patch({ conditions: 'customers' })).status, 200);
     assert.equal((await patch({ conditions: 'customers' })).status, 200);
     assert.equal((await patch({ opening_hours: 'nonsense hours' })).status, 400);
-    const events = profileEvents().slice(before);
+    const events = (await profileEvents()).slice(before);
     assert.deepEqual(events, [{ changed: ['conditions'], by: 'owner', open_now: true, closed_until: 0 }]);
   });
 });

@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
+import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { PARTNER_TABLES_STEP } from '../../src/partners/tables.js';
-import { AccountEventLog } from '../../src/accounts/event-log.js';
+import { SqliteAccountEventLog } from '../../src/accounts/event-log.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
@@ -19,7 +20,7 @@ after(() => dir.remove());
 
 const ACCOUNT = 'acc_00000000000000000000000a';
 
-test('the partner step migrates a database the previous code wrote, keeping its accounts', () => {
+test('the partner step migrates a database the previous code wrote, keeping its accounts', async () => {
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === PARTNER_TABLES_STEP.name);
   assert.ok(step > 0, 'the partner step is in the accounts list, after the accounts themselves');
   const path = join(dir.path, 'accounts.db');
@@ -30,23 +31,23 @@ test('the partner step migrates a database the previous code wrote, keeping its 
   assert.deepEqual(tablesBefore, []);
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
-    assert.equal(store.account(ACCOUNT)?.display_name, 'Ada', 'the account is kept');
-    assert.notEqual(store.session(secretHash('t')), null, 'its session is kept');
+    assert.equal((await store.account(ACCOUNT))?.display_name, 'Ada', 'the account is kept');
+    assert.notEqual(await store.session(secretHash('t')), null, 'its session is kept');
     const db = store.db;
     db.prepare("INSERT INTO partner_claims (id, account_id, toilet_id, business_name, contact_email, status, created_at) VALUES ('clm_1', ?, 'n1', 'Café', 'cafe@example.org', 'pending', 2)").run(ACCOUNT);
     db.prepare("INSERT INTO partner_listings (id, claim_id, account_id, toilet_id, name, created_at, updated_at) VALUES ('pl_1', 'clm_1', ?, 'n1', 'Café', 2, 2)").run(ACCOUNT);
-    const events = new AccountEventLog(db, () => 3);
+    const events = new SqliteAccountEventLog(db, () => 3);
     store.transaction(() => events.append({ account: ACCOUNT, type: 'partner.claim.status_changed', listing: 'pl_1', toilet: 'n1', data: { claim_id: 'clm_1', old_status: null, new_status: 'pending' } }));
     assert.throws(() => db.prepare("INSERT INTO partner_claims (id, account_id, toilet_id, business_name, status, created_at) VALUES ('clm_2', NULL, 'n1', 'X', 'lost', 2)").run(), /CHECK/);
 
-    store.deleteAccount(ACCOUNT);
+    await store.deleteAccount(ACCOUNT);
     assert.deepEqual(db.prepare('SELECT id, account_id FROM partner_claims').all(), [{ id: 'clm_1', account_id: null }], 'the claim stays, without its owner');
     assert.deepEqual(db.prepare('SELECT id, account_id FROM partner_listings').all(), [{ id: 'pl_1', account_id: null }]);
-    assert.equal(events.read({ after: 0, limit: 10 }).length, 0, 'the events go with their account');
+    assert.equal((await events.read({ after: 0, limit: 10 })).length, 0, 'the events go with their account');
   } finally {
-    store.close();
+    await store.close();
   }
 });

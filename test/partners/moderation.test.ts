@@ -6,7 +6,7 @@
 // account event log and every action in the moderation log; refusals exit 1, wrong arguments 2.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Clock, importedData, moderate, operatorCommand, readSourceToilets, type Data, type Service } from '../community/support.js';
+import { Clock, importedData, moderate, moderateAccounts, operatorCommand, readSourceToilets, type Data, type Service } from '../community/support.js';
 import { startAccountsService } from '../accounts/support.js';
 import { claimAs, type Listed } from './support.js';
 
@@ -80,13 +80,13 @@ describe('claim review and plans through the moderation command', () => {
     assert.ok(!JSON.stringify(log.json).includes('@example.org'), 'no contact details in the moderation log');
   });
 
-  test('every claim status change is in the account event log, in order', () => {
-    const account = (listed: Listed) => service.app.accounts.store.db.prepare('SELECT account_id FROM partner_listings WHERE id = ?').pluck().get(listed.listing) as string;
+  test('every claim status change is in the account event log, in order', async () => {
+    const account = (listed: Listed) => service.app.accounts.file.db.prepare('SELECT account_id FROM partner_listings WHERE id = ?').pluck().get(listed.listing) as string;
     const events = service.app.accounts.events;
-    const statuses = (listed: Listed) =>
-      events.read({ after: 0, limit: 100, account: account(listed) }).filter((e) => e.type === 'partner.claim.status_changed').map((e) => [e.data.old_status, e.data.new_status, e.listing_id, e.toilet_id]);
-    assert.deepEqual(statuses(azur), [[null, 'pending', azur.listing, toilets[0]], ['pending', 'approved', azur.listing, toilets[0]]]);
-    assert.deepEqual(statuses(rival), [[null, 'pending', rival.listing, toilets[0]], ['pending', 'rejected', rival.listing, toilets[0]]]);
+    const statuses = async (listed: Listed) =>
+      (await events.read({ after: 0, limit: 100, account: account(listed) })).filter((e) => e.type === 'partner.claim.status_changed').map((e) => [e.data.old_status, e.data.new_status, e.listing_id, e.toilet_id]);
+    assert.deepEqual(await statuses(azur), [[null, 'pending', azur.listing, toilets[0]], ['pending', 'approved', azur.listing, toilets[0]]]);
+    assert.deepEqual(await statuses(rival), [[null, 'pending', rival.listing, toilets[0]], ['pending', 'rejected', rival.listing, toilets[0]]]);
     assert.ok(!JSON.stringify(events.read({ after: 0, limit: 100 })).includes('@example.org'), 'no contact details in events');
   });
 
@@ -127,7 +127,7 @@ describe('claim review and plans through the moderation command', () => {
     const peer = await claimAs(service, toilets[4], 'Peer Moderator', '198.51.100.76');
     for (const listed of [own, peer]) {
       const id = (await listed.browser.request('GET', '/account')).json.id;
-      assert.equal(moderate(data, ['moderators', 'add', id, '--reason', 'runs the queue']).status, 0);
+      assert.equal((await moderateAccounts(data, ['moderators', 'add', id, '--reason', 'runs the queue'])).status, 0);
     }
     const act = (listed: Listed, action: 'approve' | 'reject', claim: string) => listed.browser.request('POST', '/moderation/actions', { body: { action, target: claim, reason: 'checked' } });
     for (const [action, claim] of [['approve', own.claim], ['reject', other.claim], ['approve', other.claim]] as const) {

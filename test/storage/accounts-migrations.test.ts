@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
+import { secretHash } from '../../src/accounts/store.js';
 import { SESSION_DEVICE_STEP } from '../../src/accounts/tables.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -15,14 +16,14 @@ import { tempDir } from '../support/extracts.js';
 const dir = tempDir('toilet-accounts-migration');
 after(() => dir.remove());
 
-test('a version-0 accounts database of the previous release migrates to accounts, passkeys and sessions', () => {
+test('a version-0 accounts database of the previous release migrates to accounts, passkeys and sessions', async () => {
   const path = join(dir.path, 'accounts.db');
   // what the previous release's code did: the same open, with its (empty) list of steps
   const before = openDatabase(path, { name: 'accounts database', migrations: [], ownerOnly: true });
   assert.equal(userVersion(before), 0);
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
     const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
@@ -31,16 +32,16 @@ test('a version-0 accounts database of the previous release migrates to accounts
     assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(store.db.pragma('synchronous', { simple: true }), 2, 'FULL');
 
-    store.insertAccount({ id: 'acc_000000000000000000000001', user_handle: Buffer.alloc(32, 1), display_name: 'Ada', email: null, created_at: 0 });
-    store.insertSession({ token_hash: secretHash('token'), account_id: 'acc_000000000000000000000001', created_at: 0, last_seen_at: 0, verified_at: 0, device: null });
-    assert.equal(store.deleteAccount('acc_000000000000000000000001'), true);
-    assert.equal(store.session(secretHash('token')), null, 'sessions go with their account');
+    const passkey = { id: 'cred-1', account_id: 'acc_000000000000000000000001', public_key: Buffer.alloc(8), counter: 0, transports: '[]', name: null, created_at: 0 };
+    await store.createAccount({ id: 'acc_000000000000000000000001', user_handle: Buffer.alloc(32, 1), display_name: 'Ada', email: null, created_at: 0 }, passkey, { token_hash: secretHash('token'), account_id: 'acc_000000000000000000000001', created_at: 0, last_seen_at: 0, verified_at: 0, device: null });
+    assert.equal(await store.deleteAccount('acc_000000000000000000000001'), true);
+    assert.equal(await store.session(secretHash('token')), null, 'sessions go with their account');
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('the session device step: sessions signed in before it stay signed in, with no device label', () => {
+test('the session device step: sessions signed in before it stay signed in, with no device label', async () => {
   const path = join(dir.path, 'accounts-before-device.db');
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === SESSION_DEVICE_STEP.name);
   assert.ok(step > 0);
@@ -50,12 +51,12 @@ test('the session device step: sessions signed in before it stay signed in, with
   before.prepare("INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, 'acc_000000000000000000000002', 5, 6, 5)").run(secretHash('old token'));
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
-    assert.deepEqual(store.session(secretHash('old token')), { token_hash: secretHash('old token'), account_id: 'acc_000000000000000000000002', created_at: 5, last_seen_at: 6, verified_at: 5, device: null });
-    assert.equal(store.sessionsOf('acc_000000000000000000000002').length, 1);
+    assert.deepEqual(await store.session(secretHash('old token')), { token_hash: secretHash('old token'), account_id: 'acc_000000000000000000000002', created_at: 5, last_seen_at: 6, verified_at: 5, device: null });
+    assert.equal((await store.sessionsOf('acc_000000000000000000000002')).length, 1);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { OverlayStore } from '../../src/community/store.js';
-import { AccountsStore } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
@@ -73,7 +73,7 @@ test('an overlay database from a newer release: the server, npm run moderate and
 });
 
 test('an accounts database from a newer release: the server and npm run moderate refuse it', async () => {
-  new AccountsStore(accountsDb, ACCOUNTS_DATABASE).close();
+  await new SqliteAccountsStore(accountsDb, ACCOUNTS_DATABASE).close();
   const newer = ACCOUNTS_MIGRATIONS.length + 1;
   setVersion(accountsDb, newer);
   const refusal = `cannot open the accounts database ${accountsDb}: it has layout version ${newer}, newer than this release of the service knows (${newer - 1}): ${WHAT_TO_DO}`;

@@ -33,7 +33,7 @@ test('a client the previous release registered keeps working after the client-bo
 
   const service = await startAccountsService(data, clock, { ACCOUNTS_DB: path, ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
   try {
-    assert.equal(userVersion(service.app.accounts.store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
+    assert.equal(userVersion(service.app.accounts.file.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     service.app.oauth.cleanUp();
     assert.notEqual(service.app.oauth.store.client(metadata.client_id), null, 'not deleted as a client nobody authorized within an hour');
     const browser = new Browser(service);

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
+import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { OAUTH_CLIENT_DOCUMENTS_STEP } from '../../src/oauth/client-documents-step.js';
 import { Grants } from '../../src/oauth/grants.js';
@@ -21,7 +22,7 @@ after(() => dir.remove());
 const ACCOUNT = 'acc_000000000000000000000001';
 const DAY = 86_400_000;
 
-test('a registered client of the release before keeps its grant; document clients can be stored after the step', () => {
+test('a registered client of the release before keeps its grant; document clients can be stored after the step', async () => {
   const path = join(dir.path, 'accounts.db');
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === OAUTH_CLIENT_DOCUMENTS_STEP.name);
   assert.ok(step > 0, 'the step is in the accounts list, after the OAuth tables');
@@ -33,7 +34,7 @@ test('a registered client of the release before keeps its grant; document client
   before.prepare("INSERT INTO oauth_refresh_tokens (token_hash, grant_id, issued_at) VALUES (?, 'og_1', ?)").run(secretHash('refresh'), DAY);
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     const oauth = new OAuthStore(store.db);
@@ -45,9 +46,9 @@ test('a registered client of the release before keeps its grant; document client
     oauth.insertClient({ id: url, name: 'Doc Agent', redirect_uris: '["http://127.0.0.1:9/cb"]', metadata: JSON.stringify({ client_id: url, grant_types: ['authorization_code'] }), created_at: 2 * DAY, authorized_at: 2 * DAY, document_expires_at: 3 * DAY });
     oauth.insertGrant({ id: 'og_2', account_id: ACCOUNT, client_id: url, scope: 'account:events', resource: 'https://x/mcp/account', created_at: 2 * DAY, last_used_at: 2 * DAY });
     assert.deepEqual(oauth.connections(ACCOUNT).map((c) => c.client_id).sort(), [metadata.client_id, url].sort(), 'both on the connections page');
-    store.deleteAccount(ACCOUNT);
+    await store.deleteAccount(ACCOUNT);
     assert.equal(oauth.grant('og_2'), null, "a document client's grant goes with its account");
   } finally {
-    store.close();
+    await store.close();
   }
 });

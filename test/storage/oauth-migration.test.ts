@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { AccountsStore, secretHash } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
+import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { OAUTH_TABLES_STEP } from '../../src/oauth/tables.js';
 import { OAuthStore } from '../../src/oauth/store.js';
@@ -15,7 +16,7 @@ import { tempDir } from '../support/extracts.js';
 const dir = tempDir('toilet-oauth-migration');
 after(() => dir.remove());
 
-test('an accounts database from before the OAuth step keeps its accounts and sessions and gets the OAuth tables', () => {
+test('an accounts database from before the OAuth step keeps its accounts and sessions and gets the OAuth tables', async () => {
   const path = join(dir.path, 'accounts.db');
   const step = ACCOUNTS_MIGRATIONS.findIndex((m) => m.name === OAUTH_TABLES_STEP.name);
   assert.ok(step > 0, 'the OAuth step is in the list, after the accounts');
@@ -24,11 +25,11 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
   before.prepare("INSERT INTO sessions (token_hash, account_id, created_at, last_seen_at, verified_at) VALUES (?, 'acc_000000000000000000000001', 0, 0, 0)").run(secretHash('cookie'));
   before.close();
 
-  const store = new AccountsStore(path, ACCOUNTS_DATABASE);
+  const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS.length);
-    assert.equal(store.account('acc_000000000000000000000001')?.display_name, 'Ada');
-    assert.notEqual(store.session(secretHash('cookie')), null);
+    assert.equal((await store.account('acc_000000000000000000000001'))?.display_name, 'Ada');
+    assert.notEqual(await store.session(secretHash('cookie')), null);
     const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND (name LIKE 'oauth%' OR name LIKE 'event%') ORDER BY name").pluck().all();
     assert.deepEqual(tables, ['event_outbox', 'event_relay', 'event_subscriptions', 'oauth_access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_consents', 'oauth_grants', 'oauth_refresh_tokens']);
 
@@ -37,10 +38,10 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
     oauth.insertGrant({ id: 'og_1', account_id: 'acc_000000000000000000000001', client_id: 'oc_1', scope: 'account:events', resource: 'https://x/mcp/account', created_at: 0, last_used_at: 0 });
     oauth.insertAccess(secretHash('access'), 'og_1', 10);
     assert.notEqual(oauth.access(secretHash('access')), null);
-    store.deleteAccount('acc_000000000000000000000001');
+    await store.deleteAccount('acc_000000000000000000000001');
     assert.equal(oauth.grant('og_1'), null, 'a grant goes with its account');
     assert.equal(oauth.access(secretHash('access')), null, 'and its tokens with it');
   } finally {
-    store.close();
+    await store.close();
   }
 });

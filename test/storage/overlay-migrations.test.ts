@@ -100,9 +100,9 @@ test('the server serves every contribution of the old file, and makes the accoun
     assert.deepEqual(queues.json.reports.map((q: { id: string; toilet_id: string }) => [q.id, q.toilet_id]), [['rep_1', REPORTED]]);
 
     const accountsDb = join(data.dir, 'accounts.db');
-    assert.equal(s.app.accounts.store.path, accountsDb);
+    assert.equal(s.app.accounts.file.path, accountsDb);
     for (const file of [accountsDb, `${accountsDb}-wal`, `${accountsDb}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
-    assert.equal(userVersion(s.app.accounts.store.db), ACCOUNTS_MIGRATIONS.length, 'migrated to the latest layout');
+    assert.equal(userVersion(s.app.accounts.file.db), ACCOUNTS_MIGRATIONS.length, 'migrated to the latest layout');
   } finally {
     await s.close();
   }

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { AccountsStore } from '../../src/accounts/store.js';
+import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { OverlayStore } from '../../src/community/store.js';
 import { ACCOUNTS_DATABASE } from '../../src/databases.js';
 import { userVersion } from '../../src/storage/migrations.js';
@@ -19,7 +19,7 @@ const dir = tempDir('toilet-shipped-layouts');
 after(() => dir.remove());
 
 const OPENERS: Record<string, (path: string) => Database.Database> = {
-  accounts: (path) => new AccountsStore(path, ACCOUNTS_DATABASE).db,
+  accounts: (path) => new SqliteAccountsStore(path, ACCOUNTS_DATABASE).db,
   overlay: (path) => new OverlayStore(path).db,
 };
 

@@ -3,10 +3,12 @@
 // the end. PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
 // Without the binaries the tests that need it are skipped, except in CI (CI=true), where .ci/run installs
 // them and a skip would hide the write side's PostgreSQL path.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { claimPort } from '../../src/http/port.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
@@ -90,6 +92,20 @@ export async function startPostgres(): Promise<TestPostgres> {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** The cluster of a test file: started before its first test (unless `noPostgres`), stopped after its last. */
+export function fileCluster(): { readonly cluster: TestPostgres } {
+  const held: { cluster?: TestPostgres } = {};
+  before(async () => {
+    if (!noPostgres) held.cluster = await startPostgres();
+  });
+  after(() => held.cluster?.stop());
+  return {
+    get cluster() {
+      return held.cluster ?? assert.fail('the cluster has not started (PostgreSQL missing?)');
     },
   };
 }

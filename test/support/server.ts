@@ -101,6 +101,11 @@ export interface ServeOptions {
   accessLines?: (lines: string) => void;
   /** Opens the write side's storage as npm start does (src/stores.ts: DATABASE_URL's PostgreSQL when set); default: the SQLite files. */
   openStorage?: boolean;
+  /**
+   * Opens the storage as openStorage does (DATABASE_URL in `env`) and keeps the accounts core in its
+   * PostgreSQL, as the service will once the stores that reference the accounts move too (src/stores.ts).
+   */
+  accountsInPostgres?: boolean;
   /** The features' slices instead of src/features.ts (test/architecture/example-feature.test.ts). */
   slices?: AppOptions['slices'];
   /** Finds the native uWS module for HTTP_TRANSPORT (createApp's uwsProbe); default: the installed packages. */
@@ -138,7 +143,8 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const places = options.places === 'embedded' ? undefined : (options.places ?? null);
   // loaded on the first serve: a test that takes only the constants or fresh() from here does not load the app
   const { createApp } = await import('../../src/app.js');
-  const storage = options.openStorage ? await (await import('../../src/stores.js')).openStorage(config, options.log ?? SILENT) : undefined;
+  const opened = options.openStorage || options.accountsInPostgres ? await (await import('../../src/stores.js')).openStorage(config, options.log ?? SILENT) : undefined;
+  const storage = opened && options.accountsInPostgres ? { ...opened, accounts: opened.postgres ?? assert.fail('accountsInPostgres needs DATABASE_URL in env') } : opened;
   const app = createApp({ config, log: options.log ?? SILENT, now, places, storage, sourceFetchTimers: options.sourceFetchTimers, clientDocumentFetchForTests: options.clientDocumentFetchForTests, uwsProbe: options.uwsProbe, ...(options.accessLines ? { accessLines: options.accessLines } : {}), ...(options.slices ? { slices: options.slices } : {}) });
   try {
     if (options.prepareThreads) app.threads!.prepare(config.httpThreads - 1);

@@ -167,7 +167,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       const { page } = p;
       await signUp(p, `Mo ${layout}`);
       const account = await (await page.request.get(`${site.base}/api/v1/account`)).json();
-      site.app.accounts.store.setModerator(account.id, true);
+      await site.app.accounts.store.setModerator(account.id, true);
 
       await page.goto(`${site.base}/moderation`);
       const item = page.locator('.queue-item', { hasText: submission });
@@ -196,7 +196,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     const lost = await person(PHONE);
     await signUp(lost, 'Lin');
     const account = await (await lost.page.request.get(`${site.base}/api/v1/account`)).json();
-    const link = new AccountModeration(new Moderation(site.app.community.store, site.app.catalog, () => nowMs, { baseUrl: site.base, osmNotesApi: null }), site.app.accounts.store, () => nowMs, site.base).recoveryLink(account.id, 'lost phone');
+    const link = await new AccountModeration(new Moderation(site.app.community.store, site.app.catalog, () => nowMs, { baseUrl: site.base, osmNotesApi: null }), site.app.accounts.store, () => nowMs, site.base).recoveryLink(account.id, 'lost phone');
 
     const found = await person(DESKTOP);
     await found.page.goto(link.url);

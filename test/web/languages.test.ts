@@ -136,7 +136,7 @@ describe('the site in seven languages', { skip: browserPath === null ? 'chromium
     await virtualAuthenticator(setup, first);
     await createAccountInPage(first, site.base, 'Maria Moderadora', await serviceClient(site.base).token());
     const account = await (await first.request.get(`${site.base}/api/v1/account`)).json();
-    site.app.accounts.store.setModerator(account.id, true);
+    await site.app.accounts.store.setModerator(account.id, true);
     const claimed = await first.request.post(`${site.base}/api/v1/toilets/${toilet.slice(3)}/claims`, { data: { business_name: 'Café Trindade', contact_email: 'cafe@example.org' }, headers: { Origin: site.base } });
     assert.equal(claimed.status(), 201, await claimed.text());
     const submitted = await serviceClient(site.base).post('/api/v1/submissions', { lat: 41.1496, lon: -8.6109, name: 'Jardim da Cordoaria' }, { origin: site.base });

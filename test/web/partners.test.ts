@@ -105,7 +105,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     const mod = await person(browser, DESKTOP);
     await signUp(site, mod, 'Moderator Mia');
     const modAccount = await (await mod.page.request.get(`${site.base}/api/v1/account`)).json();
-    site.app.accounts.store.setModerator(modAccount.id, true);
+    await site.app.accounts.store.setModerator(modAccount.id, true);
     await mod.page.goto(`${site.base}/moderation`);
     const item = mod.page.locator('.queue-item', { hasText: 'Cafe de Paris' });
     await item.waitFor();
