@@ -17,7 +17,7 @@ import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, Usa
 import { AccountModeration } from './account-moderation.js';
 import { ClaimModeration } from './claim-moderation.js';
 import { AccountEventLog } from '../accounts/event-log.js';
-import { PartnerStore } from '../partners/store.js';
+import { SqlitePartnerStore } from '../partners/sqlite-store.js';
 import type { QueuedClaim } from '../partners/claims.js';
 
 const COMMAND = {
@@ -73,10 +73,10 @@ interface Session {
 }
 
 /** One subcommand: done (0), or the exit code of a usage failure; a refusal throws. */
-type Subcommand = (session: Session) => number;
+type Subcommand = (session: Session) => number | Promise<number>;
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
-export function main(argv: string[], io: CommandIo = processIo()): number {
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const console = commandConsole(io);
   const parsed = parseCommand(COMMAND, argv, console);
   if (typeof parsed === 'number') return parsed;
@@ -101,10 +101,10 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
-    const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new AccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
+    const claimModeration = new ClaimModeration(moderation, { store: new SqlitePartnerStore(accounts, new AccountEventLog(accounts.db, Date.now)), now: Date.now, toilets: catalog, changed: () => {} });
     if (values.name !== undefined && command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    return spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
+    return await spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
   } catch (error) {
     return fail(error, console);
   } finally {
@@ -113,14 +113,14 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
   }
 }
 
-function listQueues({ args, moderation, claims, show }: Session): number {
+async function listQueues({ args, moderation, claims, show }: Session): Promise<number> {
   const which = args[0] ?? 'all';
   if (!['all', 'submissions', 'reports', 'gone-votes', 'claims', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
   const queues = {
     ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
     ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
     ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
-    ...(which === 'all' || which === 'claims' ? { claims: claims.pending() } : {}),
+    ...(which === 'all' || which === 'claims' ? { claims: await claims.pending() } : {}),
     ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
   };
   show(queues, () => describeQueues(queues));
@@ -128,14 +128,14 @@ function listQueues({ args, moderation, claims, show }: Session): number {
 }
 
 /** approve or reject: a submission, a report or a business claim. */
-function decide({ command, args: [target], values, moderation, claims, show }: Session): number {
+async function decide({ command, args: [target], values, moderation, claims, show }: Session): Promise<number> {
   const claim = target.startsWith('clm_');
   if (values.name !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
   const reason = values.reason ?? '';
   const done = claim
     ? command === 'approve'
-      ? claims.approve(target, reason, values.name)
-      : claims.reject(target, reason)
+      ? await claims.approve(target, reason, values.name)
+      : await claims.reject(target, reason)
     : command === 'approve'
       ? moderation.approve(target, reason)
       : moderation.reject(target, reason);
@@ -143,8 +143,8 @@ function decide({ command, args: [target], values, moderation, claims, show }: S
   return 0;
 }
 
-function setPlan({ args: [listing, tier], values, claims, show }: Session): number {
-  const done = claims.plan(listing, tier, values.reason ?? '');
+async function setPlan({ args: [listing, tier], values, claims, show }: Session): Promise<number> {
+  const done = await claims.plan(listing, tier, values.reason ?? '');
   show({ done }, () => done);
   return 0;
 }

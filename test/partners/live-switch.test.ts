@@ -70,7 +70,7 @@ describe('business hours and the live switch', () => {
     assert.equal((await partner()).open_now, true, 'the hours rule again at once');
     assert.equal(stored(), TUESDAY + 12 * HOUR, 'without a write');
     const before = profileEvents().length;
-    service.app.partners.poll();
+    await service.app.partners.poll();
     assert.equal(stored(), 0);
     const events = profileEvents();
     assert.equal(events.length, before + 1);

@@ -81,10 +81,10 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const toilet = toilets[4];
     const first = await claimAs(service, toilet, 'Bar Un', '198.51.100.43');
     const second = await claimAs(service, toilet, 'Bar Deux', '198.51.100.44');
-    service.app.partners.claims.reject(second.claim, 'not the operator of this toilet');
+    await service.app.partners.claims.reject(second.claim, 'not the operator of this toilet');
     const retried = await second.browser.request('POST', `/toilets/${toilet}/claims`, { body: { business_name: 'Bar Deux', contact_email: 'deux@example.org' } });
     assert.equal(retried.status, 201, 'a rejected claim does not block a new one');
-    const decision = service.app.partners.claims.approve(first.claim, 'phoned the business');
+    const decision = await service.app.partners.claims.approve(first.claim, 'phoned the business');
     assert.deepEqual(decision.rejected_others, [retried.json.id], 'approving rejects the other pending claims');
     const third = new Browser(service, '198.51.100.45');
     await third.signUp('Bar Trois');
@@ -102,11 +102,11 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const pending = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone' } });
     assert.equal(pending.status, 409);
     problem(pending, 'claim-not-approved');
-    service.app.partners.claims.approve(owner.claim, 'ok');
+    await service.app.partners.claims.approve(owner.claim, 'ok');
     const noPlan = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone' } });
     assert.equal(noPlan.status, 409);
     problem(noPlan, 'no-running-plan');
-    service.app.partners.plans.setManualPlan(owner.listing, 'plus');
+    await service.app.partners.plans.setManualPlan(owner.listing, 'plus');
 
     const changed = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone', opening_hours: 'Mo-Sa 07:00-19:00', open_now: false } });
     assert.equal(changed.status, 200, JSON.stringify(changed.json));
