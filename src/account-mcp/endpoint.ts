@@ -78,14 +78,14 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
   const metadataUrl = resourceMetadataUrl(config.baseUrl);
   const bearerCheck = ({ OAuthError, OAuthErrorCode }: McpSdk) => {
     const verifier: OAuthTokenVerifier = {
-      verifyAccessToken: (token) => {
-        const grant = grants.verifyAccess(token, now());
-        if (grant === null) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.'));
+      verifyAccessToken: async (token) => {
+        const grant = await grants.verifyAccess(token, now());
+        if (grant === null) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.');
         const principal: Principal = { account: grant.account_id, grant: grant.id };
         // Expiry was decided above on the injected clock; the SDK compares expiresAt with the wall clock
         // again, so it gets the token's remaining lifetime on that clock.
         const expiresAt = Math.floor((Date.now() + grant.expires_at - now()) / 1000);
-        return Promise.resolve({ token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } });
+        return { token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } };
       },
     };
     return { verifier, requiredScopes: [SCOPE], resourceMetadataUrl: metadataUrl, expectedResource: resource };

@@ -68,7 +68,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if (context.session === null) return signInPage(language, client, `${request.path}?${request.query}`);
       if (!recentPasskey(context.session, context.nowMs)) return confirmPage(language, client, RECENT_PASSKEY_MS);
       const account = accounts.account(context.session.account)!;
-      const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
+      const token = await grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
       return consentPage(language, client, checked.request, account.display_name, token);
     },
   });
@@ -81,7 +81,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
     headers: ['content-type', ...LANGUAGE_HEADERS],
     body: { maxBytes: 4096, tooLargeStatus: 400 },
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
+    handle: async (request, context) => {
       const language = requestLanguage(request, secure);
       const { lang } = language;
       const fault = (status: number, key: 'notWhole' | 'signedOut' | 'confirmFirst' | 'ended') =>
@@ -92,13 +92,13 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if (token === undefined || (decision !== 'approve' && decision !== 'deny')) return fault(400, 'notWhole');
       if (context.session === null) return fault(401, 'signedOut');
       if (decision === 'approve' && !recentPasskey(context.session, context.nowMs)) return fault(401, 'confirmFirst');
-      const consent = grants.takeConsent(token, context.session.tokenHash, context.nowMs);
+      const consent = await grants.takeConsent(token, context.session.tokenHash, context.nowMs);
       if (consent === null) return fault(400, 'ended');
       if (decision === 'deny') {
         log.info('oauth authorization denied', { client: consent.client_id });
         return redirect(withParams(consent.redirect_uri, { error: 'access_denied', error_description: 'The person denied the request.', state: consent.state, iss: baseUrl }));
       }
-      const code = grants.issueCode(consent, context.session.account, context.nowMs);
+      const code = await grants.issueCode(consent, context.session.account, context.nowMs);
       log.info('oauth authorization approved', { client: consent.client_id, account: context.session.account });
       return redirect(withParams(consent.redirect_uri, { code, state: consent.state, iss: baseUrl }));
     },
@@ -117,7 +117,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       const status = error === 'temporarily_unavailable' ? 503 : 400;
       return { page: errorPage(language, status, say(lang, 'error.unidentifiedTitle'), say(lang, 'error.unidentified'), { code: error, detail: error_description }) };
     }
-    const client = clientId === null ? null : store.client(clientId);
+    const client = clientId === null ? null : await store.read((tables) => tables.client(clientId));
     if (client === null) return { page: errorPage(language, 400, say(lang, 'error.unknownAppTitle'), say(lang, 'error.unknownApp'), { code: 'invalid_client' }) };
     return { client };
   }

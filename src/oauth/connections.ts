@@ -37,12 +37,13 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
+    handle: async (request, context) => {
       const language = requestLanguage(request, secure);
       const title = say(language.lang, 'connections.title');
       if (context.session === null) return renderOAuthPage({ language, title, main: signInBlock(language.lang, say(language.lang, 'connections.signIn'), OAUTH_PATHS.connections), signIn: true });
       const revoked = new URLSearchParams(request.query).get('revoked') === '1';
-      return renderOAuthPage({ language, title, main: connectionsList(language.lang, store.connections(context.session.account), revoked) });
+      const { account } = context.session;
+      return renderOAuthPage({ language, title, main: connectionsList(language.lang, await store.read((tables) => tables.connections(account)), revoked) });
     },
   });
 
@@ -54,12 +55,12 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     headers: ['content-type', ...LANGUAGE_HEADERS],
     body: { maxBytes: 1024, tooLargeStatus: 400 },
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
+    handle: async (request, context) => {
       const language = requestLanguage(request, secure);
       const refused = (status: number, key: 'connections.signedOut' | 'connections.noSuch') => errorPage(language, status, say(language.lang, 'error.refusedTitle'), say(language.lang, key));
       if (context.session === null) return refused(401, 'connections.signedOut');
       const grantId = formFields(request.headers['content-type'], request.body)?.get('grant');
-      if (grantId === undefined || !grants.revokeForAccount(grantId, context.session.account)) return refused(404, 'connections.noSuch');
+      if (grantId === undefined || !(await grants.revokeForAccount(grantId, context.session.account))) return refused(404, 'connections.noSuch');
       log.info('oauth grant revoked by the account', { account: context.session.account, grant: grantId });
       return { status: 303, headers: ['Location', `${OAUTH_PATHS.connections}?revoked=1`, ...NO_STORE] };
     },

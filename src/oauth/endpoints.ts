@@ -34,7 +34,8 @@ export interface EndpointDeps {
 export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps): void {
   const { store, grants, log, pendingClientsMax } = deps;
   const chain = new GuardChain(deps.guards);
-  const post = (pattern: string, needs: GuardNeeds, maxBytes: number, handle: (request: HttpRequestInfo, nowMs: number) => RouteResult) =>
+  const known = async (clientId: string) => (await store.read((tables) => tables.client(clientId))) !== null;
+  const post = (pattern: string, needs: GuardNeeds, maxBytes: number, handle: (request: HttpRequestInfo, nowMs: number) => Promise<RouteResult>) =>
     chain.route(server, {
       method: 'POST',
       pattern,
@@ -42,30 +43,30 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
       headers: ['content-type'],
       cors: CLIENT_CORS,
       body: { maxBytes, tooLargeStatus: 400 },
-      handle: (request, context) => withHeaders(handle(request, context.nowMs), context.headers),
+      handle: async (request, context) => withHeaders(await handle(request, context.nowMs), context.headers),
       renderRefusal: (refusal, context, _request, status) => refusalAsOAuthError(refusal, status, context.headers),
     });
 
-  post(OAUTH_PATHS.register, REGISTRATION_NEEDS, REGISTRATION_MAX_BYTES, (request, nowMs) => {
+  post(OAUTH_PATHS.register, REGISTRATION_NEEDS, REGISTRATION_MAX_BYTES, async (request, nowMs) => {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'])) return oauthError(400, 'invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
     const body: unknown = parseJson(request.body ?? Buffer.alloc(0));
     if (body === NOT_JSON) return oauthError(400, 'invalid_client_metadata', 'The body is not valid JSON; send the client metadata as a JSON object.');
     const checked = checkRegistration(body, nowMs);
     if ('error' in checked) return oauthError(400, checked.error, checked.error_description);
     // bounded, not refused: a cap on registrations would lock out every new agent
-    store.transaction(() => {
-      store.insertClient(clientRow(checked, nowMs));
-      store.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
+    await store.transaction(function* (tables) {
+      yield* tables.insertClient(clientRow(checked, nowMs));
+      yield* tables.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
     });
     log.info('oauth client registered', { client: checked.client_id });
     return jsonAnswer(201, checked);
   });
 
-  post(OAUTH_PATHS.token, CLIENT_NEEDS, FORM_MAX_BYTES, (request, nowMs) => {
+  post(OAUTH_PATHS.token, CLIENT_NEEDS, FORM_MAX_BYTES, async (request, nowMs) => {
     const form = formFields(request.headers['content-type'], request.body);
     if (form === null) return oauthError(400, 'invalid_request', 'Send the token request as application/x-www-form-urlencoded, each field once (RFC 6749 section 4.1.3).');
     const clientId = form.get('client_id');
-    if (clientId === undefined || store.client(clientId) === null) {
+    if (clientId === undefined || !(await known(clientId))) {
       return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first, or use a client ID metadata document URL that has been through /oauth/authorize, and send that client_id.');
     }
     const resource = form.get('resource') ?? null;
@@ -75,11 +76,11 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
       const code = form.get('code');
       const redirectUri = form.get('redirect_uri');
       if (code === undefined || redirectUri === undefined) return oauthError(400, 'invalid_request', 'Send code and redirect_uri (the one of the authorization request) with code_verifier.');
-      outcome = grants.redeemCode({ code, clientId, redirectUri, verifier: form.get('code_verifier') ?? '', resource }, nowMs);
+      outcome = await grants.redeemCode({ code, clientId, redirectUri, verifier: form.get('code_verifier') ?? '', resource }, nowMs);
     } else if (grantType === 'refresh_token') {
       const refreshToken = form.get('refresh_token');
       if (refreshToken === undefined) return oauthError(400, 'invalid_request', 'Send refresh_token.');
-      outcome = grants.refresh({ refreshToken, clientId, resource }, nowMs);
+      outcome = await grants.refresh({ refreshToken, clientId, resource }, nowMs);
     } else {
       return oauthError(400, grantType === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
     }
@@ -90,15 +91,15 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     return jsonAnswer(200, outcome);
   });
 
-  post(OAUTH_PATHS.revoke, CLIENT_NEEDS, FORM_MAX_BYTES, (request) => {
+  post(OAUTH_PATHS.revoke, CLIENT_NEEDS, FORM_MAX_BYTES, async (request) => {
     const form = formFields(request.headers['content-type'], request.body);
     if (form === null) return oauthError(400, 'invalid_request', 'Send the revocation as application/x-www-form-urlencoded, each field once (RFC 7009).');
     const token = form.get('token');
     if (token === undefined) return oauthError(400, 'invalid_request', 'Send token, the access or refresh token to revoke.');
     const clientId = form.get('client_id');
-    if (clientId === undefined || store.client(clientId) === null) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
+    if (clientId === undefined || !(await known(clientId))) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
     // RFC 7009 section 2.2: unknown, ended and other clients' tokens are answered 200 as well
-    grants.revoke(token, clientId);
+    await grants.revoke(token, clientId);
     return jsonAnswer(200, {});
   });
 }
