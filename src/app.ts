@@ -50,7 +50,7 @@ import { PROBLEM_TYPES, problemTypesOf } from './problems.js';
 import { OPERATIONS, operationsOf } from './operations.js';
 import { ACCOUNTS_DATABASE, accountsMigrationsOf } from './databases.js';
 import { accountsDatabase } from './accounts/store.js';
-import { fileStorage, type Storage } from './stores.js';
+import { fileStorage, storeProbes, type Storage } from './stores.js';
 import { inStartOrder, type Feature, type FeatureSlice } from './feature.js';
 import type { ProblemSlug, ProblemType } from './http/problem-types.js';
 import { SourceFetch } from './source-fetch/source-fetch.js';
@@ -184,7 +184,7 @@ export function createApp(options: AppOptions): App {
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
   const limitSync = config.redisUrl === null ? null : new RateLimitSync({ redisUrl: config.redisUrl, limiters: allLimiters(limits), log, now });
-  registerStatusRoutes(server, { catalog, community, problems, now, sourceFetch, limitSync, transport: transport.name });
+  registerStatusRoutes(server, { catalog, probes: storeProbes(storage, community, accounts.store.db), problems, now, sourceFetch, limitSync, transport: transport.name });
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });

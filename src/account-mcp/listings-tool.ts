@@ -9,6 +9,8 @@ import { inputSchemaOf, operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from '../partners/operations.js';
 import { selfContainedSchema } from '../schemas/resources.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
+import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
+import { storageTrouble } from '../storage/errors.js';
 
 /** Reads the account's listings (src/partners/listings.ts, bound to its context). */
 export type ListingsReader = (accountId: string) => Promise<{ listings: unknown[] }>;
@@ -37,8 +39,10 @@ export function listingsTool(read: ListingsReader, log: Logger): AccountFeature 
             const answer = await read(principalOf(ctx.http?.authInfo).account);
             return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
           } catch (error) {
-            log.error('get_my_partner_listings failed', { error: (error as Error)?.stack ?? String(error) });
-            return { content: [{ type: 'text', text: 'The listings cannot be read right now. Try again in a minute.' }], isError: true };
+            const trouble = storageTrouble(error);
+            log.error(trouble === null ? 'get_my_partner_listings failed' : `storage unavailable: ${trouble}`, { error: (error as Error)?.stack ?? String(error) });
+            const why = trouble === null ? '' : `: ${trouble}`;
+            return { content: [{ type: 'text', text: `The listings cannot be read right now${why}. Try again in ${STORAGE_RETRY_SECONDS} seconds.` }], isError: true };
           }
         },
       );

@@ -10,9 +10,9 @@ import { formFields, NO_STORE } from './answers.js';
 import { isDocumentClientId } from './client-documents.js';
 import { OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
-import { errorPage, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
+import { errorPage, escapeHtml, OAUTH_PAGE_CSP, orUnavailablePage, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
 import type { ConnectionRow, OAuthStore } from './store.js';
-import { formatDay, LANGUAGE_HEADERS, requestLanguage, say, type Language, type PageTextKey } from './text/texts.js';
+import { formatDay, LANGUAGE_HEADERS, say, type Language, type PageTextKey } from './text/texts.js';
 
 const PAGE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { session: 'optional' } };
 const REVOKE_NEEDS: GuardNeeds = { rateLimit: RATE_LIMIT_POLICIES.perIp, guards: { origin: 'site', session: 'optional' } };
@@ -37,14 +37,13 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
-    handle: async (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, deps.log, async (language) => {
       const title = say(language.lang, 'connections.title');
       if (context.session === null) return renderOAuthPage({ language, title, main: signInBlock(language.lang, say(language.lang, 'connections.signIn'), OAUTH_PATHS.connections), signIn: true });
       const revoked = new URLSearchParams(request.query).get('revoked') === '1';
       const { account } = context.session;
       return renderOAuthPage({ language, title, main: connectionsList(language.lang, await store.read((tables) => tables.connections(account)), revoked) });
-    },
+    }),
   });
 
   chain.route(server, {
@@ -55,15 +54,14 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     headers: ['content-type', ...LANGUAGE_HEADERS],
     body: { maxBytes: 1024, tooLargeStatus: 400 },
     renderRefusal: pageRefusal(secure),
-    handle: async (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, deps.log, async (language) => {
       const refused = (status: number, key: 'connections.signedOut' | 'connections.noSuch') => errorPage(language, status, say(language.lang, 'error.refusedTitle'), say(language.lang, key));
       if (context.session === null) return refused(401, 'connections.signedOut');
       const grantId = formFields(request.headers['content-type'], request.body)?.get('grant');
       if (grantId === undefined || !(await grants.revokeForAccount(grantId, context.session.account))) return refused(404, 'connections.noSuch');
       log.info('oauth grant revoked by the account', { account: context.session.account, grant: grantId });
       return { status: 303, headers: ['Location', `${OAUTH_PATHS.connections}?revoked=1`, ...NO_STORE] };
-    },
+    }),
   });
 }
 

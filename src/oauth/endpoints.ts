@@ -8,7 +8,7 @@ import { CorsPolicy } from '../http/cors.js';
 import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js';
 import { RATE_LIMIT_POLICIES } from '../schemas/operations.js';
 import type { Logger } from '../log.js';
-import { formFields, jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
+import { formFields, jsonAnswer, oauthError, refusalAsOAuthError, temporarilyUnavailable, unavailableStorage } from './answers.js';
 import { checkRegistration, clientRow } from './clients.js';
 import { OAUTH_PATHS } from './discovery.js';
 import type { Grants } from './grants.js';
@@ -43,7 +43,15 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
       headers: ['content-type'],
       cors: CLIENT_CORS,
       body: { maxBytes, tooLargeStatus: 400 },
-      handle: async (request, context) => withHeaders(await handle(request, context.nowMs), context.headers),
+      handle: async (request, context) => {
+        try {
+          return withHeaders(await handle(request, context.nowMs), context.headers);
+        } catch (error) {
+          const trouble = unavailableStorage(error, log, request.path);
+          if (trouble === null) throw error;
+          return temporarilyUnavailable(trouble, context.headers);
+        }
+      },
       renderRefusal: (refusal, context, _request, status) => refusalAsOAuthError(refusal, status, context.headers),
     });
 
