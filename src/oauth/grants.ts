@@ -10,6 +10,8 @@ import { secretHash } from '../accounts/store.js';
 import { ACCESS_TOKEN_LIFETIME_MS, CODE_LIFETIME_MS, CONSENT_LIFETIME_MS, GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, TOUCH_EVERY_MS } from './lifetimes.js';
 import type { AccessRow, AuthorizationRequest, ConsentRow, GrantRow, OAuthStore, OAuthTables } from './store.js';
 import type { Step } from '../storage/steps.js';
+import { storageTrouble } from '../storage/errors.js';
+import type { Logger } from '../log.js';
 
 /** A token endpoint error (RFC 6749 section 5.2). */
 export interface TokenError {
@@ -48,7 +50,10 @@ export class Grants {
   /** Told, inside the transaction that ends a grant and before its rows go, which grant ends and why. */
   private readonly endListeners: ((grantId: string, why: GrantEnd) => void)[] = [];
 
-  constructor(private readonly store: OAuthStore) {}
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly log: Logger,
+  ) {}
 
   onGrantEnd(listener: (grantId: string, why: GrantEnd) => void): void {
     this.endListeners.push(listener);
@@ -164,11 +169,22 @@ export class Grants {
     return ended;
   }
 
-  /** The live grant an access token belongs to, or null; records the grant's use (at most once a minute). */
+  /**
+   * The live grant an access token belongs to, or null; records the grant's use (at most once a minute).
+   * While the storage cannot take that record the token still works: the read it allows goes on, and the
+   * use is recorded at a later request.
+   */
   async verifyAccess(token: string, nowMs: number): Promise<AccessRow | null> {
     const row = await this.store.read((tables) => tables.access(secretHash(token)));
     if (row === null || row.expires_at <= nowMs) return null;
-    if (nowMs - row.last_used_at >= TOUCH_EVERY_MS) await this.store.transaction((tables) => tables.touchGrant(row.id, nowMs));
+    if (nowMs - row.last_used_at < TOUCH_EVERY_MS) return row;
+    try {
+      await this.store.transaction((tables) => tables.touchGrant(row.id, nowMs));
+    } catch (error) {
+      const trouble = storageTrouble(error);
+      if (trouble === null) throw error;
+      this.log.error(`the use of an oauth grant is not recorded now: ${trouble}; recorded at a later request`, { grant: row.id });
+    }
     return row;
   }
 

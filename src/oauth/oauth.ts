@@ -55,7 +55,7 @@ export class OAuth {
     fetchForTests?: DocumentFetchForTests,
   ) {
     this.store = new SqliteOAuthStore(accounts.store.db);
-    this.grants = new Grants(this.store);
+    this.grants = new Grants(this.store, log);
     const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
     this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });
     // inside the accounts' own transaction (sign-out everywhere, a recovery), on the same connection

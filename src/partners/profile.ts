@@ -116,6 +116,7 @@ export class PartnerProfiles {
   async endClosures(): Promise<number> {
     const { store, now } = this.context;
     const nowMs = now();
+    if (!(await store.read((tables) => tables.closureOver(nowMs)))) return 0;
     const ended = await store.transaction(function* (tables) {
       const listings = yield* tables.endClosures(nowMs);
       for (const listing of listings) {

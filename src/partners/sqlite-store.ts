@@ -80,6 +80,7 @@ export class SqlitePartnerTables implements PartnerTables {
       setPlan: db.prepare('UPDATE partner_listings SET plan_tier = ?, plan_source = ?, plan_changed_at = ?, updated_at = ? WHERE id = ?'),
       setStripe: db.prepare('UPDATE partner_listings SET stripe_subscription_id = ?, stripe_status = ?, updated_at = ? WHERE id = ?'),
       setProfile: db.prepare('UPDATE partner_listings SET conditions = ?, opening_hours = ?, closed_until = ?, updated_at = ? WHERE id = ?'),
+      closureOver: db.prepare('SELECT 1 FROM partner_listings WHERE closed_until > 0 AND closed_until <= ? LIMIT 1').pluck(),
       endClosures: db.prepare('UPDATE partner_listings SET closed_until = 0, updated_at = @now WHERE closed_until > 0 AND closed_until <= @now RETURNING *'),
       moveToilet: db.prepare('UPDATE partner_listings SET toilet_id = ?, updated_at = ? WHERE toilet_id = ?'),
       moveClaims: db.prepare('UPDATE partner_claims SET toilet_id = ? WHERE toilet_id = ?'),
@@ -182,6 +183,10 @@ export class SqlitePartnerTables implements PartnerTables {
 
   setProfile(id: string, profile: { conditions: Conditions | null; opening_hours: string | null; closed_until: number }, atMs: number): Step<void> {
     return answered(void this.sql.setProfile.run(profile.conditions, profile.opening_hours, profile.closed_until, atMs, id));
+  }
+
+  closureOver(nowMs: number): Step<boolean> {
+    return answered(this.sql.closureOver.get(nowMs) !== undefined);
   }
 
   endClosures(nowMs: number): Step<ListingRow[]> {

@@ -93,6 +93,8 @@ export interface PartnerTables {
   setPlan(id: string, tier: PlanTier | null, source: PlanSource, atMs: number): Step<void>;
   setStripe(id: string, subscriptionId: string | null, status: string | null, atMs: number): Step<void>;
   setProfile(id: string, profile: { conditions: Conditions | null; opening_hours: string | null; closed_until: number }, atMs: number): Step<void>;
+  /** Whether a closure's 12 hours are over and not yet recorded (a read: the poll takes no write lock for nothing). */
+  closureOver(nowMs: number): Step<boolean>;
   /** Ends every closure whose 12 hours are over (closed_until back to 0); returns those listings. */
   endClosures(nowMs: number): Step<ListingRow[]>;
   /** Carries listings and claims stored under a toilet's old id to its new one (an import's id move). */

@@ -40,7 +40,7 @@ test('a registered client of the release before keeps its grant; document client
     const oauthStore = new SqliteOAuthStore(store.db);
     const oauth = oauthStore.tables;
     assert.equal(runNow(oauth.client(metadata.client_id))?.document_expires_at, null, 'a registered client has no document time');
-    const refreshed = await new Grants(oauthStore).refresh({ refreshToken: 'refresh', clientId: metadata.client_id, resource: null }, 2 * DAY);
+    const refreshed = await new Grants(oauthStore, { info() {}, error() {} }).refresh({ refreshToken: 'refresh', clientId: metadata.client_id, resource: null }, 2 * DAY);
     assert.ok('access_token' in refreshed && refreshed.refresh_token, JSON.stringify(refreshed));
 
     const url = 'https://agent.example/oauth/client.json';
