@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../src/app.js';
 import type { PartnerContext } from '../src/partners/context.js';
-import { PartnerStore } from '../src/partners/store.js';
+import { SqlitePartnerStore } from '../src/partners/sqlite-store.js';
 import { PartnerClaims } from '../src/partners/claims.js';
 import { PartnerPlans } from '../src/partners/plans.js';
 import { PartnerProfiles } from '../src/partners/profile.js';
@@ -61,7 +61,7 @@ export async function partnerCost(db: string, taskMs: number, pairs: number): Pr
     const t = app.catalog.snapshot.table;
     const without = app.catalog.current().overlays;
     const started = performance.now();
-    const { listings, closed } = makeListings(app, Math.round(t.count * PARTNERED_SHARE));
+    const { listings, closed } = await makeListings(app, Math.round(t.count * PARTNERED_SHARE));
     const setupMs = performance.now() - started;
     const withPartners = app.catalog.current().overlays;
 
@@ -109,25 +109,26 @@ export async function partnerCost(db: string, taskMs: number, pairs: number): Pr
  * at once (refreshOverlays, as the server does for another process's commits). One transaction around
  * them all: this case measures the reads, not 40,000 commits.
  */
-function makeListings(app: App, count: number): { listings: number; closed: number } {
+async function makeListings(app: App, count: number): Promise<{ listings: number; closed: number }> {
   const t = app.catalog.snapshot.table;
   const account = 'acc_partner_bench';
   const accounts = app.accounts.file;
-  const context: PartnerContext = { store: new PartnerStore(accounts), events: app.accounts.events, now: () => NOW, toilets: app.catalog, changed: () => {} };
+  const context: PartnerContext = { store: new SqlitePartnerStore(accounts, app.accounts.events), now: () => NOW, toilets: app.catalog, changed: () => {} };
   const [claims, plans, profiles] = [new PartnerClaims(context), new PartnerPlans(context), new PartnerProfiles(context)];
   const step = t.count / count;
   let closed = 0;
-  accounts.transaction(() => {
-    accounts.db.prepare('INSERT INTO accounts (id, user_handle, display_name, created_at) VALUES (?, ?, ?, ?)').run(account, Buffer.from(account), 'Bench Partners', NOW);
-    for (let n = 0; n < count; n++) {
-      const claim = claims.claim(account, toiletId(t, Math.floor(n * step)), { business_name: `Partner ${n}`, contact_email: 'partners@example.org' });
-      claims.approve(claim.id, 'bench');
-      plans.setManualPlan(claim.listing, n % 2 === 0 ? 'basic' : 'plus');
-      const switchedOff = n % CLOSED_EVERY === 0;
-      profiles.update(account, claim.listing, { conditions: 'customers', opening_hours: BUSINESS_HOURS[n % BUSINESS_HOURS.length], ...(switchedOff ? { open_now: false } : {}) });
-      if (switchedOff) closed++;
-    }
-  });
+  // the SQLite store runs each operation's transaction at once, as a savepoint of this one
+  accounts.db.exec('BEGIN IMMEDIATE');
+  accounts.db.prepare('INSERT INTO accounts (id, user_handle, display_name, created_at) VALUES (?, ?, ?, ?)').run(account, Buffer.from(account), 'Bench Partners', NOW);
+  for (let n = 0; n < count; n++) {
+    const claim = await claims.claim(account, toiletId(t, Math.floor(n * step)), { business_name: `Partner ${n}`, contact_email: 'partners@example.org' });
+    await claims.approve(claim.id, 'bench');
+    await plans.setManualPlan(claim.listing, n % 2 === 0 ? 'basic' : 'plus');
+    const switchedOff = n % CLOSED_EVERY === 0;
+    await profiles.update(account, claim.listing, { conditions: 'customers', opening_hours: BUSINESS_HOURS[n % BUSINESS_HOURS.length], ...(switchedOff ? { open_now: false } : {}) });
+    if (switchedOff) closed++;
+  }
+  accounts.db.exec('COMMIT');
   app.catalog.refreshOverlays(null);
   return { listings: count, closed };
 }

@@ -4,10 +4,12 @@
 // PostgreSQL is reached asynchronously, so serve.ts opens this before the app is made and hands it in; an
 // app made without it (the tests) keeps everything in the files. The app closes what it was given.
 import { mkdirSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { Community } from './community/community.js';
 import { FileServerKey, PostgresServerKey, type ServerKeyTables } from './community/server-key.js';
 import { PostgresDatabase } from './storage/postgres.js';
+import { troubleOf, writeVersionBack, type StoreProbe } from './storage/probe.js';
 import { POSTGRES_SCHEMAS } from './databases.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -94,6 +96,21 @@ export function fileStorage(config: Config): Storage {
     },
     close: async () => {},
   };
+}
+
+/**
+ * The readiness probes of the write side (src/status): the overlay file, the accounts file, and with
+ * DATABASE_URL PostgreSQL, each with what is refused while it cannot take a write.
+ */
+export function storeProbes(storage: Storage, community: Community, accountsDb: Database.Database): StoreProbe[] {
+  const files: StoreProbe[] = [
+    { store: 'overlay database', refused: 'Contributions', trouble: async () => community.writeTrouble() },
+    { store: 'accounts database', refused: 'Sign-ups, sign-ins, business claims, partner payments and app connections', trouble: () => troubleOf(() => writeVersionBack(accountsDb)) },
+  ];
+  const { postgres } = storage;
+  if (postgres === null) return files;
+  const moved = STORES.filter((store) => store.postgres).map((store) => store.what);
+  return [...files, { store: `PostgreSQL database ${postgres.shown}`, refused: `Writes of ${moved.join(', ')}`, trouble: () => troubleOf(() => postgres.reachable()) }];
 }
 
 /** The start's one line on what DATABASE_URL holds and what is still in which file (null without it). */

@@ -7,6 +7,8 @@
 // are private and never cached (ttlMs 0): what they hold depends on the caller and on the relay's state.
 import type { AuthInfo, McpServer, OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import { GuardChain } from '../api/guards.js';
+import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
+import { storageTrouble } from '../storage/errors.js';
 import type { Limits } from '../api/limits.js';
 import type { Config } from '../config.js';
 import { CorsPolicy, PUBLIC_READ_EXPOSED_HEADERS } from '../http/cors.js';
@@ -77,14 +79,14 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
   const metadataUrl = resourceMetadataUrl(config.baseUrl);
   const bearerCheck = ({ OAuthError, OAuthErrorCode }: McpSdk) => {
     const verifier: OAuthTokenVerifier = {
-      verifyAccessToken: (token) => {
-        const grant = grants.verifyAccess(token, now());
-        if (grant === null) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.'));
+      verifyAccessToken: async (token) => {
+        const grant = await grants.verifyAccess(token, now());
+        if (grant === null) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked; refresh it or authorize again.');
         const principal: Principal = { account: grant.account_id, grant: grant.id };
         // Expiry was decided above on the injected clock; the SDK compares expiresAt with the wall clock
         // again, so it gets the token's remaining lifetime on that clock.
         const expiresAt = Math.floor((Date.now() + grant.expires_at - now()) / 1000);
-        return Promise.resolve({ token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } });
+        return { token, clientId: grant.client_id, scopes: grant.scope.split(' '), expiresAt, resource: new URL(grant.resource), extra: { ...principal } };
       },
     };
     return { verifier, requiredScopes: [SCOPE], resourceMetadataUrl: metadataUrl, expectedResource: resource };
@@ -115,7 +117,12 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
     try {
       authInfo = await verifyBearerToken(request.headers.authorization || undefined, bearer);
     } catch (error) {
-      return withHeaders(bearerAuthChallengeResponse(error, bearer), [...rateHeaders, ['Cache-Control', 'no-store']]);
+      const trouble = storageTrouble(error);
+      if (trouble === null) return withHeaders(bearerAuthChallengeResponse(error, bearer), [...rateHeaders, ['Cache-Control', 'no-store']]);
+      // the token could not be looked up: a JSON-RPC error with Retry-After, not a verdict on the token
+      log.error(`storage unavailable: ${trouble}`, { path: request.path, error: String(error) });
+      const detail = `The access token cannot be checked now: the service cannot read or store anything (${trouble}). Send the request again in ${STORAGE_RETRY_SECONDS} seconds`;
+      return refusalResponse({ slug: 'unavailable', detail, retryAfterSeconds: STORAGE_RETRY_SECONDS }, 503, [...rateHeaders, ['Cache-Control', 'no-store']], request.body);
     }
     const message = parseBody(request.body);
     const response = await handler.fetch(toWebRequest(request, requestOrigin, message === undefined), message === undefined ? { authInfo } : { authInfo, parsedBody: message });

@@ -12,9 +12,9 @@ import { principalOf, type AccountFeature } from './endpoint.js';
 import type { ListingsReader } from './listings-tool.js';
 
 export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, listings: ListingsReader): AccountFeature {
-  const caller = (authInfo: Parameters<typeof principalOf>[0]): Caller => {
+  const caller = async (authInfo: Parameters<typeof principalOf>[0]): Promise<Caller> => {
     const principal = principalOf(authInfo);
-    const own = listings(principal.account).listings as { id: string; toilet_id: string }[];
+    const own = (await listings(principal.account)).listings as { id: string; toilet_id: string }[];
     return { ...principal, listings: own };
   };
   // zod (the SDK's schema library) comes with the SDK, at the first request
@@ -34,8 +34,14 @@ export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, l
       };
       const low = server.server;
       low.setRequestHandler('events/list', { params }, () => ({ events: eventDescriptors() }));
-      low.setRequestHandler('events/subscribe', { params }, (params, ctx) => subscriptions.subscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
-      low.setRequestHandler('events/unsubscribe', { params }, (params, ctx) => subscriptions.unsubscribe(caller(ctx.http?.authInfo), params).catch(asProtocolError));
+      low.setRequestHandler('events/subscribe', { params }, async (params, ctx) => subscriptions.subscribe(await caller(ctx.http?.authInfo), params).catch(asProtocolError));
+      low.setRequestHandler('events/unsubscribe', { params }, async (params, ctx) => {
+        try {
+          return subscriptions.unsubscribe(await caller(ctx.http?.authInfo), params);
+        } catch (error) {
+          return asProtocolError(error);
+        }
+      });
     },
   };
 }

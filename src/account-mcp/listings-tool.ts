@@ -9,9 +9,11 @@ import { inputSchemaOf, operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from '../partners/operations.js';
 import { selfContainedSchema } from '../schemas/catalogue.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
+import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
+import { storageTrouble } from '../storage/errors.js';
 
 /** Reads the account's listings (src/partners/listings.ts, bound to its context). */
-export type ListingsReader = (accountId: string) => { listings: unknown[] };
+export type ListingsReader = (accountId: string) => Promise<{ listings: unknown[] }>;
 
 /** Reads one account's own data; the same call gives the same answer until the account changes something. */
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -32,13 +34,15 @@ export function listingsTool(read: ListingsReader, log: Logger): AccountFeature 
       server.registerTool(
         'get_my_partner_listings',
         { title: 'My partner listings', description: DESCRIPTION, inputSchema: input, outputSchema: output, annotations: READ_ONLY },
-        (_args, ctx): CallToolResult => {
+        async (_args, ctx): Promise<CallToolResult> => {
           try {
-            const answer = read(principalOf(ctx.http?.authInfo).account);
+            const answer = await read(principalOf(ctx.http?.authInfo).account);
             return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
           } catch (error) {
-            log.error('get_my_partner_listings failed', { error: (error as Error)?.stack ?? String(error) });
-            return { content: [{ type: 'text', text: 'The listings cannot be read right now. Try again in a minute.' }], isError: true };
+            const trouble = storageTrouble(error);
+            log.error(trouble === null ? 'get_my_partner_listings failed' : `storage unavailable: ${trouble}`, { error: (error as Error)?.stack ?? String(error) });
+            const why = trouble === null ? '' : `: ${trouble}`;
+            return { content: [{ type: 'text', text: `The listings cannot be read right now${why}. Try again in ${STORAGE_RETRY_SECONDS} seconds.` }], isError: true };
           }
         },
       );

@@ -292,7 +292,7 @@ interface GuardedRoute<I> {
   /** Validation (400): the input in checked form, or the refusal saying what to correct. */
   validate?(request: HttpRequestInfo, context: GuardContext<I>): { input: I } | Refusal;
   /** Existence and ownership (404). */
-  exists?(request: HttpRequestInfo, context: GuardContext<I>): Refusal | null;
+  exists?(request: HttpRequestInfo, context: GuardContext<I>): Refusal | null | Promise<Refusal | null>;
   /** Answers once every check passed; its answers add `context.headers`. */
   handle(request: HttpRequestInfo, context: GuardContext<I>): RouteResult | Promise<RouteResult>;
   /**

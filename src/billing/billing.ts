@@ -8,7 +8,6 @@ import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
 import type { SessionReader } from '../api/guards.js';
-import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { DeletionPostponed, type DeletionHook } from '../accounts/deletion.js';
 import type { Config } from '../config.js';
 import type { BillingParts } from './parts.js';
@@ -19,7 +18,7 @@ import type { ListingPlans } from './listings.js';
 import { statusRuns } from './plan.js';
 import { askStripe, ProviderRefused, ProviderUnreachable, stripeClient } from './provider.js';
 import { registerBillingRoutes } from './routes.js';
-import { BillingStore } from './store.js';
+import type { BillingStore } from './store.js';
 import { webhookVerifier } from './signature.js';
 
 const SWEEP_EVERY_MS = 3_600_000;
@@ -36,26 +35,24 @@ export class Billing {
   /** Its name and what it stands on, for the start and close order (src/feature.ts). */
   readonly name = 'billing';
   readonly needs: readonly string[] = ['accounts', 'partners'];
-  readonly store: BillingStore;
   /** null while partner payments are not configured. */
   readonly parts: BillingParts | null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly config: Config,
-    accounts: SqliteAccountsStore,
+    /** The billing tables (sqlite-store.ts), with the partner listings' of the same database. */
+    readonly store: BillingStore,
     private readonly listings: ListingPlans,
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
-    this.store = new BillingStore(accounts);
     const billing = config.billing;
     if (billing === null) {
       this.parts = null;
       return;
     }
     const stripe = stripeClient(billing);
-    const { store } = this;
     this.parts = {
       config: billing,
       stripe,
@@ -71,11 +68,12 @@ export class Billing {
   /** The account deletion hook (src/accounts/deletion.ts): a running subscription blocks, or is canceled. */
   readonly accountDeletion: DeletionHook = {
     name: 'billing',
-    blocker: (accountId, confirmed) => {
+    blocker: async (accountId, confirmed) => {
       if (confirmed.cancellation) return null;
-      const open = this.store.openSubscriptionsOf(accountId);
+      const open = await this.store.read((tables) => tables.openSubscriptionsOf(accountId));
       if (open.length === 0) return null;
-      const named = open.map((row) => `${this.listings.listing(row.listing_id)?.name ?? 'a listing'} (${row.listing_id})`);
+      const named: string[] = [];
+      for (const row of open) named.push(`${(await this.listings.listing(row.listing_id))?.name ?? 'a listing'} (${row.listing_id})`);
       return `The partner listing${open.length === 1 ? '' : 's'} ${named.join(', ')} ${open.length === 1 ? 'has a subscription' : 'have subscriptions'} that can still charge; deleting the account cancels ${open.length === 1 ? 'it' : 'them'} at once, without refund of the current month.`;
     },
     erase: (accountId) => this.cancelAll(accountId),
@@ -83,8 +81,8 @@ export class Billing {
   };
 
   start(): void {
-    this.sweep();
-    this.timer = setInterval(() => this.sweep(), SWEEP_EVERY_MS).unref();
+    void this.sweep();
+    this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
   }
 
   close(): void {
@@ -93,7 +91,7 @@ export class Billing {
 
   /** Cancels the account's subscriptions and expires its open checkouts at Stripe (idempotent). */
   private async cancelAll(accountId: string): Promise<void> {
-    const open = this.store.openSubscriptionsOf(accountId);
+    const open = await this.store.read((tables) => tables.openSubscriptionsOf(accountId));
     if (open.length === 0) return;
     const parts = this.parts;
     if (parts === null) throw new DeletionPostponed('The account has a partner subscription, and partner payments are switched off on this server, so it cannot be canceled now: ask the operator, or try again later.');
@@ -104,7 +102,7 @@ export class Billing {
           if (error instanceof ProviderRefused) return askStripe('read a subscription', () => parts.stripe.subscriptions.retrieve(row.subscription_id));
           throw error;
         });
-        this.store.transaction(() => parts.events.apply(canceled));
+        this.listings.planShown(await this.store.transaction((tables) => parts.events.apply(tables, canceled)));
         this.log.info('subscription canceled with its account', { subscription: row.subscription_id, listing: row.listing_id });
       }
     } catch (error) {
@@ -117,20 +115,23 @@ export class Billing {
   }
 
   /** Ends the past-due graces that are over and forgets old event ids; hourly (tests call it after moving the clock). */
-  sweep(): void {
-    const billing = this.config.billing;
+  async sweep(): Promise<void> {
+    const { config: { billing }, parts, log } = this;
     try {
       const nowMs = this.now();
-      this.store.transaction(() => {
-        this.store.purgeEvents(nowMs - EVENT_IDS_KEPT_MS);
-        if (billing === null || this.parts === null) return;
-        for (const row of this.store.pastDueRunning()) {
+      const toilets = await this.store.transaction(function* (tables) {
+        yield* tables.purgeEvents(nowMs - EVENT_IDS_KEPT_MS);
+        const changed: string[] = [];
+        if (billing === null || parts === null) return changed;
+        for (const row of yield* tables.pastDueRunning()) {
           if (statusRuns(billing, row.status, row.period_start, nowMs)) continue;
-          this.store.setRunning(row.subscription_id, false, nowMs);
-          this.parts.events.applyCurrent(row.listing_id);
-          this.log.info('past-due grace ended: the plan stops', { subscription: row.subscription_id, listing: row.listing_id });
+          yield* tables.setRunning(row.subscription_id, false, nowMs);
+          changed.push(...(yield* parts.events.applyCurrent(tables, row.listing_id)));
+          log.info('past-due grace ended: the plan stops', { subscription: row.subscription_id, listing: row.listing_id });
         }
+        return changed;
       });
+      this.listings.planShown(toilets);
     } catch (error) {
       this.log.error('billing sweep failed; trying again in an hour', { error: String(error) });
     }

@@ -15,6 +15,7 @@ import type { BillableListing, ListingPlans } from './listings.js';
 import { askStripe, ProviderRefused } from './provider.js';
 import { FINAL_STATUSES, type BillingStore, type CheckoutRow } from './store.js';
 import { CHECKOUT_CANCELED_PATH } from './operations.js';
+import type { Step } from '../storage/steps.js';
 
 /**
  * Stripe refuses an `expires_at` less than 30 minutes after it receives the request: the time on the way
@@ -41,28 +42,11 @@ export class Checkouts {
 
   /** The hosted checkout page's URL for the listing and tier. */
   async start(accountId: string, listingId: string, tier: PartnerTier, nowMs: number): Promise<string> {
-    const { store } = this.deps;
-    const listing = this.ownListing(accountId, listingId);
+    const listing = await this.ownListing(accountId, listingId);
     this.refuseUnbillable(listing, 'buy a plan');
-    const current = store.currentOfListing(listingId);
-    if (current !== null && !FINAL_STATUSES.includes(current.status)) {
-      throw new BillingError('subscription-exists', `Listing ${listingId} has a subscription already (${current.running === 1 ? 'running' : 'not running now'}): change or cancel it in the billing portal (openBillingPortal).`);
-    }
-    let pending = store.checkout(listingId);
-    if (pending !== null && pending.session_id === null && nowMs - pending.created_at > 2 * this.deps.config.timeoutMs) {
-      // its request ended without an answer (the server stopped): nobody has its page, start again
-      const abandoned = pending;
-      store.transaction(() => store.deleteCheckout(listingId, abandoned.attempt));
-      pending = null;
-    }
-    if (pending !== null && pending.session_id === null && pending.tier === tier) {
-      // the first click's session is still being made: ask again with its key, Stripe answers with the same session
-      return this.makeSession(pending, listing, nowMs);
-    }
-    if (pending !== null && pending.session_id === null) {
-      throw new BillingError('checkout-open', `A checkout for listing ${listingId} is being made at this moment: wait a few seconds, then send the request again.`);
-    }
-    if (pending !== null) {
+    let next = await this.claimCheckout(accountId, listingId, tier, nowMs, null);
+    if (next.kind === 'earlier') {
+      const pending = next.row;
       const session = await this.readSession(pending.session_id!);
       if (session.status === 'complete') {
         throw new BillingError('checkout-paid', `The checkout for listing ${listingId} is paid: the plan starts as soon as Stripe confirms the payment. Reload the dashboard in a moment.`);
@@ -71,30 +55,63 @@ export class Checkouts {
         throw new BillingError('checkout-open', `A checkout for listing ${listingId} (${tier}) is open: finish it on the payment page, or cancel it there, then send the request again.`);
       }
       if (session.status === 'open') await this.expire(session.id);
-      store.transaction(() => store.deleteCheckout(listingId, pending!.attempt));
+      next = await this.claimCheckout(accountId, listingId, tier, nowMs, pending.attempt);
+      if (next.kind === 'earlier') throw new BillingError('checkout-open', `A checkout for listing ${listingId} was started again at this moment: reload the dashboard, then send the request again.`);
     }
-    pending = { listing_id: listingId, account_id: accountId, tier, attempt: randomBytes(16).toString('hex'), session_id: null, created_at: nowMs };
-    const row = pending;
-    store.transaction(() => store.insertCheckout(row));
-    return this.makeSession(row, listing, nowMs);
+    return this.makeSession(next.row, listing, nowMs);
+  }
+
+  /**
+   * What the listing's checkout row says to do, decided and written in one transaction, so two clicks at
+   * once see each other's row: `make` a session for this row (a new one, or the first click's, still being
+   * made, whose idempotency key gives the same session), or look at the `earlier` session first. `replacing`:
+   * the attempt of that earlier session, now expired or gone, which the new row replaces (unless another
+   * request replaced it first).
+   */
+  private claimCheckout(accountId: string, listingId: string, tier: PartnerTier, nowMs: number, replacing: string | null): Promise<{ kind: 'make' | 'earlier'; row: CheckoutRow }> {
+    const timeoutMs = this.deps.config.timeoutMs;
+    return this.deps.store.transaction(function* (tables): Step<{ kind: 'make' | 'earlier'; row: CheckoutRow }> {
+      const current = yield* tables.currentOfListing(listingId);
+      if (current !== null && !FINAL_STATUSES.includes(current.status)) {
+        throw new BillingError('subscription-exists', `Listing ${listingId} has a subscription already (${current.running === 1 ? 'running' : 'not running now'}): change or cancel it in the billing portal (openBillingPortal).`);
+      }
+      let pending = yield* tables.checkout(listingId);
+      if (pending !== null && pending.session_id === null && nowMs - pending.created_at > 2 * timeoutMs) {
+        // its request ended without an answer (the server stopped): nobody has its page, start again
+        yield* tables.deleteCheckout(listingId, pending.attempt);
+        pending = null;
+      }
+      if (pending !== null && pending.session_id === null && pending.tier === tier) {
+        // the first click's session is still being made: ask again with its key, Stripe answers with the same session
+        return { kind: 'make', row: pending };
+      }
+      if (pending !== null && pending.session_id === null) {
+        throw new BillingError('checkout-open', `A checkout for listing ${listingId} is being made at this moment: wait a few seconds, then send the request again.`);
+      }
+      if (pending !== null && pending.attempt !== replacing) return { kind: 'earlier', row: pending };
+      if (pending !== null) yield* tables.deleteCheckout(listingId, pending.attempt);
+      const row: CheckoutRow = { listing_id: listingId, account_id: accountId, tier, attempt: randomBytes(16).toString('hex'), session_id: null, created_at: nowMs };
+      yield* tables.insertCheckout(row);
+      return { kind: 'make', row };
+    });
   }
 
   /** The person came back through the cancel URL: the session of that attempt is expired, so nothing blocks a new one. */
   async canceled(listingId: string, attempt: string): Promise<void> {
     const { store } = this.deps;
-    const pending = store.checkout(listingId);
+    const pending = await store.read((tables) => tables.checkout(listingId));
     if (pending === null || pending.attempt !== attempt || pending.session_id === null) return;
     const session = await this.readSession(pending.session_id);
     if (session.status === 'open') await this.expire(session.id);
-    if (session.status !== 'complete') store.transaction(() => store.deleteCheckout(listingId, attempt));
+    if (session.status !== 'complete') await store.transaction((tables) => tables.deleteCheckout(listingId, attempt));
   }
 
   /** A fresh portal session's URL for the customer of the listing's subscription. */
   async portal(accountId: string, listingId: string): Promise<string> {
     const { stripe, store, baseUrl } = this.deps;
-    const listing = this.ownListing(accountId, listingId);
+    const listing = await this.ownListing(accountId, listingId);
     this.refuseUnbillable(listing, 'manage billing');
-    const current = store.currentOfListing(listingId);
+    const current = await store.read((tables) => tables.currentOfListing(listingId));
     if (current === null || FINAL_STATUSES.includes(current.status)) {
       throw new BillingError('no-subscription', `Listing ${listingId} has no subscription${current === null ? '' : ' any more (it was canceled)'}: buy a plan first (startCheckout).`);
     }
@@ -104,8 +121,8 @@ export class Checkouts {
     return portal.url;
   }
 
-  private ownListing(accountId: string, listingId: string): BillableListing {
-    const listing = this.deps.listings.listing(listingId);
+  private async ownListing(accountId: string, listingId: string): Promise<BillableListing> {
+    const listing = await this.deps.listings.listing(listingId);
     if (listing === null || listing.account_id !== accountId) throw new BillingError('not-found', `This account has no partner listing ${listingId}: use an id from listMyPartnerListings.`);
     return listing;
   }
@@ -142,13 +159,13 @@ export class Checkouts {
           { idempotencyKey: `checkout:${listing.id}:${pending.tier}:${pending.attempt}` },
         ),
       );
-      store.transaction(() => store.setCheckoutSession(listing.id, pending.attempt, session.id));
+      await store.transaction((tables) => tables.setCheckoutSession(listing.id, pending.attempt, session.id));
       if (session.url === null) throw new ProviderRefused('create a checkout session: Stripe answered a session without a URL', undefined);
       return session.url;
     } catch (error) {
-      store.transaction(() => {
-        const row = store.checkout(listing.id);
-        if (row?.attempt === pending.attempt && row.session_id === null) store.deleteCheckout(listing.id, pending.attempt);
+      await store.transaction(function* (tables) {
+        const row = yield* tables.checkout(listing.id);
+        if (row?.attempt === pending.attempt && row.session_id === null) yield* tables.deleteCheckout(listing.id, pending.attempt);
       });
       throw error;
     }
@@ -157,11 +174,13 @@ export class Checkouts {
   /** The account's Stripe customer, made on its first checkout (one per account: the key is the account's). */
   private async customer(accountId: string, nowMs: number): Promise<string> {
     const { stripe, store } = this.deps;
-    const known = store.customerOf(accountId);
+    const known = await store.read((tables) => tables.customerOf(accountId));
     if (known !== null) return known;
     const made = await askStripe('create a customer', () => stripe.customers.create({ metadata: { account: accountId } }, { idempotencyKey: `customer:${accountId}` }));
-    store.transaction(() => store.insertCustomer(accountId, made.id, nowMs));
-    return store.customerOf(accountId)!;
+    return store.transaction(function* (tables) {
+      yield* tables.insertCustomer(accountId, made.id, nowMs);
+      return (yield* tables.customerOf(accountId))!;
+    });
   }
 
   private readSession(id: string): Promise<Stripe.Checkout.Session> {

@@ -11,7 +11,8 @@ import type { Logger } from '../log.js';
 import type { ListingPlans } from './listings.js';
 import { planOfSubscription } from './plan.js';
 import { askStripe, ProviderRefused } from './provider.js';
-import type { BillingStore } from './store.js';
+import type { BillingStore, BillingTables } from './store.js';
+import type { Step } from '../storage/steps.js';
 
 /** The part of an event billing reads; the signature guard has verified the bytes it came from. */
 export interface SignedEvent {
@@ -49,22 +50,26 @@ export class StripeEvents {
     return run;
   }
 
-  /** Writes a subscription read from Stripe (its listing's plan follows); deletion writes the canceled ones too. Inside a transaction. */
-  apply(subscription: Stripe.Subscription): void {
-    const { config, store, listings, log, now } = this.deps;
+  /**
+   * Writes a subscription read from Stripe (its listing's plan follows), inside the caller's transaction;
+   * deletion writes the canceled ones too. Answers the toilets whose plan changed (ListingPlans.planShown
+   * once committed).
+   */
+  *apply(tables: BillingTables, subscription: Stripe.Subscription): Step<string[]> {
+    const { config, listings, log, now } = this.deps;
     const listingId = subscription.metadata.listing;
-    if (typeof listingId !== 'string' || listings.listing(listingId) === null) {
+    if (typeof listingId !== 'string' || (yield* listings.listingIn(tables, listingId)) === null) {
       log.error('a Stripe subscription names no partner listing of this service; nothing changed', { subscription: subscription.id });
-      return;
+      return [];
     }
     const nowMs = now();
     const plan = planOfSubscription(config, subscription, nowMs);
     if (plan.tier === null) log.error('a Stripe subscription has a price configured for no tier (STRIPE_PRICE_BASIC, STRIPE_PRICE_PLUS): its plan does not run', { subscription: subscription.id, price: plan.priceId });
     const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
-    store.upsertSubscription({
+    yield* tables.upsertSubscription({
       subscription_id: subscription.id,
       listing_id: listingId,
-      account_id: store.accountOfCustomer(customerId),
+      account_id: yield* tables.accountOfCustomer(customerId),
       customer_id: customerId,
       status: subscription.status,
       price_id: plan.priceId,
@@ -74,30 +79,38 @@ export class StripeEvents {
       running: plan.running ? 1 : 0,
       updated_at: nowMs,
     });
-    this.applyCurrent(listingId);
+    return yield* this.applyCurrent(tables, listingId);
   }
 
-  /** Reports the listing's current subscription to the plan seam: an old subscription's late event must not stop the plan a newer one pays for. */
-  applyCurrent(listingId: string): void {
-    const current = this.deps.store.currentOfListing(listingId);
-    if (current === null) return;
-    this.deps.listings.applyStripePlan(listingId, { tier: current.running === 1 ? current.tier : null, subscriptionId: current.subscription_id, status: current.status });
+  /**
+   * Reports the listing's current subscription to the plan seam, inside the caller's transaction: an old
+   * subscription's late event must not stop the plan a newer one pays for. Answers the toilets changed.
+   */
+  *applyCurrent(tables: BillingTables, listingId: string): Step<string[]> {
+    const current = yield* tables.currentOfListing(listingId);
+    if (current === null) return [];
+    return [yield* this.deps.listings.applyStripePlanIn(tables, listingId, { tier: current.running === 1 ? current.tier : null, subscriptionId: current.subscription_id, status: current.status })];
   }
 
   private async handle(event: SignedEvent): Promise<{ duplicate: boolean }> {
-    const { store, now } = this.deps;
-    if (store.eventHandled(event.id)) return { duplicate: true };
+    const { store, listings, now } = this.deps;
+    if (await store.read((tables) => tables.eventHandled(event.id))) return { duplicate: true };
     const reading = await this.read(event);
-    return store.transaction(() => {
-      if (store.eventHandled(event.id)) return { duplicate: true };
-      if (reading.kind === 'subscription') this.apply(reading.subscription);
+    const events = this;
+    const outcome = await store.transaction(function* (tables) {
+      // a resend handled meanwhile (Stripe retries while the first delivery reads): its effect is there already
+      if (yield* tables.eventHandled(event.id)) return { duplicate: true, toilets: [] };
+      const toilets: string[] = [];
+      if (reading.kind === 'subscription') toilets.push(...(yield* events.apply(tables, reading.subscription)));
       if (reading.kind === 'session') {
-        if (reading.session.status !== 'open') store.deleteCheckoutOfSession(reading.session.id);
-        if (reading.subscription !== null) this.apply(reading.subscription);
+        if (reading.session.status !== 'open') yield* tables.deleteCheckoutOfSession(reading.session.id);
+        if (reading.subscription !== null) toilets.push(...(yield* events.apply(tables, reading.subscription)));
       }
-      store.recordEvent(event.id, event.type, now());
-      return { duplicate: false };
+      yield* tables.recordEvent(event.id, event.type, now());
+      return { duplicate: false, toilets };
     });
+    listings.planShown(outcome.toilets);
+    return { duplicate: outcome.duplicate };
   }
 
   /** What the event names, read from Stripe now. */

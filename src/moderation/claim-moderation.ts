@@ -29,37 +29,37 @@ export class ClaimModeration {
   }
 
   /** The pending claims, oldest first, with the toilet, the business, its contact details and the other claims on the toilet. */
-  pending(): QueuedClaim[] {
+  pending(): Promise<QueuedClaim[]> {
     return this.claims.pending();
   }
 
   /** `by`: the moderator's account when a site moderator acts (the command line is the operator). */
-  approve(claimId: string, reason: string, name?: string, by?: string): string {
+  approve(claimId: string, reason: string, name?: string, by?: string): Promise<string> {
     return refusedAsModeration(() =>
-      this.moderation.act('approve_claim', claimId, reason, actor(name === undefined ? {} : { name }, by), () => {
-        const done = this.claims.approve(claimId, reason, name, by);
+      this.moderation.actAfter('approve_claim', claimId, reason, actor(name === undefined ? {} : { name }, by), async () => {
+        const done = await this.claims.approve(claimId, reason, name, by);
         const others = done.rejected_others.length > 0 ? `; rejected the other pending claims on it: ${done.rejected_others.join(', ')}` : '';
         return `approved ${claimId}: listing ${done.listing} on ${done.toilet} shows as "${done.name}" once a plan runs${others}`;
       }),
     );
   }
 
-  reject(claimId: string, reason: string, by?: string): string {
+  reject(claimId: string, reason: string, by?: string): Promise<string> {
     return refusedAsModeration(() =>
-      this.moderation.act('reject_claim', claimId, reason, actor({}, by), () => {
-        const done = this.claims.reject(claimId, reason, by);
+      this.moderation.actAfter('reject_claim', claimId, reason, actor({}, by), async () => {
+        const done = await this.claims.reject(claimId, reason, by);
         return `rejected ${claimId} (listing ${done.listing} on ${done.toilet}); the business sees the reason`;
       }),
     );
   }
 
   /** The operator's plan (`manual`): basic, plus, or none. Refused while a Stripe subscription is open. */
-  plan(listingId: string, choice: string, reason: string): string {
+  async plan(listingId: string, choice: string, reason: string): Promise<string> {
     if (!(PLAN_CHOICES as readonly string[]).includes(choice)) throw new ModerationError(`${choice} is not a plan; use one of ${PLAN_CHOICES.join(', ')}`);
     const tier = choice === 'none' ? null : (choice as PlanTier);
     return refusedAsModeration(() =>
-      this.moderation.act('plan', listingId, reason, { tier }, () => {
-        const state = this.plans.setManualPlan(listingId, tier);
+      this.moderation.actAfter('plan', listingId, reason, { tier }, async () => {
+        const state = await this.plans.setManualPlan(listingId, tier);
         return state.running ? `${listingId} runs the ${state.tier} plan (manual)` : `${listingId} has no plan now (manual)`;
       }),
     );
@@ -67,9 +67,9 @@ export class ClaimModeration {
 }
 
 /** A refusal of the partner module, said as the moderation command says every refusal (exit 1). */
-function refusedAsModeration<T>(run: () => T): T {
+async function refusedAsModeration<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof PartnerError) throw error.kind === 'own-claim' ? new OwnClaimRefused(error.message) : new ModerationError(error.message);
     throw error;

@@ -9,7 +9,7 @@ import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
 import { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { SqliteAccountEventLog } from '../accounts/event-log.js';
-import { PartnerStore } from '../partners/store.js';
+import { SqlitePartnerStore } from '../partners/sqlite-store.js';
 import { ACCOUNTS_DATABASE } from '../databases.js';
 import { UsageError } from '../cli/command.js';
 import type { CommandPart, Subcommand, SubcommandRun } from '../cli/subcommands.js';
@@ -38,7 +38,7 @@ function open(run: SubcommandRun): Opened {
   const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const accounts = new AccountModeration(moderation, store, Date.now, config.baseUrl);
   // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
-  const claims = new ClaimModeration(moderation, { store: new PartnerStore(store), events: new SqliteAccountEventLog(store.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
+  const claims = new ClaimModeration(moderation, { store: new SqlitePartnerStore(store, new SqliteAccountEventLog(store.db, Date.now)), now: Date.now, toilets: catalog, changed: () => {} });
   if (run.values.name !== undefined && run.command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
   return { moderation, claims, accounts, reason: String(run.values.reason ?? '') };
 }
@@ -58,7 +58,7 @@ const QUEUES = ['submissions', 'reports', 'gone-votes', 'claims', 'locks'] as co
 
 const list = moderating(
   { name: 'list', words: ['[submissions|reports|gone-votes|claims|locks]'], optional: 1, changes: false, help: ['  list [submissions|reports|gone-votes|claims|locks]  the queues, with context, and the locks in force'] },
-  ({ moderation, claims }, run) => {
+  async ({ moderation, claims }, run) => {
     const which = run.args[0] ?? 'all';
     if (which !== 'all' && !(QUEUES as readonly string[]).includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
     const shown = (queue: (typeof QUEUES)[number]) => which === 'all' || which === queue;
@@ -66,7 +66,7 @@ const list = moderating(
       ...(shown('submissions') ? { submissions: moderation.submissions() } : {}),
       ...(shown('reports') ? { reports: moderation.reports() } : {}),
       ...(shown('gone-votes') ? { gone_votes: moderation.goneVotes() } : {}),
-      ...(shown('claims') ? { claims: claims.pending() } : {}),
+      ...(shown('claims') ? { claims: await claims.pending() } : {}),
       ...(shown('locks') ? { locks: moderation.locks() } : {}),
     };
     run.show(queues, () => describeQueues(queues));
@@ -76,12 +76,12 @@ const list = moderating(
 
 /** approve or reject: a submission, a report or a business claim. */
 function decision(name: 'approve' | 'reject', help: string[]): Subcommand {
-  return moderating({ name, words: ['<sub_N|rep_N|claim id>'], changes: true, help, options: { name: { type: 'string' } } }, ({ moderation, claims, reason }, run) => {
+  return moderating({ name, words: ['<sub_N|rep_N|claim id>'], changes: true, help, options: { name: { type: 'string' } } }, async ({ moderation, claims, reason }, run) => {
     const [target] = run.args;
     const claim = target.startsWith('clm_');
     const correction = run.values.name as string | undefined;
     if (correction !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
-    if (claim) return said(run, name === 'approve' ? claims.approve(target, reason, correction) : claims.reject(target, reason));
+    if (claim) return said(run, await (name === 'approve' ? claims.approve(target, reason, correction) : claims.reject(target, reason)));
     return said(run, name === 'approve' ? moderation.approve(target, reason) : moderation.reject(target, reason));
   });
 }
@@ -95,7 +95,7 @@ const reject = decision('reject', ["  reject <sub_N|rep_N|claim id> --reason TEX
 
 const plan = moderating(
   { name: 'plan', words: ['<listing id>', 'basic|plus|none'], changes: true, help: ["  plan <listing id> basic|plus|none --reason TEXT set a partner listing's plan by hand (not over a Stripe subscription)"] },
-  ({ claims, reason }, run) => said(run, claims.plan(run.args[0], run.args[1], reason)),
+  async ({ claims, reason }, run) => said(run, await claims.plan(run.args[0], run.args[1], reason)),
 );
 
 const lock = moderating(

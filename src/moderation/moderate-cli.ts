@@ -40,7 +40,7 @@ export function moderate(parts: readonly CommandPart[], argv: string[], io: Comm
 }
 
 /** Runs the command `argv` with the subcommands of src/features.ts's features. */
-export function main(argv: string[], io: CommandIo = processIo()): number | Promise<number> {
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return moderate(PARTS, argv, io);
 }
 

@@ -300,12 +300,27 @@ export class Moderation {
    * account-moderation.ts, run their accounts-database change inside it).
    */
   act<T = string>(action: string, target: string, reason: string, details: object, run: () => T): T {
-    if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
+    this.checkReason(reason);
     return this.store.transaction(() => {
       const outcome = run();
       this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details));
       return outcome;
     });
+  }
+
+  /**
+   * act() for an action whose change is another store's own transaction (a claim, a plan: the partner
+   * store): the change is made and committed first, then recorded; a refused change records nothing.
+   */
+  async actAfter<T = string>(action: string, target: string, reason: string, details: object, run: () => Promise<T>): Promise<T> {
+    this.checkReason(reason);
+    const outcome = await run();
+    this.store.transaction(() => this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details)));
+    return outcome;
+  }
+
+  private checkReason(reason: string): void {
+    if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
   }
 }
 

@@ -59,8 +59,8 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
   const json = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify(body) });
 
   guards.operation(server, operationIn(MODERATION_OPERATIONS, 'listModerationQueue'), {
-    handle: (_request, context) =>
-      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
+    handle: async (_request, context) =>
+      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: await deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
   });
 
   const spec = operationIn(MODERATION_OPERATIONS, 'moderate');
@@ -74,17 +74,17 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
       const found = [...missing, ...extra, ...(nameMisplaced ? [{ name: 'name', reason: 'goes with approve of a claim (clm_...) only; leave it out' }] : [])];
       return found.length > 0 ? invalidBody(found) : { input: body };
     },
-    handle: (_request, context) => {
+    handle: async (_request, context) => {
       const { action, target, toilet_id: toilet, fact, value, name, reason } = context.input;
       const by = context.session!.account;
       let done: string;
       try {
         switch (action) {
           case 'approve':
-            done = isClaim(target) ? deps.claims.approve(target!, reason, name, by) : moderation.approve(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.approve(target!, reason, name, by) : moderation.approve(target!, reason, by);
             break;
           case 'reject':
-            done = isClaim(target) ? deps.claims.reject(target!, reason, by) : moderation.reject(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.reject(target!, reason, by) : moderation.reject(target!, reason, by);
             break;
           case 'lock':
             done = moderation.lock(toilet!, fact!, value!, reason, by);

@@ -5,7 +5,9 @@
 // `iss` (RFC 9207). The POST must come from our own page (Origin) and carry the single-use form token of
 // the consent it answers, bound to the session that saw it. Consent is asked on every authorization: every
 // client here registered itself or describes itself in its own document, so nobody vouches for it. Approving needs a passkey sign-in of the last 5
-// minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant.
+// minutes (issue 38): a copied session cookie alone must not turn into a 30-day grant. While the storage
+// cannot take a write the answer is a 503 page of ours until the client is checked, and after it the
+// redirect with `temporarily_unavailable` (RFC 6749 section 4.1.2.1).
 import type { GuardDeps } from '../api/guards.js';
 import { GuardChain, RECENT_PASSKEY_MS, type SignedIn } from '../api/guards.js';
 import type { HttpReply } from '../http/reply.js';
@@ -13,18 +15,19 @@ import type { HttpServer } from '../http/server.js';
 import { routeIn } from '../schemas/operations.js';
 import type { AccountsStore } from '../accounts/store.js';
 import type { Logger } from '../log.js';
-import { NO_STORE } from './answers.js';
+import { NO_STORE, unavailableStorage } from './answers.js';
 import { formFields } from '../http/form.js';
+import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
 import { isDocumentClientId, type ClientDocuments } from './client-documents.js';
 import { redirectUriRegistered } from './clients.js';
 import { accountResource } from './discovery.js';
 import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
 import { SCOPE } from './lifetimes.js';
-import { errorPage, OAUTH_PAGE_CSP, pageRefusal } from './page.js';
+import { errorPage, OAUTH_PAGE_CSP, orUnavailablePage, pageRefusal } from './page.js';
 import { confirmPage, consentPage, signInPage } from './consent-page.js';
 import type { AuthorizationRequest, ClientRow, OAuthStore } from './store.js';
-import { LANGUAGE_HEADERS, requestLanguage, say } from './text/texts.js';
+import { LANGUAGE_HEADERS, say } from './text/texts.js';
 import type { PageLanguage } from '../web/page-language.js';
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -53,8 +56,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
-    handle: async (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, log, async (language) => {
       const query = new URLSearchParams(request.query);
       const found = repeatedParameter(language, query) ?? (await findClient(language, query.get('client_id'), context.nowMs));
       if ('page' in found) return found.page;
@@ -65,17 +67,17 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if (context.session === null) return signInPage(language, client, `${request.path}?${request.query}`);
       if (!recentPasskey(context.session, context.nowMs)) return confirmPage(language, client, RECENT_PASSKEY_MS);
       const account = (await accounts.account(context.session.account))!;
-      const token = grants.startConsent(checked.request, context.session.tokenHash, context.nowMs);
-      return consentPage(language, client, checked.request, account.display_name, token);
-    },
+      const session = context.session;
+      const token = await backToClientWhenUnavailable(checked.request, () => grants.startConsent(checked.request, session.tokenHash, context.nowMs));
+      return typeof token === 'string' ? consentPage(language, client, checked.request, account.display_name, token) : token;
+    }),
   });
 
   chain.operation(server, routeIn(OAUTH_ROUTES, 'post', OAUTH_PATHS.authorize), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: ['content-type', ...LANGUAGE_HEADERS],
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, log, async (language) => {
       const { lang } = language;
       const fault = (status: number, key: 'notWhole' | 'signedOut' | 'confirmFirst' | 'ended') =>
         errorPage(language, status, say(lang, `error.${key}Title`), say(lang, `error.${key}`, { minutes: RECENT_PASSKEY_MS / 60_000 }));
@@ -85,17 +87,31 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       if (token === undefined || (decision !== 'approve' && decision !== 'deny')) return fault(400, 'notWhole');
       if (context.session === null) return fault(401, 'signedOut');
       if (decision === 'approve' && !recentPasskey(context.session, context.nowMs)) return fault(401, 'confirmFirst');
-      const consent = grants.takeConsent(token, context.session.tokenHash, context.nowMs);
+      const consent = await grants.takeConsent(token, context.session.tokenHash, context.nowMs);
       if (consent === null) return fault(400, 'ended');
       if (decision === 'deny') {
         log.info('oauth authorization denied', { client: consent.client_id });
         return redirect(withParams(consent.redirect_uri, { error: 'access_denied', error_description: 'The person denied the request.', state: consent.state, iss: baseUrl }));
       }
-      const code = grants.issueCode(consent, context.session.account, context.nowMs);
-      log.info('oauth authorization approved', { client: consent.client_id, account: context.session.account });
+      const account = context.session.account;
+      const code = await backToClientWhenUnavailable(consent, () => grants.issueCode(consent, account, context.nowMs));
+      if (typeof code !== 'string') return code;
+      log.info('oauth authorization approved', { client: consent.client_id, account });
       return redirect(withParams(consent.redirect_uri, { code, state: consent.state, iss: baseUrl }));
-    },
+    }),
   });
+
+  /** What `write` answers, or while the storage cannot take it, the checked client's redirect with temporarily_unavailable. */
+  async function backToClientWhenUnavailable(request: Pick<AuthorizationRequest, 'redirect_uri' | 'state'>, write: () => Promise<string>): Promise<string | HttpReply> {
+    try {
+      return await write();
+    } catch (error) {
+      const trouble = unavailableStorage(error, log, OAUTH_PATHS.authorize);
+      if (trouble === null) throw error;
+      const error_description = `The service cannot store anything right now (${trouble}): start the authorization again in ${STORAGE_RETRY_SECONDS} seconds.`;
+      return redirect(withParams(request.redirect_uri, { error: 'temporarily_unavailable', error_description, state: request.state, iss: baseUrl }));
+    }
+  }
 
   /**
    * The client a client_id names: a registered one, or the one its client ID metadata document describes
@@ -110,7 +126,7 @@ export function registerAuthorization(server: HttpServer, deps: AuthorizeDeps): 
       const status = error === 'temporarily_unavailable' ? 503 : 400;
       return { page: errorPage(language, status, say(lang, 'error.unidentifiedTitle'), say(lang, 'error.unidentified'), { code: error, detail: error_description }) };
     }
-    const client = clientId === null ? null : store.client(clientId);
+    const client = clientId === null ? null : await store.read((tables) => tables.client(clientId));
     if (client === null) return { page: errorPage(language, 400, say(lang, 'error.unknownAppTitle'), say(lang, 'error.unknownApp'), { code: 'invalid_client' }) };
     return { client };
   }

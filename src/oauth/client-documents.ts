@@ -91,17 +91,18 @@ export class ClientDocuments {
   constructor(private readonly deps: ClientDocumentsDeps) {}
 
   /** The client `clientId` (a document URL) names: the stored copy while fresh, else fetched now; or why not. */
-  resolve(clientId: string, nowMs: number): Promise<Resolved> {
+  async resolve(clientId: string, nowMs: number): Promise<Resolved> {
     const fault = documentUrlFault(clientId);
-    if (fault !== null) return Promise.resolve(refused('invalid_client', `client_id ${fault}: a client ID metadata document's URL is https, with a path, without query, fragment or credentials.`));
-    const stored = this.deps.store.client(clientId);
-    if (stored !== null && stored.document_expires_at !== null && stored.document_expires_at > nowMs) return Promise.resolve({ client: stored });
+    if (fault !== null) return refused('invalid_client', `client_id ${fault}: a client ID metadata document's URL is https, with a path, without query, fragment or credentials.`);
+    const stored = await this.deps.store.read((tables) => tables.client(clientId));
+    if (stored !== null && stored.document_expires_at !== null && stored.document_expires_at > nowMs) return { client: stored };
     const failure = this.failures.get(clientId);
-    if (failure !== undefined && failure.until > nowMs) return Promise.resolve({ refused: failure.refusal });
+    if (failure !== undefined && failure.until > nowMs) return { refused: failure.refusal };
+    // from here to the set, nothing awaits: one fetch per document however many ask at once
     const pending = this.fetching.get(clientId);
     if (pending !== undefined) return pending;
     const limited = this.countFetch(new URL(clientId).host, nowMs);
-    if (limited !== null) return Promise.resolve({ refused: limited });
+    if (limited !== null) return { refused: limited };
     const fetched = this.fetchDocument(clientId, nowMs).finally(() => this.fetching.delete(clientId));
     this.fetching.set(clientId, fetched);
     return fetched;
@@ -135,7 +136,7 @@ export class ClientDocuments {
     }
     this.failures.delete(url);
     log.info('oauth client document fetched', { client: url });
-    return { client: this.keep(outcome.metadata, nowMs + outcome.freshMs, nowMs) };
+    return { client: await this.keep(outcome.metadata, nowMs + outcome.freshMs, nowMs) };
   }
 
   private checkAnswer(url: string, answer: Awaited<ReturnType<OutboundHttp['get']>>): { metadata: ClientMetadata; freshMs: number } | { refusal: DocumentRefusal } {
@@ -156,17 +157,17 @@ export class ClientDocuments {
   }
 
   /** Stores the checked copy: a new client, bounded like a registration, or the fresh copy of a known one. */
-  private keep(metadata: ClientMetadata, expiresAtMs: number, nowMs: number): ClientRow {
+  private keep(metadata: ClientMetadata, expiresAtMs: number, nowMs: number): Promise<ClientRow> {
     const { store, pendingClientsMax } = this.deps;
     const row = clientRow(metadata, nowMs, expiresAtMs);
-    return store.transaction(() => {
-      if (store.client(row.id) === null) {
-        store.insertClient(row);
-        store.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
+    return store.transaction(function* (tables) {
+      if ((yield* tables.client(row.id)) === null) {
+        yield* tables.insertClient(row);
+        yield* tables.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
       } else {
-        store.refreshDocument(row);
+        yield* tables.refreshDocument(row);
       }
-      return store.client(row.id) ?? row;
+      return (yield* tables.client(row.id)) ?? row;
     });
   }
 }

@@ -11,9 +11,9 @@ import { formFields } from '../http/form.js';
 import { isDocumentClientId } from './client-documents.js';
 import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
-import { errorPage, escapeHtml, OAUTH_PAGE_CSP, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
+import { errorPage, escapeHtml, OAUTH_PAGE_CSP, orUnavailablePage, pageRefusal, renderOAuthPage, signInBlock } from './page.js';
 import type { ConnectionRow, OAuthStore } from './store.js';
-import { formatDay, LANGUAGE_HEADERS, requestLanguage, say, type Language, type PageTextKey } from './text/texts.js';
+import { formatDay, LANGUAGE_HEADERS, say, type Language, type PageTextKey } from './text/texts.js';
 
 export interface ConnectionsDeps {
   guards: GuardDeps;
@@ -32,28 +32,27 @@ export function registerConnections(server: HttpServer, deps: ConnectionsDeps): 
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: LANGUAGE_HEADERS,
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, deps.log, async (language) => {
       const title = say(language.lang, 'connections.title');
       if (context.session === null) return renderOAuthPage({ language, title, main: signInBlock(language.lang, say(language.lang, 'connections.signIn'), OAUTH_PATHS.connections), signIn: true });
       const revoked = new URLSearchParams(request.query).get('revoked') === '1';
-      return renderOAuthPage({ language, title, main: connectionsList(language.lang, store.connections(context.session.account), revoked) });
-    },
+      const { account } = context.session;
+      return renderOAuthPage({ language, title, main: connectionsList(language.lang, await store.read((tables) => tables.connections(account)), revoked) });
+    }),
   });
 
   chain.operation(server, routeIn(OAUTH_ROUTES, 'post', OAUTH_PATHS.connections), {
     contentSecurityPolicy: OAUTH_PAGE_CSP,
     headers: ['content-type', ...LANGUAGE_HEADERS],
     renderRefusal: pageRefusal(secure),
-    handle: (request, context) => {
-      const language = requestLanguage(request, secure);
+    handle: (request, context) => orUnavailablePage(request, secure, deps.log, async (language) => {
       const refused = (status: number, key: 'connections.signedOut' | 'connections.noSuch') => errorPage(language, status, say(language.lang, 'error.refusedTitle'), say(language.lang, key));
       if (context.session === null) return refused(401, 'connections.signedOut');
       const grantId = formFields(request.headers['content-type'], request.body)?.get('grant');
-      if (grantId === undefined || !grants.revokeForAccount(grantId, context.session.account)) return refused(404, 'connections.noSuch');
+      if (grantId === undefined || !(await grants.revokeForAccount(grantId, context.session.account))) return refused(404, 'connections.noSuch');
       log.info('oauth grant revoked by the account', { account: context.session.account, grant: grantId });
       return { status: 303, headers: ['Location', `${OAUTH_PATHS.connections}?revoked=1`, ...NO_STORE] };
-    },
+    }),
   });
 }
 

@@ -11,7 +11,7 @@ import type { HttpRequestInfo, HttpServer, RouteResult } from '../http/server.js
 import { routeIn } from '../schemas/operations.js';
 import type { InputOf } from '../schemas/answer-types.js';
 import type { Logger } from '../log.js';
-import { jsonAnswer, oauthError, refusalAsOAuthError } from './answers.js';
+import { jsonAnswer, oauthError, refusalAsOAuthError, temporarilyUnavailable, unavailableStorage } from './answers.js';
 import { checkRegistration, clientRow } from './clients.js';
 import { OAUTH_PATHS, OAUTH_ROUTES } from './operations.js';
 import type { Grants } from './grants.js';
@@ -32,33 +32,42 @@ export interface EndpointDeps {
 export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps): void {
   const { store, grants, log, pendingClientsMax } = deps;
   const chain = new GuardChain(deps.guards);
+  const known = async (clientId: string) => (await store.read((tables) => tables.client(clientId))) !== null;
   /** An endpoint's entry behind the chain; its handler gets the form's fields the entry declares. */
-  const post = <P extends OAuthClientPath>(path: P, handle: (input: InputOf<OAuthEntry<P>>, request: HttpRequestInfo, nowMs: number) => RouteResult) =>
+  const post = <P extends OAuthClientPath>(path: P, handle: (input: InputOf<OAuthEntry<P>>, request: HttpRequestInfo, nowMs: number) => Promise<RouteResult>) =>
     chain.operation(server, routeIn(OAUTH_ROUTES, 'post', path), {
       headers: ['content-type'],
       cors: CLIENT_CORS,
-      handle: (request, context) => withHeaders(handle(context.input as InputOf<OAuthEntry<P>>, request, context.nowMs), context.headers),
+      handle: async (request, context) => {
+        try {
+          return withHeaders(await handle(context.input as InputOf<OAuthEntry<P>>, request, context.nowMs), context.headers);
+        } catch (error) {
+          const trouble = unavailableStorage(error, log, request.path);
+          if (trouble === null) throw error;
+          return temporarilyUnavailable(trouble, context.headers);
+        }
+      },
       renderRefusal: (refusal, context, _request, status) => refusalAsOAuthError(refusal, status, context.headers),
     });
 
-  post<typeof OAUTH_PATHS.register>(OAUTH_PATHS.register, (_input, request, nowMs) => {
+  post<typeof OAUTH_PATHS.register>(OAUTH_PATHS.register, async (_input, request, nowMs) => {
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'])) return oauthError(400, 'invalid_client_metadata', 'Send the client metadata as application/json (RFC 7591).');
     const body: unknown = parseJson(request.body ?? Buffer.alloc(0));
     if (body === NOT_JSON) return oauthError(400, 'invalid_client_metadata', 'The body is not valid JSON; send the client metadata as a JSON object.');
     const checked = checkRegistration(body, nowMs);
     if ('error' in checked) return oauthError(400, checked.error, checked.error_description);
     // bounded, not refused: a cap on registrations would lock out every new agent
-    store.transaction(() => {
-      store.insertClient(clientRow(checked, nowMs));
-      store.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
+    await store.transaction(function* (tables) {
+      yield* tables.insertClient(clientRow(checked, nowMs));
+      yield* tables.boundUnauthorized(nowMs - UNAUTHORIZED_CLIENT_MS, pendingClientsMax);
     });
     log.info('oauth client registered', { client: checked.client_id });
     return jsonAnswer(201, checked);
   });
 
-  post<typeof OAUTH_PATHS.token>(OAUTH_PATHS.token, (form, _request, nowMs) => {
+  post<typeof OAUTH_PATHS.token>(OAUTH_PATHS.token, async (form, _request, nowMs) => {
     const clientId = form.client_id;
-    if (clientId === undefined || store.client(clientId) === null) {
+    if (clientId === undefined || !(await known(clientId))) {
       return oauthError(401, 'invalid_client', 'client_id is missing or unknown: register the client at /oauth/register first, or use a client ID metadata document URL that has been through /oauth/authorize, and send that client_id.');
     }
     const resource = form.resource ?? null;
@@ -68,11 +77,11 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
       const code = form.code;
       const redirectUri = form.redirect_uri;
       if (code === undefined || redirectUri === undefined) return oauthError(400, 'invalid_request', 'Send code and redirect_uri (the one of the authorization request) with code_verifier.');
-      outcome = grants.redeemCode({ code, clientId, redirectUri, verifier: form.code_verifier ?? '', resource }, nowMs);
+      outcome = await grants.redeemCode({ code, clientId, redirectUri, verifier: form.code_verifier ?? '', resource }, nowMs);
     } else if (grantType === 'refresh_token') {
       const refreshToken = form.refresh_token;
       if (refreshToken === undefined) return oauthError(400, 'invalid_request', 'Send refresh_token.');
-      outcome = grants.refresh({ refreshToken, clientId, resource }, nowMs);
+      outcome = await grants.refresh({ refreshToken, clientId, resource }, nowMs);
     } else {
       return oauthError(400, grantType === undefined ? 'invalid_request' : 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
     }
@@ -83,13 +92,13 @@ export function registerClientEndpoints(server: HttpServer, deps: EndpointDeps):
     return jsonAnswer(200, outcome);
   });
 
-  post<typeof OAUTH_PATHS.revoke>(OAUTH_PATHS.revoke, (form) => {
+  post<typeof OAUTH_PATHS.revoke>(OAUTH_PATHS.revoke, async (form) => {
     const token = form.token;
     if (token === undefined) return oauthError(400, 'invalid_request', 'Send token, the access or refresh token to revoke.');
     const clientId = form.client_id;
-    if (clientId === undefined || store.client(clientId) === null) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
+    if (clientId === undefined || !(await known(clientId))) return oauthError(401, 'invalid_client', 'client_id is missing or unknown: send the client_id the token was issued to.');
     // RFC 7009 section 2.2: unknown, ended and other clients' tokens are answered 200 as well
-    grants.revoke(token, clientId);
+    await grants.revoke(token, clientId);
     return jsonAnswer(200, {});
   });
 }

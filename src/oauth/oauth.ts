@@ -4,6 +4,7 @@
 // (every grant), and the hourly clean-up of what has ended.
 import type { Accounts } from '../accounts/accounts.js';
 import type { DeletionHook } from '../accounts/deletion.js';
+import type { CredentialsEnd } from '../accounts/connected-credentials.js';
 import type { Limits } from '../api/limits.js';
 import type { Problems } from '../http/problem.js';
 import type { HttpServer } from '../http/server.js';
@@ -16,7 +17,8 @@ import { registerClientEndpoints } from './endpoints.js';
 import { Grants } from './grants.js';
 import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import { registerPageAssets } from './page.js';
-import { OAuthStore } from './store.js';
+import { SqliteOAuthStore } from './sqlite-store.js';
+import { runNow } from '../storage/steps.js';
 import { ClientDocuments } from './client-documents.js';
 import { OutboundHttp, type OutboundTestAllowance, type Resolver } from '../outbound/outbound-http.js';
 
@@ -38,8 +40,9 @@ export class OAuth {
   readonly name = 'oauth';
   readonly needs: readonly string[] = ['accounts'];
   /** A deleted account's grants are revoked, every token derived from them with them (src/feature.ts). */
-  readonly accountDeletion: DeletionHook = { name: 'oauth grants', erase: (accountId) => void this.grants.revokeAll(accountId, 'account deleted') };
-  readonly store: OAuthStore;
+  readonly accountDeletion: DeletionHook = { name: 'oauth grants', erase: async (accountId) => void (await this.grants.revokeAll(accountId, 'account deleted')) };
+  /** The OAuth tables (the SQLite implementation of OAuthStore, on the accounts database's connection). */
+  readonly store: SqliteOAuthStore;
   readonly grants: Grants;
   readonly documents: ClientDocuments;
   private timer: NodeJS.Timeout | null = null;
@@ -51,11 +54,13 @@ export class OAuth {
     private readonly now: () => number,
     fetchForTests?: DocumentFetchForTests,
   ) {
-    this.store = new OAuthStore(accounts.file.db);
-    this.grants = new Grants(this.store);
+    this.store = new SqliteOAuthStore(accounts.file.db);
+    this.grants = new Grants(this.store, log);
     const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
     this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });
-    accounts.connected.register({ name: 'oauth grants', endAll: (accountId, why) => this.grants.revokeAll(accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account') });
+    // inside the accounts' own transaction (sign-out everywhere, a recovery), on the same connection
+    const endAll = (accountId: string, why: CredentialsEnd) => runNow(this.grants.revokeAllIn(this.store.tables, accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account'));
+    accounts.connected.register({ name: 'oauth grants', endAll });
   }
 
   serve(server: HttpServer, deps: OAuthServeDeps): void {
@@ -69,15 +74,15 @@ export class OAuth {
   }
 
   start(): void {
-    this.cleanUp();
-    this.timer = setInterval(() => this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
+    void this.cleanUp();
+    this.timer = setInterval(() => void this.cleanUp(), CLEAN_UP_EVERY_MS).unref();
   }
 
   /** Deletes what has ended (hourly; tests call it on their clock). A refused write (full disk) is logged and tried again in an hour. */
-  cleanUp(): void {
+  async cleanUp(): Promise<void> {
     try {
       const nowMs = this.now();
-      this.store.transaction(() => this.store.purge(nowMs, { absoluteMs: GRANT_ABSOLUTE_MS, idleMs: REFRESH_IDLE_MS, unauthorizedClientMs: UNAUTHORIZED_CLIENT_MS }));
+      await this.store.transaction((tables) => tables.purge(nowMs, { absoluteMs: GRANT_ABSOLUTE_MS, idleMs: REFRESH_IDLE_MS, unauthorizedClientMs: UNAUTHORIZED_CLIENT_MS }));
     } catch (error) {
       this.log.error('oauth clean-up failed; trying again in an hour', { error: String(error) });
     }

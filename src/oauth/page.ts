@@ -10,7 +10,9 @@ import type { HttpServer } from '../http/server.js';
 import { pageContentSecurityPolicy } from '../http/security-headers.js';
 import type { HttpRequestInfo } from '../http/server.js';
 import type { PageLanguage } from '../web/page-language.js';
-import { NO_STORE } from './answers.js';
+import { NO_STORE, unavailableStorage } from './answers.js';
+import type { Logger } from '../log.js';
+import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
 import { escapeHtml, LOCALES, requestLanguage, say, sayHtml, type Language } from './text/texts.js';
 
 export { escapeHtml };
@@ -70,6 +72,25 @@ export function errorPage(language: PageLanguage, status: number, title: string,
   const code = developer === undefined ? '' : `\n<p class="hint">${sayHtml(lang, 'error.code', { code: `<code>${escapeHtml(developer.code)}</code>` })}</p>`;
   const details = developer?.detail === undefined ? '' : `\n<p class="hint">${sayHtml(lang, 'error.details', { detail: escapeHtml(developer.detail) })}</p>`;
   return renderOAuthPage({ language, title, main: `<p>${escapeHtml(detail)}</p>${details}${code}`, status });
+}
+
+/** The page `answer` makes, or while the storage cannot take what it needs, the 503 page (unavailablePage). */
+export async function orUnavailablePage(request: HttpRequestInfo, secure: boolean, log: Logger, answer: (language: PageLanguage) => Promise<HttpReply>): Promise<HttpReply> {
+  const language = requestLanguage(request, secure);
+  try {
+    return await answer(language);
+  } catch (error) {
+    const trouble = unavailableStorage(error, log, request.path);
+    if (trouble === null) throw error;
+    return unavailablePage(language, trouble);
+  }
+}
+
+/** The page while the storage cannot take what the page needs (503, Retry-After): the RFC's code, and what keeps it. */
+export function unavailablePage(language: PageLanguage, trouble: string): HttpReply {
+  const { lang } = language;
+  const page = errorPage(language, 503, say(lang, 'error.unavailableTitle'), say(lang, 'error.unavailable', { seconds: STORAGE_RETRY_SECONDS }), { code: 'temporarily_unavailable', detail: trouble });
+  return { ...page, headers: [...(page.headers ?? []), 'Retry-After', String(STORAGE_RETRY_SECONDS)] };
 }
 
 /**

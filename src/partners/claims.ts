@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { PartnerError } from './errors.js';
 import type { PartnerContext } from './context.js';
-import type { ClaimRow, ClaimStatus } from './store.js';
+import type { ClaimRow, ClaimStatus, PartnerTables } from './store.js';
+import type { Step } from '../storage/steps.js';
+import type { SnapshotHolder } from '../toilets/snapshot.js';
 
 export interface ClaimRequest {
   business_name: string;
@@ -63,7 +65,7 @@ export class PartnerClaims {
    * not served (unknown, or marked gone by a moderator), 409 when this account has a pending or approved
    * claim on it or another business holds it; else the pending claim and its listing.
    */
-  claim(accountId: string, toiletId: string, request: ClaimRequest): NewClaim {
+  async claim(accountId: string, toiletId: string, request: ClaimRequest): Promise<NewClaim> {
     const { store, now, toilets } = this.context;
     if (toilets.snapshot.rowOf(toiletId) < 0) throw new PartnerError('not-found', `No toilet has the id ${toiletId}, or a moderator marked it gone: claim a toilet the finder shows.`);
     const ids = toilets.snapshot.aliases(toiletId);
@@ -73,35 +75,37 @@ export class PartnerClaims {
     }
     const name = request.business_name.trim();
     if (name.length < NAME_MIN) throw new PartnerError('invalid', `Correct the body and send it again: business_name: must have at least ${NAME_MIN} characters besides spaces.`, { name: 'business_name', reason: `must have ${NAME_MIN} to ${NAME_MAX} characters besides spaces` });
-    return store.transaction(() => {
-      const open = store.openClaimsOn(ids);
+    return store.transaction(function* (tables) {
+      const open = yield* tables.openClaimsOn(ids);
       const own = open.find((c) => c.account_id === accountId);
       if (own !== undefined) throw new PartnerError('claim-conflict', `This account already has a ${own.status} claim (${own.id}) on ${toiletId}; listMyPartnerListings shows it.`);
       if (open.some((c) => c.status === 'approved')) throw new PartnerError('claim-conflict', `Another business holds ${toiletId} (its claim was approved); a toilet has one partner.`);
       const nowMs = now();
       const claim = { id: `clm_${randomBytes(12).toString('hex')}`, account_id: accountId, toilet_id: toiletId, business_name: name, contact_email: request.contact_email, contact_phone: blankToNull(request.contact_phone), website: blankToNull(website), note: blankToNull(request.note), created_at: nowMs };
-      store.insertClaim(claim);
+      yield* tables.insertClaim(claim);
       const listing = `pl_${randomBytes(16).toString('hex')}`;
-      store.insertListing({ id: listing, claim_id: claim.id, account_id: accountId, toilet_id: toiletId, name, created_at: nowMs });
-      this.statusChanged(claim.id, accountId, listing, toiletId, null, 'pending');
+      yield* tables.insertListing({ id: listing, claim_id: claim.id, account_id: accountId, toilet_id: toiletId, name, created_at: nowMs });
+      yield* statusChanged(tables, claim.id, accountId, listing, toiletId, null, 'pending');
       return { id: claim.id, status: 'pending' as const, listing };
     });
   }
 
   /** The pending claims, oldest first, with what a moderator needs to decide them. */
-  pending(): QueuedClaim[] {
+  pending(): Promise<QueuedClaim[]> {
     const { store, toilets } = this.context;
-    const snapshot = toilets.snapshot;
-    return store.pendingClaims().map((c) => {
+    return store.read(function* (tables) {
+      const snapshot = toilets.snapshot;
+      const queued: QueuedClaim[] = [];
+      for (const c of yield* tables.pendingClaims()) {
       const current = snapshot.currentId(c.toilet_id);
       const row = current === null ? -1 : snapshot.loadedRowOf(current);
       const t = snapshot.table;
       const toilet = row < 0 ? null : { name: t.name.get(row), lat: t.lat[row], lon: t.lon[row], gone: snapshot.rowOf(current!) < 0 };
-      const others = store.openClaimsOn(current === null ? [c.toilet_id] : snapshot.aliases(current)).filter((o) => o.id !== c.id);
-      return {
+      const others = (yield* tables.openClaimsOn(current === null ? [c.toilet_id] : snapshot.aliases(current))).filter((o) => o.id !== c.id);
+      queued.push({
         id: c.id,
         claimed_at: new Date(c.created_at).toISOString(),
-        listing_id: store.listingOfClaim(c.id).id,
+        listing_id: (yield* tables.listingOfClaim(c.id)).id,
         account_id: c.account_id,
         business_name: c.business_name,
         contact_email: c.contact_email,
@@ -111,7 +115,9 @@ export class PartnerClaims {
         toilet_id: current ?? c.toilet_id,
         toilet,
         other_claims: others.map((o) => ({ id: o.id, status: o.status, business_name: o.business_name, claimed_at: new Date(o.created_at).toISOString() })),
-      };
+      });
+      }
+      return queued;
     });
   }
 
@@ -120,28 +126,29 @@ export class PartnerClaims {
    * rejects the other pending claims on the toilet. Refused when another claim on it was approved meanwhile,
    * and when `decidedBy` (a site moderator's account; undefined: the operator) holds a claim on the toilet.
    */
-  approve(claimId: string, reason: string, name?: string, decidedBy?: string): ClaimDecision {
+  async approve(claimId: string, reason: string, name?: string, decidedBy?: string): Promise<ClaimDecision> {
     const { store, now } = this.context;
     const corrected = name?.trim();
     if (corrected !== undefined && (corrected.length < NAME_MIN || corrected.length > NAME_MAX)) {
       throw new PartnerError('invalid', `--name must have ${NAME_MIN} to ${NAME_MAX} characters (it is what partner.name shows)`);
     }
-    const decision = store.transaction(() => {
-      const claim = this.pendingClaim(claimId, decidedBy);
-      const listing = store.listingOfClaim(claimId);
-      const others = store.openClaimsOn(this.context.toilets.snapshot.aliases(claim.toilet_id)).filter((o) => o.id !== claimId);
+    const { toilets } = this.context;
+    const decision = await store.transaction(function* (tables) {
+      const claim = yield* pendingClaim(tables, toilets, claimId, decidedBy);
+      const listing = yield* tables.listingOfClaim(claimId);
+      const others = (yield* tables.openClaimsOn(toilets.snapshot.aliases(claim.toilet_id))).filter((o) => o.id !== claimId);
       const holder = others.find((o) => o.status === 'approved');
       if (holder !== undefined) throw new PartnerError('claim-conflict', `${holder.id} on ${claim.toilet_id} is approved already; reject ${claimId}, or end that one first`);
       const nowMs = now();
-      store.decideClaim(claimId, 'pending', 'approved', nowMs, reason);
-      if (corrected !== undefined && corrected !== listing.name) store.setName(listing.id, corrected, nowMs);
-      this.statusChanged(claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'approved');
+      yield* tables.decideClaim(claimId, 'pending', 'approved', nowMs, reason);
+      if (corrected !== undefined && corrected !== listing.name) yield* tables.setName(listing.id, corrected, nowMs);
+      yield* statusChanged(tables, claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'approved');
       const rejected: string[] = [];
       for (const other of others) {
-        store.decideClaim(other.id, 'pending', 'rejected', nowMs, REJECTED_BY_APPROVAL);
-        const otherListing = store.listingOfClaim(other.id);
-        store.stop(otherListing.id, nowMs);
-        this.statusChanged(other.id, other.account_id, otherListing.id, other.toilet_id, 'pending', 'rejected');
+        yield* tables.decideClaim(other.id, 'pending', 'rejected', nowMs, REJECTED_BY_APPROVAL);
+        const otherListing = yield* tables.listingOfClaim(other.id);
+        yield* tables.stop(otherListing.id, nowMs);
+        yield* statusChanged(tables, other.id, other.account_id, otherListing.id, other.toilet_id, 'pending', 'rejected');
         rejected.push(other.id);
       }
       return { claim: claimId, listing: listing.id, toilet: claim.toilet_id, status: 'approved' as const, name: corrected ?? listing.name, rejected_others: rejected };
@@ -151,15 +158,15 @@ export class PartnerClaims {
   }
 
   /** Rejects a pending claim with the moderator's reason (shown to the business); its listing stops. Refused as approve is for `decidedBy`. */
-  reject(claimId: string, reason: string, decidedBy?: string): ClaimDecision {
-    const { store, now } = this.context;
-    return store.transaction(() => {
-      const claim = this.pendingClaim(claimId, decidedBy);
-      const listing = store.listingOfClaim(claimId);
+  reject(claimId: string, reason: string, decidedBy?: string): Promise<ClaimDecision> {
+    const { store, now, toilets } = this.context;
+    return store.transaction(function* (tables) {
+      const claim = yield* pendingClaim(tables, toilets, claimId, decidedBy);
+      const listing = yield* tables.listingOfClaim(claimId);
       const nowMs = now();
-      store.decideClaim(claimId, 'pending', 'rejected', nowMs, reason);
-      store.stop(listing.id, nowMs);
-      this.statusChanged(claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'rejected');
+      yield* tables.decideClaim(claimId, 'pending', 'rejected', nowMs, reason);
+      yield* tables.stop(listing.id, nowMs);
+      yield* statusChanged(tables, claimId, claim.account_id, listing.id, claim.toilet_id, 'pending', 'rejected');
       return { claim: claimId, listing: listing.id, toilet: claim.toilet_id, status: 'rejected' as const, rejected_others: [] };
     });
   }
@@ -169,42 +176,41 @@ export class PartnerClaims {
    * withdrawn (the toilet is free to claim again), every listing stops, contact details are erased; each
    * status change is logged. Idempotent.
    */
-  forgetAccount(accountId: string): void {
+  async forgetAccount(accountId: string): Promise<void> {
     const { store, now } = this.context;
-    const toilets = store.transaction(() => {
+    const toilets = await store.transaction(function* (tables) {
       const nowMs = now();
       const touched: string[] = [];
-      for (const claim of store.openClaimsOfAccount(accountId)) {
+      for (const claim of yield* tables.openClaimsOfAccount(accountId)) {
         const to: ClaimStatus = claim.status === 'pending' ? 'rejected' : 'withdrawn';
-        store.decideClaim(claim.id, claim.status, to, nowMs, 'the account was deleted');
-        this.statusChanged(claim.id, accountId, store.listingOfClaim(claim.id).id, claim.toilet_id, claim.status, to);
+        yield* tables.decideClaim(claim.id, claim.status, to, nowMs, 'the account was deleted');
+        yield* statusChanged(tables, claim.id, accountId, (yield* tables.listingOfClaim(claim.id)).id, claim.toilet_id, claim.status, to);
       }
-      for (const listing of store.listingsOfAccount(accountId)) if (store.stop(listing.id, nowMs)) touched.push(listing.toilet_id);
-      store.eraseContacts(accountId);
+      for (const listing of yield* tables.listingsOfAccount(accountId)) if (yield* tables.stop(listing.id, nowMs)) touched.push(listing.toilet_id);
+      yield* tables.eraseContacts(accountId);
       return touched;
     });
     this.context.changed(toilets);
   }
+}
 
-  /**
-   * The pending claim a moderator decides. A site moderator (`decidedBy`) whose own account holds a pending
-   * or approved claim on the toilet may not decide any claim on it: approving their own, or rejecting a rival's.
-   */
-  private pendingClaim(claimId: string, decidedBy: string | undefined): ClaimRow {
-    const { store, toilets } = this.context;
-    const claim = store.claim(claimId);
-    if (claim === null) throw new PartnerError('not-found', `no claim has the id ${claimId}; see \`list claims\``);
-    if (claim.status !== 'pending') throw new PartnerError('claim-conflict', `${claimId} is ${claim.status}, not pending; see \`list claims\``);
-    if (decidedBy !== undefined && store.openClaimsOn(toilets.snapshot.aliases(claim.toilet_id)).some((c) => c.account_id === decidedBy)) {
-      throw new PartnerError('own-claim', `your account holds a claim on ${claim.toilet_id}, so another moderator must decide ${claimId} (or the operator, with npm run moderate)`);
-    }
-    return claim;
+/**
+ * The pending claim a moderator decides. A site moderator (`decidedBy`) whose own account holds a pending
+ * or approved claim on the toilet may not decide any claim on it: approving their own, or rejecting a rival's.
+ */
+function* pendingClaim(tables: PartnerTables, toilets: SnapshotHolder, claimId: string, decidedBy: string | undefined): Step<ClaimRow> {
+  const claim = yield* tables.claim(claimId);
+  if (claim === null) throw new PartnerError('not-found', `no claim has the id ${claimId}; see \`list claims\``);
+  if (claim.status !== 'pending') throw new PartnerError('claim-conflict', `${claimId} is ${claim.status}, not pending; see \`list claims\``);
+  if (decidedBy !== undefined && (yield* tables.openClaimsOn(toilets.snapshot.aliases(claim.toilet_id))).some((c) => c.account_id === decidedBy)) {
+    throw new PartnerError('own-claim', `your account holds a claim on ${claim.toilet_id}, so another moderator must decide ${claimId} (or the operator, with npm run moderate)`);
   }
+  return claim;
+}
 
-  private statusChanged(claimId: string, accountId: string | null, listingId: string, toiletId: string, from: ClaimStatus | null, to: ClaimStatus): void {
-    if (accountId === null) return; // the account is gone: nobody to tell
-    this.context.events.append({ account: accountId, type: 'partner.claim.status_changed', listing: listingId, toilet: toiletId, data: { claim_id: claimId, old_status: from, new_status: to } });
-  }
+function* statusChanged(tables: PartnerTables, claimId: string, accountId: string | null, listingId: string, toiletId: string, from: ClaimStatus | null, to: ClaimStatus): Step<void> {
+  if (accountId === null) return; // the account is gone: nobody to tell
+  yield* tables.appendEvent({ account: accountId, type: 'partner.claim.status_changed', listing: listingId, toilet: toiletId, data: { claim_id: claimId, old_status: from, new_status: to } });
 }
 
 function blankToNull(value: string | undefined): string | null {

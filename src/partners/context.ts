@@ -1,13 +1,11 @@
-// What every partner module works with: the tables, the account event log, the clock, the toilets being
+// What every partner module works with: the tables (with the account event log their changes append to), the clock, the toilets being
 // served (existence, names, places) and the hook that shows a change in the next answer of every thread.
-import type { SqliteAccountEventLog } from '../accounts/event-log.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
 import type { PartnerStore } from './store.js';
 import type { ListingFigures } from './figures.js';
 
 export interface PartnerContext {
   readonly store: PartnerStore;
-  readonly events: SqliteAccountEventLog;
   readonly now: () => number;
   /** The snapshot in use (the server's catalog, or the moderation command's own load). */
   readonly toilets: SnapshotHolder;

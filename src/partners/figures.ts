@@ -7,7 +7,8 @@
 // added twice or dropped; a crash loses at most the counts since the last fold. Aggregates only.
 import type { Logger } from '../log.js';
 import { ListingCount, type ListingCounters } from '../toilets/listing-counters.js';
-import type { ListingWithClaim, PartnerStore } from './store.js';
+import type { ListingWithClaim, PartnerStore, PartnerTables } from './store.js';
+import type { Step } from '../storage/steps.js';
 
 /** How often the counts are written to the accounts database (and at shutdown). */
 export const FIGURES_FOLD_MS = 5 * 60_000;
@@ -31,22 +32,13 @@ export class ListingFigures {
   private readonly numbers = new Map<string, number>();
   private readonly listings: string[] = [];
   private warnedFull = false;
-  private readonly sql;
 
   constructor(
     private readonly store: PartnerStore,
     readonly counters: ListingCounters,
     private readonly log: Logger,
     private readonly now: () => number,
-  ) {
-    this.sql = {
-      add: store.db.prepare(
-        `INSERT INTO partner_listing_figures (listing_id, month, shown, opened) VALUES (?, ?, ?, ?)
-         ON CONFLICT (listing_id, month) DO UPDATE SET shown = shown + excluded.shown, opened = opened + excluded.opened`,
-      ),
-      since: store.db.prepare<[string, string], FigureMonth>('SELECT month, shown, opened FROM partner_listing_figures WHERE listing_id = ? AND month >= ?'),
-    };
-  }
+  ) {}
 
   /** The counter number reads count a showing listing at: Plus listings only, else -1. */
   counterOf(listing: ListingWithClaim): number {
@@ -64,8 +56,8 @@ export class ListingFigures {
     return number;
   }
 
-  /** Writes the counts since the last fold into the month of now (UTC); the timer and shutdown call it. */
-  fold(): void {
+  /** Writes the counts since the last fold into the month of now (UTC); the timer and shutdown call it. Counts not written are put back. */
+  async fold(): Promise<void> {
     const month = monthOf(this.now());
     const taken: [number, number, number][] = [];
     for (let number = 0; number < this.listings.length; number++) {
@@ -74,9 +66,10 @@ export class ListingFigures {
       if (shown !== 0 || opened !== 0) taken.push([number, shown, opened]);
     }
     if (taken.length === 0) return;
+    const listings = this.listings;
     try {
-      this.store.transaction(() => {
-        for (const [number, shown, opened] of taken) this.sql.add.run(this.listings[number], month, shown, opened);
+      await this.store.transaction(function* (tables) {
+        for (const [number, shown, opened] of taken) yield* tables.addFigures(listings[number], month, shown, opened);
       });
     } catch (error) {
       for (const [number, shown, opened] of taken) {
@@ -88,12 +81,12 @@ export class ListingFigures {
   }
 
   /** The listing's figures for the current UTC month and the 12 before it, newest first; the current month includes the counts not yet folded. */
-  months(listingId: string): FigureMonth[] {
+  *months(tables: PartnerTables, listingId: string): Step<FigureMonth[]> {
     const nowMs = this.now();
     const keys: string[] = [];
     const date = new Date(nowMs);
     for (let back = 0; back < FIGURE_MONTHS; back++) keys.push(monthOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1)));
-    const stored = new Map(this.sql.since.all(listingId, keys[keys.length - 1]).map((row) => [row.month, row]));
+    const stored = new Map((yield* tables.figuresSince(listingId, keys[keys.length - 1])).map((row) => [row.month, row]));
     const figures = keys.map((month) => ({ month, shown: stored.get(month)?.shown ?? 0, opened: stored.get(month)?.opened ?? 0 }));
     const number = this.numbers.get(listingId);
     if (number !== undefined) {

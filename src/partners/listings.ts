@@ -5,7 +5,7 @@
 import type { PartnerContext } from './context.js';
 import { planOf, type PlanState } from './plans.js';
 import { profileAnswer, type ProfileAnswer } from './profile.js';
-import type { ClaimStatus, ListingWithClaim, ToiletState } from './store.js';
+import type { ClaimRow, ClaimStatus, ListingWithClaim, ToiletState } from './store.js';
 import type { FigureMonth } from './figures.js';
 
 export interface PartnerListingSummary {
@@ -25,13 +25,21 @@ export interface PartnerListingSummary {
   figures: FigureMonth[] | null;
 }
 
-export function listMyPartnerListings(context: PartnerContext, accountId: string): { listings: PartnerListingSummary[] } {
+export async function listMyPartnerListings(context: PartnerContext, accountId: string): Promise<{ listings: PartnerListingSummary[] }> {
   const { store, toilets, now, figures } = context;
   const nowMs = now();
   const snapshot = toilets.snapshot;
+  const listings = await store.read(function* (tables) {
+    const found: { listing: ListingWithClaim; claim: ClaimRow; figures: FigureMonth[] | null }[] = [];
+    for (const listing of yield* tables.listingsOfAccount(accountId)) {
+      const plan = planOf(listing);
+      const months = plan.running && plan.tier === 'plus' && figures ? yield* figures.months(tables, listing.id) : null;
+      found.push({ listing, claim: (yield* tables.claim(listing.claim_id))!, figures: months });
+    }
+    return found;
+  });
   return {
-    listings: store.listingsOfAccount(accountId).map((listing) => {
-      const claim = store.claim(listing.claim_id)!;
+    listings: listings.map(({ listing, claim, figures: months }) => {
       const row = snapshot.rowOf(listing.toilet_id);
       const plan = planOf(listing);
       const showing = listing.claim_status === 'approved' && plan.running && listing.toilet_state === 'present' && row >= 0;
@@ -54,7 +62,7 @@ export function listMyPartnerListings(context: PartnerContext, accountId: string
         profile: profileAnswer(listing, nowMs),
         showing,
         notice: noticeOf(listing, plan),
-        figures: plan.running && plan.tier === 'plus' && figures ? figures.months(listing.id) : null,
+        figures: months,
       };
     }),
   };

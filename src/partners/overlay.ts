@@ -6,7 +6,7 @@
 // Listings stored under a toilet's old id follow its id moves, as contributions do. A Plus listing's
 // partner object carries the counter number its figures are counted at (figures.ts).
 import type { OverlaySource, PartnerListing, SourceView, ToiletOverlay } from '../toilets/overlay.js';
-import type { ListingWithClaim, PartnerStore } from './store.js';
+import type { ListingWithClaim, ShowingListings } from './store.js';
 
 /** The overlay of a toilet that has a listing and nothing else. */
 const NO_COMMUNITY_DATA: Omit<ToiletOverlay, 'partner'> = { confirmations: 0, last_confirmed_at: null, cleanliness: null, disputed: false, decided: {}, gone: false };
@@ -18,7 +18,7 @@ export function partnerOf(listing: ListingWithClaim, counter: number): PartnerLi
 export class PartnerOverlay implements OverlaySource {
   constructor(
     private readonly community: OverlaySource,
-    private readonly store: PartnerStore,
+    private readonly showing: ShowingListings,
     /** The counter number of a showing listing's figures (ListingFigures.counterOf), -1 when not counted. */
     private readonly counterOf: (listing: ListingWithClaim) => number,
   ) {}
@@ -38,7 +38,7 @@ export class PartnerOverlay implements OverlaySource {
 
   entry(id: string, view: SourceView): ToiletOverlay | null {
     const overlay = this.community.entry(id, view);
-    const listing = this.store.showingOn(view.aliases(id));
+    const listing = this.showing.on(view.aliases(id));
     if (listing === null) return overlay;
     return { ...(overlay ?? NO_COMMUNITY_DATA), partner: partnerOf(listing, this.counterOf(listing)) };
   }
@@ -46,7 +46,7 @@ export class PartnerOverlay implements OverlaySource {
   /** The partner object of every served toilet with a showing listing, by current id. */
   showingByToilet(view: SourceView): Map<string, PartnerListing> {
     const found = new Map<string, PartnerListing>();
-    for (const listing of this.store.showingListings()) {
+    for (const listing of this.showing.all()) {
       const id = view.currentId(listing.toilet_id);
       if (id !== null) found.set(id, partnerOf(listing, this.counterOf(listing)));
     }

@@ -21,7 +21,8 @@ import type { Logger } from '../log.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { DeletionHook } from '../accounts/deletion.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
-import { PartnerStore, type ToiletState } from './store.js';
+import type { ToiletState } from './store.js';
+import { SqlitePartnerStore } from './sqlite-store.js';
 import { PartnerOverlay } from './overlay.js';
 import type { PartnerContext } from './context.js';
 import { PartnerClaims } from './claims.js';
@@ -49,7 +50,8 @@ export class Partners {
   readonly needs: readonly string[] = ['accounts', 'community'];
   /** A deleted account's pending claims are rejected and their contact details erased (src/feature.ts). */
   readonly accountDeletion: DeletionHook = { name: 'partner claims', erase: (accountId) => this.claims.forgetAccount(accountId) };
-  readonly store: PartnerStore;
+  /** The partner tables (the SQLite implementation of PartnerStore; billing's transactions include its tables). */
+  readonly store: SqlitePartnerStore;
   /** The overlay the catalog merges into every answer: the community's, with the partner objects. */
   readonly overlay: PartnerOverlay;
   readonly context: PartnerContext;
@@ -75,9 +77,9 @@ export class Partners {
     /** Every thread's counters of the Plus listings' figures (shared memory). */
     counters: ListingCounters,
   ) {
-    this.store = new PartnerStore(accounts.file);
+    this.store = new SqlitePartnerStore(accounts.file, accounts.events);
     const figures = (this.figures = new ListingFigures(this.store, counters, log, now));
-    this.overlay = new PartnerOverlay(community, this.store, (listing) => figures.counterOf(listing));
+    this.overlay = new PartnerOverlay(community, this.store.showing, (listing) => figures.counterOf(listing));
     const toilets: SnapshotHolder = {
       get snapshot() {
         return catalogOf().snapshot;
@@ -87,7 +89,7 @@ export class Partners {
       if (this.catalog === null) throw new Error('partners need the catalog: call attach(catalog) first');
       return this.catalog;
     };
-    this.context = { store: this.store, events: accounts.events, now, toilets, changed: (ids) => this.catalog?.refreshOverlays(ids), figures };
+    this.context = { store: this.store, now, toilets, changed: (ids) => this.catalog?.refreshOverlays(ids), figures };
     this.claims = new PartnerClaims(this.context);
     this.plans = new PartnerPlans(this.context);
     this.profiles = new PartnerProfiles(this.context);
@@ -96,8 +98,8 @@ export class Partners {
   /** The catalog whose toilets the listings are on (made with this.overlay). */
   attach(catalog: ToiletCatalog): void {
     this.catalog = catalog;
-    catalog.onChange(() => this.followToilets(null));
-    catalog.onOverlayChange((change) => this.followToilets(change.all ? null : change.entries.map(([id]) => id)));
+    catalog.onChange(() => void this.followToilets(null));
+    catalog.onOverlayChange((change) => void this.followToilets(change.all ? null : change.entries.map(([id]) => id)));
   }
 
   serve(server: HttpServer, deps: PartnersServeDeps): void {
@@ -106,24 +108,33 @@ export class Partners {
   }
 
   start(): void {
-    this.version = this.store.dataVersion();
-    this.shown = this.showingNow();
+    void this.watchFromNow();
     this.timers = [
-      setInterval(() => this.poll(), PARTNER_POLL_MS),
-      setInterval(() => this.eraseOldContacts(), ERASE_EVERY_MS),
-      setInterval(() => this.figures.fold(), FIGURES_FOLD_MS),
+      setInterval(() => void this.poll(), PARTNER_POLL_MS),
+      setInterval(() => void this.eraseOldContacts(), ERASE_EVERY_MS),
+      setInterval(() => void this.figures.fold(), FIGURES_FOLD_MS),
     ];
     for (const timer of this.timers) timer.unref();
-    this.eraseOldContacts();
+    void this.eraseOldContacts();
+  }
+
+  /** What the poll compares with: the data version and the showing listings now. */
+  private async watchFromNow(): Promise<void> {
+    try {
+      this.version = await this.store.dataVersion();
+      this.shown = await this.showingNow();
+    } catch (error) {
+      this.log.error('partner listings could not be read at start; the poll reads them again', { error: (error as Error).stack ?? String(error) });
+    }
   }
 
   /** Applies other processes' commits and records ended closures; the timer calls it, tests at the moment they choose. */
-  poll(): void {
+  async poll(): Promise<void> {
     try {
-      this.profiles.endClosures();
-      const version = this.store.dataVersion();
+      await this.profiles.endClosures();
+      const version = await this.store.dataVersion();
       if (version === this.version) return;
-      const shown = this.showingNow();
+      const shown = await this.showingNow();
       const changed = new Set<string>();
       for (const [listing, key] of shown) if (this.shown.get(listing) !== key) changed.add(JSON.parse(key).toilet);
       for (const [listing, key] of this.shown) if (!shown.has(listing)) changed.add(JSON.parse(key).toilet);
@@ -136,8 +147,9 @@ export class Partners {
   }
 
   /** Every showing listing by id, with what its answers show (to tell which changed). */
-  private showingNow(): Map<string, string> {
-    return new Map(this.store.showingListings().map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
+  private async showingNow(): Promise<Map<string, string>> {
+    const showing = await this.store.read((tables) => tables.showingListings());
+    return new Map(showing.map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
   }
 
   /**
@@ -147,44 +159,45 @@ export class Partners {
    * owner's events do. `ids`: the toilets whose overlay changed (current ids; the listings may be stored
    * under an id they moved from), or null after a load, when any toilet may have moved, gone or returned.
    */
-  private followToilets(ids: readonly string[] | null): void {
+  private async followToilets(ids: readonly string[] | null): Promise<void> {
     const snapshot = this.catalog?.snapshot;
     if (snapshot === undefined || snapshot.table.count === 0) return; // nothing loaded: every toilet would seem to have vanished
     const all = ids === null || this.followAllNext;
     if (!all && ids.length === 0) return;
     try {
-      const listings = all ? this.store.activeListings() : this.store.activeListingsOn(ids.flatMap((id) => snapshot.aliases(id)));
-      const changes: { listing: string; account: string | null; from: string; to: string | null; state: ToiletState; was: ToiletState }[] = [];
-      for (const listing of listings) {
-        const current = snapshot.currentId(listing.toilet_id);
-        const state: ToiletState = current === null ? 'vanished' : snapshot.rowOf(current) < 0 ? 'gone' : 'present';
-        if (state !== listing.toilet_state || (current !== null && current !== listing.toilet_id)) {
-          changes.push({ listing: listing.id, account: listing.account_id, from: listing.toilet_id, to: current, state, was: listing.toilet_state });
-        }
-      }
-      this.followAllNext = false;
-      if (changes.length === 0) return;
       const nowMs = this.now();
-      this.store.transaction(() => {
-        for (const change of changes) {
-          const toilet = change.to ?? change.from;
-          if (change.to !== null && change.to !== change.from) this.store.moveToilet(change.from, change.to, nowMs);
-          if (change.state !== change.was) this.store.setToiletState(change.listing, change.state, nowMs);
-          if (change.account === null) continue;
-          const changed = [...(toilet !== change.from ? ['toilet_id'] : []), ...(change.state !== change.was ? ['toilet_state'] : [])];
-          this.context.events.append({ account: change.account, type: 'partner.profile.updated', listing: change.listing, toilet, data: { changed, by: 'map_data', toilet_state: change.state, ...(toilet !== change.from ? { old_toilet_id: change.from } : {}) } });
+      // one transaction: the listings read are the listings changed, whatever another request does meanwhile
+      const followed = await this.store.transaction(function* (tables) {
+        const listings = all ? yield* tables.activeListings() : yield* tables.activeListingsOn(ids.flatMap((id) => snapshot.aliases(id)));
+        let count = 0;
+        for (const listing of listings) {
+          const current = snapshot.currentId(listing.toilet_id);
+          const state: ToiletState = current === null ? 'vanished' : snapshot.rowOf(current) < 0 ? 'gone' : 'present';
+          const moved = current !== null && current !== listing.toilet_id;
+          if (state === listing.toilet_state && !moved) continue;
+          count++;
+          if (moved) yield* tables.moveToilet(listing.toilet_id, current, nowMs);
+          if (state !== listing.toilet_state) yield* tables.setToiletState(listing.id, state, nowMs);
+          if (listing.account_id === null) continue;
+          const changed = [...(moved ? ['toilet_id'] : []), ...(state !== listing.toilet_state ? ['toilet_state'] : [])];
+          const data = { changed, by: 'map_data', toilet_state: state, ...(moved ? { old_toilet_id: listing.toilet_id } : {}) };
+          yield* tables.appendEvent({ account: listing.account_id, type: 'partner.profile.updated', listing: listing.id, toilet: current ?? listing.toilet_id, data });
         }
+        return count;
       });
-      this.log.info('partner listings followed their toilets', { listings: changes.length });
+      this.followAllNext = false;
+      if (followed === 0) return;
+      this.log.info('partner listings followed their toilets', { listings: followed });
     } catch (error) {
       this.followAllNext = true;
       this.log.error('partner listings could not follow their toilets; will retry at the next change', { error: (error as Error).stack ?? String(error) });
     }
   }
 
-  private eraseOldContacts(): void {
+  private async eraseOldContacts(): Promise<void> {
     try {
-      const erased = this.store.eraseDecidedContacts(this.now() - CONTACT_RETENTION_MS);
+      const before = this.now() - CONTACT_RETENTION_MS;
+      const erased = await this.store.transaction((tables) => tables.eraseDecidedContacts(before));
       if (erased > 0) this.log.info('contact details of decided claims erased', { claims: erased });
     } catch (error) {
       this.log.error('erasing old claim contact details failed; trying again in an hour', { error: String(error) });
@@ -192,9 +205,9 @@ export class Partners {
   }
 
   /** Stops the timers and folds the last figures (call after every thread stopped answering). */
-  close(): void {
+  async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    this.figures.fold();
+    await this.figures.fold();
   }
 }

@@ -8,7 +8,8 @@
 // (listMyPartnerListings) shows the plan, and billing's own records say why it changed.
 import { PartnerError } from './errors.js';
 import type { PartnerContext } from './context.js';
-import type { ListingWithClaim, PlanSource, PlanTier } from './store.js';
+import type { ListingWithClaim, PartnerTables, PlanSource, PlanTier } from './store.js';
+import type { Step } from '../storage/steps.js';
 
 /** Stripe subscription statuses after which nothing more happens to it (Stripe API, Subscription.status). */
 export const STRIPE_FINAL_STATUSES: readonly string[] = ['canceled', 'incomplete_expired'];
@@ -43,19 +44,19 @@ export class PartnerPlans {
   /**
    * Sets the listing's plan by hand (tier null: none). Refused for an unknown or stopped listing, a claim
    * not approved (a plan needs one), and a listing with an open Stripe subscription (cancel it in billing
-   * first). Runs in the caller's transaction when there is one (the moderation log's). Returns the new state.
+   * first). Returns the new state.
    */
-  setManualPlan(listingId: string, tier: PlanTier | null): PlanState {
+  async setManualPlan(listingId: string, tier: PlanTier | null): Promise<PlanState> {
     const { store, now } = this.context;
-    const listing = store.transaction(() => {
-      const found = this.listing(listingId);
+    const listing = await store.transaction(function* (tables) {
+      const found = yield* listingIn(tables, listingId);
       if (found.claim_status !== 'approved') throw new PartnerError('claim-not-approved', `the claim of ${listingId} is ${found.claim_status}, not approved: approve it first (approve ${found.claim_id})`);
       if (found.stopped_at !== null) throw new PartnerError('claim-not-approved', `${listingId} was stopped (its account was deleted); it takes no plan`);
       if (hasOpenStripeSubscription(found)) {
         throw new PartnerError('stripe-subscription', `${listingId} has the Stripe subscription ${found.stripe_subscription_id} (${found.stripe_status}): billing sets its plan; cancel the subscription first`);
       }
-      store.setPlan(listingId, tier, 'manual', now());
-      return store.listing(listingId)!;
+      yield* tables.setPlan(listingId, tier, 'manual', now());
+      return (yield* tables.listing(listingId))!;
     });
     this.context.changed([listing.toilet_id]);
     return planOf(listing);
@@ -65,28 +66,31 @@ export class PartnerPlans {
    * What billing reports of a listing's subscription: the subscription is recorded, and the plan follows it
    * unless a manual plan runs (then `applied` is false and the tier stays). Idempotent.
    */
-  applyStripePlan(listingId: string, plan: StripePlan): { applied: boolean; state: PlanState } {
-    const { store, now } = this.context;
-    const outcome = store.transaction(() => {
-      const found = this.listing(listingId);
-      const nowMs = now();
-      store.setStripe(listingId, plan.subscriptionId, plan.status, nowMs);
-      const manualRuns = found.plan_source === 'manual' && found.plan_tier !== null;
-      if (!manualRuns) store.setPlan(listingId, found.stopped_at === null ? plan.tier : null, 'stripe', nowMs);
-      return { applied: !manualRuns, listing: store.listing(listingId)! };
-    });
-    this.context.changed([outcome.listing.toilet_id]);
-    return { applied: outcome.applied, state: planOf(outcome.listing) };
+  async applyStripePlan(listingId: string, plan: StripePlan): Promise<{ applied: boolean; state: PlanState }> {
+    const outcome = await this.context.store.transaction((tables) => this.applyStripePlanIn(tables, listingId, plan));
+    this.context.changed([outcome.toilet]);
+    return { applied: outcome.applied, state: outcome.state };
+  }
+
+  /** applyStripePlan inside the caller's transaction (billing's, with its event id); the caller calls `changed` with `toilet` once committed. */
+  *applyStripePlanIn(tables: PartnerTables, listingId: string, plan: StripePlan): Step<{ applied: boolean; state: PlanState; toilet: string }> {
+    const found = yield* listingIn(tables, listingId);
+    const nowMs = this.context.now();
+    yield* tables.setStripe(listingId, plan.subscriptionId, plan.status, nowMs);
+    const manualRuns = found.plan_source === 'manual' && found.plan_tier !== null;
+    if (!manualRuns) yield* tables.setPlan(listingId, found.stopped_at === null ? plan.tier : null, 'stripe', nowMs);
+    const listing = (yield* tables.listing(listingId))!;
+    return { applied: !manualRuns, state: planOf(listing), toilet: listing.toilet_id };
   }
 
   /** Whether the listing has a Stripe subscription not in a final state (the plan command refuses those). */
-  hasOpenStripeSubscription(listingId: string): boolean {
-    return hasOpenStripeSubscription(this.listing(listingId));
+  async hasOpenStripeSubscription(listingId: string): Promise<boolean> {
+    return hasOpenStripeSubscription(await this.context.store.read((tables) => listingIn(tables, listingId)));
   }
+}
 
-  private listing(listingId: string): ListingWithClaim {
-    const found = this.context.store.listing(listingId);
-    if (found === null) throw new PartnerError('not-found', `no partner listing has the id ${listingId}`);
-    return found;
-  }
+function* listingIn(tables: PartnerTables, listingId: string): Step<ListingWithClaim> {
+  const found = yield* tables.listing(listingId);
+  if (found === null) throw new PartnerError('not-found', `no partner listing has the id ${listingId}`);
+  return found;
 }

@@ -9,7 +9,8 @@ import { businessHoursPlace } from '../toilets/snapshot.js';
 import { PartnerError } from './errors.js';
 import type { PartnerContext } from './context.js';
 import { planOf } from './plans.js';
-import type { Conditions, ListingRow, ListingWithClaim } from './store.js';
+import type { Conditions, ListingRow, ListingWithClaim, PartnerTables } from './store.js';
+import type { Step } from '../storage/steps.js';
 
 /** Spec, Limits: temporary closure. */
 export const CLOSURE_MS = 12 * 3_600_000;
@@ -49,18 +50,13 @@ export class PartnerProfiles {
    * The owner's listing, ready for a profile change: 404 when the account has no listing with the id, 409
    * when its claim is not approved or its plan does not run.
    */
-  editable(accountId: string, listingId: string): ListingWithClaim {
-    const listing = this.owned(accountId, listingId);
-    if (listing.claim_status !== 'approved') throw new PartnerError('claim-not-approved', `The claim of this listing is ${listing.claim_status}, not approved: a moderator reviews it first; listMyPartnerListings shows its status.`);
-    if (!planOf(listing).running) throw new PartnerError('no-running-plan', 'This listing has no running plan: buy one (startCheckout) first; the profile shows while the plan runs.');
-    return listing;
+  async editable(accountId: string, listingId: string): Promise<ListingWithClaim> {
+    return this.context.store.read((tables) => editableIn(tables, accountId, listingId));
   }
 
   /** The owner's listing in whatever state: 404 when the account has no listing with the id. */
-  owned(accountId: string, listingId: string): ListingWithClaim {
-    const listing = this.context.store.listing(listingId);
-    if (listing === null || listing.account_id !== accountId) throw new PartnerError('not-found', `This account has no partner listing ${listingId}; listMyPartnerListings lists its listings.`);
-    return listing;
+  async owned(accountId: string, listingId: string): Promise<ListingWithClaim> {
+    return this.context.store.read((tables) => ownedIn(tables, accountId, listingId));
   }
 
   /**
@@ -68,19 +64,20 @@ export class PartnerProfiles {
    * updatePartnerProfile does (400 naming the fault), with what the label would say with them now (the
    * live switch aside). Changes nothing.
    */
-  previewHours(accountId: string, listingId: string, value: string | null): HoursPreview {
-    const listing = this.owned(accountId, listingId);
+  async previewHours(accountId: string, listingId: string, value: string | null): Promise<HoursPreview> {
+    const listing = await this.owned(accountId, listingId);
     const hours = this.checkedHours(value, listing.toilet_id);
     const state = hours === null ? null : compileHours(hours, this.placeOf(listing.toilet_id))?.stateAt(this.context.now());
     return { opening_hours: hours, open_now: state?.open_now ?? 'unknown', closes_at: state?.closes_at ?? null };
   }
 
   /** Applies a change the owner sent (checked against UpdatePartnerProfileRequest); the 200 body. */
-  update(accountId: string, listingId: string, change: ProfileChange): ProfileAnswer {
-    const { store, now, events } = this.context;
+  async update(accountId: string, listingId: string, change: ProfileChange): Promise<ProfileAnswer> {
+    const { store, now } = this.context;
     const nowMs = now();
-    const outcome = store.transaction(() => {
-      const listing = this.editable(accountId, listingId);
+    const checkedHours = (value: string | null, toiletId: string) => this.checkedHours(value, toiletId);
+    const outcome = await store.transaction(function* (tables) {
+      const listing = yield* editableIn(tables, accountId, listingId);
       const next = { conditions: listing.conditions, opening_hours: listing.opening_hours, closed_until: listing.closed_until > nowMs ? listing.closed_until : 0 };
       const changed: string[] = [];
       if (change.conditions !== undefined && change.conditions !== next.conditions) {
@@ -88,7 +85,7 @@ export class PartnerProfiles {
         changed.push('conditions');
       }
       if (change.opening_hours !== undefined) {
-        const hours = this.checkedHours(change.opening_hours, listing.toilet_id);
+        const hours = checkedHours(change.opening_hours, listing.toilet_id);
         if (hours !== next.opening_hours) {
           next.opening_hours = hours;
           changed.push('opening_hours');
@@ -103,8 +100,8 @@ export class PartnerProfiles {
         }
       }
       if (changed.length > 0) {
-        store.setProfile(listingId, next, nowMs);
-        events.append({ account: accountId, type: 'partner.profile.updated', listing: listingId, toilet: listing.toilet_id, data: { changed, by: 'owner', open_now: next.closed_until === 0, closed_until: next.closed_until } });
+        yield* tables.setProfile(listingId, next, nowMs);
+        yield* tables.appendEvent({ account: accountId, type: 'partner.profile.updated', listing: listingId, toilet: listing.toilet_id, data: { changed, by: 'owner', open_now: next.closed_until === 0, closed_until: next.closed_until } });
       }
       return { toilet: listing.toilet_id, answer: profileAnswer(next, nowMs), changed: changed.length > 0 };
     });
@@ -116,14 +113,15 @@ export class PartnerProfiles {
    * Records the closures whose 12 hours are over: closed_until back to 0, and `partner.profile.updated`
    * for each, in one transaction. The answers followed the business hours again already.
    */
-  endClosures(): number {
-    const { store, now, events } = this.context;
+  async endClosures(): Promise<number> {
+    const { store, now } = this.context;
     const nowMs = now();
-    const ended = store.transaction(() => {
-      const listings = store.endClosures(nowMs);
+    if (!(await store.read((tables) => tables.closureOver(nowMs)))) return 0;
+    const ended = await store.transaction(function* (tables) {
+      const listings = yield* tables.endClosures(nowMs);
       for (const listing of listings) {
         if (listing.account_id === null) continue;
-        events.append({ account: listing.account_id, type: 'partner.profile.updated', listing: listing.id, toilet: listing.toilet_id, data: { changed: ['open_now'], by: 'closure_ended', open_now: true, closed_until: 0 } });
+        yield* tables.appendEvent({ account: listing.account_id, type: 'partner.profile.updated', listing: listing.id, toilet: listing.toilet_id, data: { changed: ['open_now'], by: 'closure_ended', open_now: true, closed_until: 0 } });
       }
       return listings;
     });
@@ -150,4 +148,19 @@ export class PartnerProfiles {
     const row = current === null ? -1 : snapshot.loadedRowOf(current);
     return row < 0 ? { lat: 0, lon: 0, country: countryAt(0, 0), timeZone: timeZoneAt(0, 0) } : businessHoursPlace(snapshot.table, row);
   }
+}
+
+/** The owner's listing in whatever state: 404 when the account has no listing with the id. */
+function* ownedIn(tables: PartnerTables, accountId: string, listingId: string): Step<ListingWithClaim> {
+  const listing = yield* tables.listing(listingId);
+  if (listing === null || listing.account_id !== accountId) throw new PartnerError('not-found', `This account has no partner listing ${listingId}; listMyPartnerListings lists its listings.`);
+  return listing;
+}
+
+/** The owner's listing ready for a profile change: 409 when its claim is not approved or its plan does not run. */
+function* editableIn(tables: PartnerTables, accountId: string, listingId: string): Step<ListingWithClaim> {
+  const listing = yield* ownedIn(tables, accountId, listingId);
+  if (listing.claim_status !== 'approved') throw new PartnerError('claim-not-approved', `The claim of this listing is ${listing.claim_status}, not approved: a moderator reviews it first; listMyPartnerListings shows its status.`);
+  if (!planOf(listing).running) throw new PartnerError('no-running-plan', 'This listing has no running plan: buy one (startCheckout) first; the profile shows while the plan runs.');
+  return listing;
 }

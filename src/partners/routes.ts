@@ -54,9 +54,9 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
   const guards = new GuardChain(deps);
   const answer = (status: number, context: GuardContext<unknown>, body: unknown): RouteResult => ({ status, headers: [...JSON_TYPE, ...context.headers], body: JSON.stringify(body) });
   /** Runs a partner action; its PartnerError becomes the problem it names. */
-  const attempt = (guardContext: GuardContext<unknown>, status: number, run: () => unknown): RouteResult => {
+  const attempt = async (guardContext: GuardContext<unknown>, status: number, run: () => Promise<unknown>): Promise<RouteResult> => {
     try {
-      return answer(status, guardContext, run());
+      return answer(status, guardContext, await run());
     } catch (error) {
       if (error instanceof PartnerError) return guards.refuse(refusalOf(error), guardContext);
       throw error;
@@ -68,16 +68,16 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
         ? null
         : { slug: 'not-found', detail: `No toilet has the id ${JSON.stringify(request.params.id)}, or a moderator marked it gone. Find ids with findToiletsNear or listToiletsInArea.` },
     handle: (request, guardContext) =>
-      attempt(guardContext, 201, () => {
-        const created = claims.claim(guardContext.session!.account, request.params.id, guardContext.input);
+      attempt(guardContext, 201, async () => {
+        const created = await claims.claim(guardContext.session!.account, request.params.id, guardContext.input);
         return { id: created.id, status: created.status };
       }),
   });
 
   guards.operation(server, operationIn(PARTNER_OPERATIONS, 'updatePartnerProfile'), {
-    exists: (request, guardContext) => {
+    exists: async (request, guardContext) => {
       try {
-        profiles.editable(guardContext.session!.account, request.params.id);
+        await profiles.editable(guardContext.session!.account, request.params.id);
         return null;
       } catch (error) {
         if (error instanceof PartnerError) return refusalOf(error);
@@ -88,9 +88,9 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
   });
 
   guards.operation(server, operationIn(PARTNER_OPERATIONS, 'checkPartnerHours'), {
-    exists: (request, guardContext) => {
+    exists: async (request, guardContext) => {
       try {
-        profiles.owned(guardContext.session!.account, request.params.id);
+        await profiles.owned(guardContext.session!.account, request.params.id);
         return null;
       } catch (error) {
         if (error instanceof PartnerError) return refusalOf(error);
@@ -101,6 +101,6 @@ export function registerPartnerRoutes(server: HttpServer, deps: PartnerRouteDeps
   });
 
   guards.operation(server, operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings'), {
-    handle: (_request, guardContext) => answer(200, guardContext, listMyPartnerListings(context, guardContext.session!.account)),
+    handle: async (_request, guardContext) => answer(200, guardContext, await listMyPartnerListings(context, guardContext.session!.account)),
   });
 }

@@ -1,6 +1,8 @@
 // The operational endpoints of the main thread (read threads pass them on): GET /status, what this
 // instance serves (version, the data's date and region, counts, demo or not, uptime: the web app's notice
-// reads it), and GET /readyz, whether it can do its work now (data loaded, overlay database writable).
+// reads it), and GET /readyz, whether it can do its work now (data loaded, every store of the write side
+// able to take a write: the overlay and accounts files, PostgreSQL with DATABASE_URL). While a store cannot,
+// /readyz answers 503 naming it and /status lists it under `degraded` (absent while all is well).
 // GET /healthz, answered by every thread itself, is in src/api/health.ts. None of them is part of the
 // versioned API under /api/v1 (docs/ARCHITECTURE.md, "Operational endpoints").
 import { readFileSync } from 'node:fs';
@@ -11,19 +13,20 @@ import { NO_STORE } from '../api/health.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import { missingPartsNote } from '../toilets/source-parts.js';
 import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
-import type { Community } from '../community/community.js';
 import type { SourceFetch, SourceFetchStatus } from '../source-fetch/source-fetch.js';
 import { REPLICA_SCOPE, type RateLimitScope } from '../cluster/limit-sync.js';
+import type { StoreProbe } from '../storage/probe.js';
 
 /** The service's version, from package.json (dist/src/status/ → the repository root). */
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-/** /readyz writes to the overlay at most this often; answers in between repeat the last finding. */
+/** /readyz and /status probe the stores at most this often; answers in between repeat the last finding. */
 export const READY_PROBE_MS = 5000;
 const READY_RETRY_SECONDS = 30;
 
 export interface StatusDeps {
   catalog: ToiletCatalog;
-  community: Community;
+  /** The stores of the write side, in the order /readyz names the first that cannot take a write. */
+  probes: readonly StoreProbe[];
   problems: Problems;
   now: () => number;
   /** The published files this replica fetches (TOILETS_DB_URL, TILES_DB_URL). */
@@ -57,16 +60,32 @@ export interface ServiceStatus {
   uptime_seconds: number;
   /** What serves HTTP: `uws` (uWebSockets.js) or `node` (node:http). */
   transport: string;
+  /** The stores that cannot take a write now, and what is refused meanwhile; absent while every one can. */
+  degraded?: DegradedStore[];
+}
+
+export interface DegradedStore {
+  store: string;
+  trouble: string;
+  refused: string;
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, community, problems, now, sourceFetch, limitSync, transport } = deps;
+  const { catalog, probes, problems, now, sourceFetch, limitSync, transport } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
   catalog.onChange(forget);
   catalog.onOverlayChange(forget);
-  const status = (): ServiceStatus => {
+  // Probing writes: done at most every READY_PROBE_MS, whichever of the two endpoints asks.
+  let probed: { atMs: number; degraded: Promise<DegradedStore[]> } | null = null;
+  const degradedNow = (): Promise<DegradedStore[]> => {
+    const nowMs = now();
+    if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, degraded: probeAll(probes) };
+    return probed.degraded;
+  };
+  const status = async (): Promise<ServiceStatus> => {
+    const degraded = await degradedNow();
     const { info } = catalog.snapshot;
     counts ??= countToilets(catalog);
     return {
@@ -83,28 +102,33 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       rate_limits: limitSync?.status() ?? REPLICA_SCOPE,
       uptime_seconds: Math.floor(process.uptime()),
       transport,
+      ...(degraded.length > 0 ? { degraded } : {}),
     };
   };
-  server.route({ method: 'GET', pattern: '/status', cors: PUBLIC_CORS, handler: () => ({ status: 200, headers: NO_STORE, body: JSON.stringify(status()) }) });
+  server.route({ method: 'GET', pattern: '/status', cors: PUBLIC_CORS, handler: async () => ({ status: 200, headers: NO_STORE, body: JSON.stringify(await status()) }) });
 
-  let probed: { atMs: number; trouble: string | null } | null = null;
   server.route({
     method: 'GET',
     pattern: '/readyz',
-    handler: () => {
-      const nowMs = now();
+    handler: async () => {
       const { info } = catalog.snapshot;
       if (info.importedAt === null) {
         const why = sourceFetch.waitingReason() ?? 'No toilet data is loaded: run `npm run import -- <extract.osm.pbf or URL>` (or start with TOILETS_EXTRACT set).';
         return problems.reply('unavailable', why, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
       }
-      if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, trouble: community.writeTrouble() };
-      if (probed.trouble !== null) {
-        return problems.reply('unavailable', `The overlay database cannot take a write: ${probed.trouble}. Contributions are refused until it can; reads go on.`, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
+      const [first] = await degradedNow();
+      if (first !== undefined) {
+        return problems.reply('unavailable', `The ${first.store} cannot take a write: ${first.trouble}. ${first.refused} are refused until it can; reads go on.`, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
       }
       return { status: 200, headers: NO_STORE, body: JSON.stringify({ status: 'ready' }) };
     },
   });
+}
+
+/** Every store that cannot take a write now, in the probes' order. */
+async function probeAll(probes: readonly StoreProbe[]): Promise<DegradedStore[]> {
+  const troubles = await Promise.all(probes.map((probe) => probe.trouble()));
+  return probes.flatMap((probe, i) => (troubles[i] === null ? [] : [{ store: probe.store, trouble: troubles[i], refused: probe.refused }]));
 }
 
 /** Visible toilets (a moderator's "gone" hides one) from the source and from the community. */

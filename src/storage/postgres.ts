@@ -78,6 +78,11 @@ export class PostgresDatabase {
     return (this.root as Kysely<Tables>).withSchema(name);
   }
 
+  /** Answers once the server has answered a query (the readiness probe); rejects with the driver's error when it cannot. */
+  async reachable(): Promise<void> {
+    await sql`SELECT 1`.execute(this.root);
+  }
+
   /** Ends the pool's connections once the queries under way are done; a second call waits for the first. */
   close(): Promise<void> {
     this.closing ??= this.root.destroy();

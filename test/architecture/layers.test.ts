@@ -91,16 +91,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
   'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/log'],
-  // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check
-  'src/account-mcp': ['src/oauth', 'src/account-events', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log'],
+  // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check;
+  // a store that cannot answer is said in MCP's own forms (src/storage's errors)
+  'src/account-mcp': ['src/oauth', 'src/account-events', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
   // npm run backup / restore: copies of the overlay and accounts databases, checked with their layouts
   'src/backup': ['src/community', 'src/accounts', 'src/databases', 'src/storage', 'src/config', 'src/cli'],
-  // the operational endpoints of the main thread: what the service serves, and whether it can write
+  // the operational endpoints of the main thread: what the service serves, and whether each store can take a write
   // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
   'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
   // the rate limits shared with the other replicas through Redis (REDIS_URL): main thread only
   'src/cluster': ['src/http', 'src/config', 'src/log'],
-  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/community', 'src/source-fetch', 'src/cluster'],
+  'src/status': ['src/api', 'src/http', 'src/toilets', 'src/storage', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
   declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps'],
   // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices

@@ -62,7 +62,7 @@ describe('startCheckout and openBillingPortal', () => {
     // the same account's second listing reuses the customer
     await approvedListing(service, toilets[1], 'Café Azur II', nextIp());
     const second = await claimAs(service, toilets[2], 'Second Listing Co', nextIp());
-    service.app.partners.claims.approve(second.claim, 'ok');
+    await service.app.partners.claims.approve(second.claim, 'ok');
     const customersBefore = standIn.state.customers.size;
     const other = await second.browser.request('POST', '/billing/checkout', { body: { listing: second.listing, tier: 'basic' } });
     assert.equal(other.status, 200);
@@ -177,7 +177,7 @@ describe('startCheckout and openBillingPortal', () => {
     assert.equal(standIn.state.subscriptions.get(subscription)!.status, 'canceled');
     await standIn.webhooks.idle();
     assert.equal(await partnerOf(service, toilet), null);
-    assert.equal(service.app.billing.store.subscription(subscription)?.account_id, null, 'kept for the listing, linked to no account');
+    assert.equal((await service.app.billing.store.read((tables) => tables.subscription(subscription)))?.account_id, null, 'kept for the listing, linked to no account');
   });
 
   test('400, 401, 403, 404 and the 409s of the claim and of a manual plan', async () => {
@@ -234,7 +234,7 @@ describe('startCheckout and openBillingPortal', () => {
       const down = await browser.request('POST', '/billing/checkout', { body: { listing, tier: 'basic' } });
       assert.equal(down.status, 502);
       problem(down, 'provider-unreachable');
-      assert.equal(service.app.billing.store.checkout(listing), null, 'no pending checkout left behind');
+      assert.equal((await service.app.billing.store.read((tables) => tables.checkout(listing))), null, 'no pending checkout left behind');
     } finally {
       standIn.api.unreachable = false;
     }
@@ -294,7 +294,7 @@ describe('503: partner payments not open, or not available', () => {
       assert.ok(!JSON.stringify(refused.json).includes('price_nobody_made'), 'the provider message stays in the log');
       assert.match(billed.log.text(), /No such price: 'price_nobody_made'/);
       assert.ok(!billed.log.text().includes(billed.standIn.env.STRIPE_SECRET_KEY), 'no secret in the log');
-      assert.equal(billed.service.app.billing.store.checkout(listing), null);
+      assert.equal((await billed.service.app.billing.store.read((tables) => tables.checkout(listing))), null);
       const basic = await browser.request('POST', '/billing/checkout', { body: { listing, tier: 'basic' } });
       assert.equal(basic.status, 200, 'the other tier is configured right');
     } finally {

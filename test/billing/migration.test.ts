@@ -9,7 +9,9 @@ import { after, test } from 'node:test';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { BILLING_TABLES_STEP } from '../../src/billing/tables.js';
-import { BillingStore } from '../../src/billing/store.js';
+import { SqliteBillingStore } from '../../src/billing/sqlite-store.js';
+import type { BillingTables } from '../../src/billing/store.js';
+import type { Step } from '../../src/storage/steps.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
@@ -39,22 +41,24 @@ test('the billing step migrates a database the previous code wrote, keeping its 
     assert.equal((await accounts.account(ACCOUNT))?.display_name, 'Bea', 'the account is kept');
     if (hasPartners) assert.deepEqual(accounts.db.prepare('SELECT id, plan_tier, plan_source FROM partner_listings').all(), [{ id: 'pl_b', plan_tier: 'basic', plan_source: 'manual' }], 'the listing and its manual plan are kept');
 
-    const store = new BillingStore(accounts);
-    store.transaction(() => {
-      store.insertCustomer(ACCOUNT, 'cus_1', 3);
-      store.insertCheckout({ listing_id: 'pl_b', account_id: ACCOUNT, tier: 'plus', attempt: 'a'.repeat(32), session_id: null, created_at: 3 });
-      store.upsertSubscription({ subscription_id: 'sub_1', listing_id: 'pl_b', account_id: ACCOUNT, customer_id: 'cus_1', status: 'active', price_id: 'price_b', tier: 'basic', period_start: 3, created: 3, running: 1, updated_at: 3 });
-      store.recordEvent('evt_1', 'customer.subscription.created', 3);
+    const store = new SqliteBillingStore(accounts, null);
+    await store.transaction(function* (tables) {
+      yield* tables.insertCustomer(ACCOUNT, 'cus_1', 3);
+      yield* tables.insertCheckout({ listing_id: 'pl_b', account_id: ACCOUNT, tier: 'plus', attempt: 'a'.repeat(32), session_id: null, created_at: 3 });
+      yield* tables.upsertSubscription({ subscription_id: 'sub_1', listing_id: 'pl_b', account_id: ACCOUNT, customer_id: 'cus_1', status: 'active', price_id: 'price_b', tier: 'basic', period_start: 3, created: 3, running: 1, updated_at: 3 });
+      yield* tables.recordEvent('evt_1', 'customer.subscription.created', 3);
     });
-    assert.equal(store.customerOf(ACCOUNT), 'cus_1');
-    assert.equal(store.eventHandled('evt_1'), true);
-    assert.throws(() => store.transaction(() => store.recordEvent('evt_1', 'again', 4)), /UNIQUE/, 'an event id is recorded once');
-    assert.throws(() => store.insertCheckout({ listing_id: 'pl_c', account_id: ACCOUNT, tier: 'gold' as 'plus', attempt: 'b', session_id: null, created_at: 3 }), /CHECK/);
+    const read = <T>(work: (tables: BillingTables) => Step<T>) => store.read(work);
+    assert.equal(await read((tables) => tables.customerOf(ACCOUNT)), 'cus_1');
+    assert.equal(await read((tables) => tables.eventHandled('evt_1')), true);
+    await assert.rejects(store.transaction((tables) => tables.recordEvent('evt_1', 'again', 4)), /UNIQUE/, 'an event id is recorded once');
+    const gold = { listing_id: 'pl_c', account_id: ACCOUNT, tier: 'gold' as 'plus', attempt: 'b', session_id: null, created_at: 3 };
+    await assert.rejects(store.transaction((tables) => tables.insertCheckout(gold)), /CHECK/);
 
     await accounts.deleteAccount(ACCOUNT);
-    assert.equal(store.customerOf(ACCOUNT), null, 'the customer goes with the account');
-    assert.equal(store.checkout('pl_b'), null, 'and its checkout');
-    assert.equal(store.subscription('sub_1')?.account_id, null, 'the subscription stays, unlinked');
+    assert.equal(await read((tables) => tables.customerOf(ACCOUNT)), null, 'the customer goes with the account');
+    assert.equal(await read((tables) => tables.checkout('pl_b')), null, 'and its checkout');
+    assert.equal((await read((tables) => tables.subscription('sub_1')))?.account_id, null, 'the subscription stays, unlinked');
   } finally {
     await accounts.close();
   }

@@ -57,7 +57,7 @@ export async function startBilled(data: Data, clock: Clock, env: Record<string, 
 /** A signed-in business whose claim on `toilet` a moderator approved (no plan yet). */
 export async function approvedListing(service: Service, toilet: string, name: string, ip: string): Promise<Listed> {
   const listed = await claimAs(service, toilet, name, ip);
-  service.app.partners.claims.approve(listed.claim, 'checked the business register');
+  await service.app.partners.claims.approve(listed.claim, 'checked the business register');
   return listed;
 }
 

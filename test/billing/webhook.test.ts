@@ -67,7 +67,7 @@ describe('receiveStripeEvent', () => {
     assert.equal(missing.status, 400);
     assert.match(((await missing.json()) as { detail: string }).detail, /header is missing/);
 
-    assert.equal(service.app.billing.store.eventHandled('evt_forged_0001'), false);
+    assert.equal((await service.app.billing.store.read((tables) => tables.eventHandled('evt_forged_0001'))), false);
     assert.equal((await partnerOf(service, toilet))?.tier, 'basic', 'the plan still runs: nothing was read');
     standIn.webhooks.release();
     await standIn.webhooks.idle();
@@ -118,13 +118,18 @@ describe('receiveStripeEvent', () => {
     const { browser, listing, toilet } = await fresh('Down Time Diner');
     const subscription = await buy(billed, browser, listing);
     standIn.api.unreachable = true;
-    const firstAttempt = new Promise<void>((resolve) => {
+    const firstAttempt = new Promise<void>((resolve, reject) => {
       standIn.webhooks.once('attempt', (attempt) => {
         assert.equal(attempt.status, 502);
         problem({ json: JSON.parse(attempt.body) }, 'provider-unreachable');
-        assert.equal(service.app.billing.store.eventHandled(attempt.eventId), false, 'not recorded');
-        standIn.api.unreachable = false;
-        resolve();
+        void service.app.billing.store
+          .read((tables) => tables.eventHandled(attempt.eventId))
+          .then((handled) => {
+            assert.equal(handled, false, 'not recorded');
+            standIn.api.unreachable = false;
+            resolve();
+          })
+          .catch(reject);
       });
     });
     const canceledEvent = standIn.state.cancel(subscription);
@@ -136,7 +141,7 @@ describe('receiveStripeEvent', () => {
       standIn.webhooks.attempts.filter((a) => a.eventId === event.id).map((a) => a.status),
       [502, 200],
     );
-    assert.equal(service.app.billing.store.eventHandled(event.id), true);
+    assert.equal((await service.app.billing.store.read((tables) => tables.eventHandled(event.id))), true);
     assert.equal(await partnerOf(service, toilet), null);
   });
 
@@ -150,7 +155,7 @@ describe('receiveStripeEvent', () => {
     standIn.webhooks.release(true); // deleted first, then the older updated
     await standIn.webhooks.idle();
     assert.equal(await partnerOf(service, toilet), null);
-    assert.equal(service.app.billing.store.subscription(subscription)?.status, 'canceled');
+    assert.equal((await service.app.billing.store.read((tables) => tables.subscription(subscription)))?.status, 'canceled');
 
     // and the other way round on a new purchase: deleted of the old subscription after the new one's created
     const renewed = await buy(billed, browser, listing, 'plus');
@@ -160,7 +165,7 @@ describe('receiveStripeEvent', () => {
     const late = await standIn.webhooks.post(JSON.stringify({ id: lateId, object: 'event', type: 'customer.subscription.deleted', data: { object: { id: subscription } } }));
     assert.equal(late.status, 200);
     assert.equal((await partnerOf(service, toilet))?.tier, 'plus', "an old subscription's late event does not stop the new one");
-    assert.equal(service.app.billing.store.currentOfListing(listing)?.subscription_id, renewed);
+    assert.equal((await service.app.billing.store.read((tables) => tables.currentOfListing(listing)))?.subscription_id, renewed);
   });
 
   test('a checkout.session.completed whose body lies: the session read from Stripe wins', async () => {
@@ -177,7 +182,7 @@ describe('receiveStripeEvent', () => {
     const reply = await standIn.webhooks.post(lie);
     assert.equal(reply.status, 200);
     assert.equal(await partnerOf(service, toilet), null, 'unpaid at Stripe: no plan');
-    assert.equal(service.app.billing.store.checkout(listing)?.session_id, sessionId, 'still open at Stripe: the checkout stays');
+    assert.equal((await service.app.billing.store.read((tables) => tables.checkout(listing)))?.session_id, sessionId, 'still open at Stripe: the checkout stays');
     assert.equal(
       standIn.api.requests.some((r) => r.path === '/v1/subscriptions/sub_made_up'),
       false,
@@ -191,7 +196,7 @@ describe('receiveStripeEvent', () => {
     await standIn.webhooks.idle();
     const claimsActive = await standIn.webhooks.post(subscriptionEvent('evt_lie_0000000002', subscription, 'active'));
     assert.equal(claimsActive.status, 200);
-    assert.equal(service.app.billing.store.subscription(subscription)?.status, 'canceled');
+    assert.equal((await service.app.billing.store.read((tables) => tables.subscription(subscription)))?.status, 'canceled');
   });
 
   test('100 signed events from one address within a minute all answer 200, and use none of its budget', async () => {
@@ -241,7 +246,7 @@ describe('receiveStripeEvent', () => {
     const saved = clock.ms;
     clock.ms += 6 * DAY_MS; // day 8
     try {
-      service.app.billing.sweep();
+      await service.app.billing.sweep();
       assert.equal(await partnerOf(service, toilet), null, 'beyond the grace');
     } finally {
       clock.ms = saved;

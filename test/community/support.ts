@@ -63,15 +63,7 @@ function capture(data: Data, env: Record<string, string>): { io: CommandIo; run(
 }
 
 /** `npm run moderate -- ...args` on the test's databases, in this process (the script's main()). */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}): CommandRun {
-  const { io, run } = capture(data, env);
-  const status = moderateCommand(args, io);
-  if (typeof status !== 'number') throw new Error(`moderate ${args[0]} waits for the accounts' store: use moderateAccounts`);
-  return run(status);
-}
-
-/** The same for the account commands (`moderators …`, `accounts recovery-link …`), which wait for the accounts' store. */
-export async function moderateAccounts(data: Data, args: string[], env: Record<string, string> = {}): Promise<CommandRun> {
+export async function moderate(data: Data, args: string[], env: Record<string, string> = {}): Promise<CommandRun> {
   const { io, run } = capture(data, env);
   return run(await moderateCommand(args, io));
 }

@@ -126,8 +126,8 @@ describe('account events', () => {
     const other = await receiver();
     await subscribe('partner.profile.updated', other.url, secret(), {}, {}, await accountClient(service, (await connect((await claimAs(service, 'n3039828758', 'Cy Shop', '198.51.100.33')).browser, await newAgent(service))).access_token));
 
-    service.app.partners.claims.approve(ada.claim, 'checked');
-    service.app.partners.plans.setManualPlan(ada.listing, 'basic');
+    await service.app.partners.claims.approve(ada.claim, 'checked');
+    await service.app.partners.plans.setManualPlan(ada.listing, 'basic');
     assert.equal((await ada.browser.request('PATCH', `/partner/listings/${ada.listing}`, { body: { conditions: 'everyone' } })).status, 200);
     await polls();
 

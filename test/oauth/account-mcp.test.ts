@@ -4,6 +4,7 @@
 // discovery, the per-IP budget, and revocation taking effect on the next request.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runNow } from '../../src/storage/steps.js';
 import { secretHash } from '../../src/accounts/store.js';
 import { BASE_URL, Clock, importedData, type Data, type Service } from '../community/support.js';
 import { Browser, startAccountsService } from '../accounts/support.js';
@@ -68,12 +69,12 @@ describe('/mcp/account', () => {
 
   test('wrong audience is 401, a token without the scope 403 insufficient_scope', async () => {
     const { tokens } = await connected();
-    const store = service.app.oauth.store;
-    const grant = store.access(secretHash(tokens.access_token))!;
+    const store = service.app.oauth.store.tables;
+    const grant = runNow(store.access(secretHash(tokens.access_token)))!;
     const forge = (token: string, changes: { resource?: string; scope?: string }) => {
       const id = `og_${token}`;
-      store.insertGrant({ ...grant, id, ...changes });
-      store.insertAccess(secretHash(token), id, clock.ms + 3_600_000);
+      runNow(store.insertGrant({ ...grant, id, ...changes }));
+      runNow(store.insertAccess(secretHash(token), id, clock.ms + 3_600_000));
     };
     forge('for-public-mcp', { resource: `${BASE_URL}/mcp` });
     const wrongAudience = await accountMcp(service, 'for-public-mcp', 'server/discover');

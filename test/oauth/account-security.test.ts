@@ -5,9 +5,10 @@
 // port (RFC 8252 section 7.3); refresh tokens go only to clients registered for the refresh_token grant.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BASE_URL, Clock, moderateAccounts } from '../community/support.js';
+import { BASE_URL, Clock, moderate } from '../community/support.js';
 import { accountsSuite, Browser, startAccountsService } from '../accounts/support.js';
 import { approve, authorizationRequest, connect, consentToken, fetchFor, form, newAgent, page, REDIRECT_URI, RESOURCE } from './support.js';
+import { runNow } from '../../src/storage/steps.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 const MINUTE = 60_000;
@@ -15,7 +16,7 @@ const MINUTE = 60_000;
 describe('account security of OAuth (issue 38)', () => {
   const clock = new Clock(START);
   const suite = accountsSuite(clock);
-  const works = (token: string) => suite.service.app.oauth.grants.verifyAccess(token, clock.ms) !== null;
+  const works = async (token: string) => (await suite.service.app.oauth.grants.verifyAccess(token, clock.ms)) !== null;
   const refreshes = async (agent: { client: { client_id: string } }, token: string) =>
     (await form(suite.service, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, client_id: agent.client.client_id })).status === 200;
   const register = (body: unknown, ip = '203.0.113.80') =>
@@ -57,12 +58,12 @@ describe('account security of OAuth (issue 38)', () => {
     const sessionsOnly = await browser.request('DELETE', '/account/sessions');
     assert.equal(sessionsOnly.status, 200);
     assert.deepEqual(sessionsOnly.json, { ended: 1, connections_ended: 0 });
-    assert.ok(works(tokens.access_token), 'without connections=all the connections stay');
+    assert.ok(await works(tokens.access_token), 'without connections=all the connections stay');
 
     const everything = await browser.request('DELETE', '/account/sessions?connections=all');
     assert.equal(everything.status, 200, JSON.stringify(everything.json));
     assert.deepEqual(everything.json, { ended: 0, connections_ended: 1 });
-    assert.ok(!works(tokens.access_token), 'the access token stops at once');
+    assert.ok(!await works(tokens.access_token), 'the access token stops at once');
     assert.equal(await refreshes(agent, tokens.refresh_token!), false, 'and the refresh token with it');
 
     const wrong = await browser.request('DELETE', '/account/sessions?connections=some');
@@ -76,14 +77,14 @@ describe('account security of OAuth (issue 38)', () => {
     const account = await owner.signUp('Linus');
     const agent = await newAgent(suite.service);
     const tokens = await connect(owner, agent);
-    const linked = await moderateAccounts(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']);
+    const linked = await moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']);
     assert.equal(linked.status, 0, linked.stderr);
     const token = new URL(linked.json.url).hash.slice(1);
     const lost = new Browser(suite.service, '198.51.100.51');
     const options = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: token } });
     const recovered = await lost.request('POST', '/account/recovery', { body: { recovery_token: token, credential: lost.authenticator.register(options.json) } });
     assert.equal(recovered.status, 201, JSON.stringify(recovered.json));
-    assert.ok(!works(tokens.access_token), 'the access token of the grant before the recovery stops');
+    assert.ok(!await works(tokens.access_token), 'the access token of the grant before the recovery stops');
     assert.equal(await refreshes(agent, tokens.refresh_token!), false, 'its refresh token too');
     clock.ms = START;
   });
@@ -115,12 +116,12 @@ describe('account security of OAuth (issue 38)', () => {
     const { authorizationUrl } = await authorizationRequest(used);
     await approve(browser, authorizationUrl);
     clock.ms += 59 * MINUTE;
-    oauth.cleanUp();
-    assert.notEqual(oauth.store.client(idle.client.client_id), null, 'kept for an hour');
+    await oauth.cleanUp();
+    assert.notEqual(runNow(oauth.store.tables.client(idle.client.client_id)), null, 'kept for an hour');
     clock.ms += 2 * MINUTE;
-    oauth.cleanUp();
-    assert.equal(oauth.store.client(idle.client.client_id), null, 'gone after an hour without an authorization');
-    assert.notEqual(oauth.store.client(used.client.client_id), null, 'an authorized client stays');
+    await oauth.cleanUp();
+    assert.equal(runNow(oauth.store.tables.client(idle.client.client_id)), null, 'gone after an hour without an authorization');
+    assert.notEqual(runNow(oauth.store.tables.client(used.client.client_id)), null, 'an authorized client stays');
     clock.ms = START;
   });
 
@@ -141,7 +142,7 @@ describe('account security of OAuth (issue 38)', () => {
         ids.push(await registerThere(`203.0.113.${90 + i}`));
       }
       assert.equal(count(), 5, 'never more than the bound');
-      assert.deepEqual(ids.map((id) => bounded.app.oauth.store.client(id) !== null), [false, false, false, true, true, true, true, true], 'the oldest went first');
+      assert.deepEqual(ids.map((id) => runNow(bounded.app.oauth.store.tables.client(id)) !== null), [false, false, false, true, true, true, true, true], 'the oldest went first');
     } finally {
       await bounded.close();
       clock.ms = START;
@@ -186,7 +187,7 @@ describe('account security of OAuth (issue 38)', () => {
     const tokens = await form(suite.service, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: registered.client_id, code_verifier: codeVerifier, resource: RESOURCE });
     assert.equal(tokens.status, 200);
     assert.equal(tokens.json.refresh_token, undefined, 'no refresh token for a client without the refresh_token grant');
-    assert.ok(works(tokens.json.access_token));
+    assert.ok(await works(tokens.json.access_token));
     const both = await connect(browser, agent);
     assert.ok(both.refresh_token, 'a client registered for it gets one');
   });

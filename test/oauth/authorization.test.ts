@@ -17,7 +17,7 @@ describe('OAuth for agents', () => {
   let service: Service;
   const clock = new Clock(START);
   /** Whether an access token opens its grant now (the check /mcp/account makes on every request). */
-  const works = (token: string) => service.app.oauth.grants.verifyAccess(token, clock.ms) !== null;
+  const works = async (token: string) => (await service.app.oauth.grants.verifyAccess(token, clock.ms)) !== null;
 
   before(async () => {
     data = await importedData();
@@ -135,9 +135,9 @@ describe('OAuth for agents', () => {
     assert.equal(tokens.scope, SCOPE);
     assert.ok(tokens.expires_in! <= 3600);
     assert.ok(tokens.refresh_token);
-    assert.ok(works(tokens.access_token));
+    assert.ok(await works(tokens.access_token));
     clock.ms += 3600_000;
-    assert.ok(!works(tokens.access_token), 'an access token lasts at most an hour');
+    assert.ok(!await works(tokens.access_token), 'an access token lasts at most an hour');
   });
 
   test('Deny redirects with access_denied and the state; the consent form token is single-use and bound to its session', async () => {
@@ -259,11 +259,11 @@ describe('OAuth for agents', () => {
     const first = await form(service, '/oauth/token', fields);
     assert.equal(first.status, 200);
     assert.equal(first.headers.get('cache-control'), 'no-store');
-    assert.ok(works(first.json.access_token));
+    assert.ok(await works(first.json.access_token));
     const second = await form(service, '/oauth/token', fields);
     assert.equal(second.status, 400);
     assert.equal(second.json.error, 'invalid_grant');
-    assert.ok(!works(first.json.access_token), 'the access token issued from the code is revoked');
+    assert.ok(!await works(first.json.access_token), 'the access token issued from the code is revoked');
     assert.equal((await form(service, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.json.refresh_token, client_id: agent.client.client_id })).json.error, 'invalid_grant');
 
     const late = await authorizationRequest(agent);
@@ -283,11 +283,11 @@ describe('OAuth for agents', () => {
     const next = await refresh(tokens.refresh_token!);
     assert.notEqual(next.refresh_token, tokens.refresh_token);
     assert.notEqual(next.access_token, tokens.access_token);
-    assert.ok(works(next.access_token));
+    assert.ok(await works(next.access_token));
     const reuse = await form(service, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: agent.client.client_id });
     assert.equal(reuse.json.error, 'invalid_grant');
     assert.match(reuse.json.error_description, /revoked/);
-    assert.ok(!works(next.access_token), 'the grant ended: its newest access token too');
+    assert.ok(!await works(next.access_token), 'the grant ended: its newest access token too');
     await assert.rejects(refresh(next.refresh_token!), 'and its newest refresh token');
   });
 
@@ -325,13 +325,13 @@ describe('OAuth for agents', () => {
     assert.equal(unknown.status, 200);
     const other = await newAgent(service);
     await form(service, '/oauth/revoke', { token: tokens.refresh_token!, client_id: other.client.client_id });
-    assert.ok(works(tokens.access_token), "another client cannot revoke this client's tokens");
+    assert.ok(await works(tokens.access_token), "another client cannot revoke this client's tokens");
     const revoked = await form(service, '/oauth/revoke', { token: tokens.refresh_token!, token_type_hint: 'refresh_token', client_id: agent.client.client_id });
     assert.equal(revoked.status, 200);
-    assert.ok(!works(tokens.access_token));
+    assert.ok(!await works(tokens.access_token));
     const access = await connect(browser, agent);
     await form(service, '/oauth/revoke', { token: access.access_token, client_id: agent.client.client_id });
-    assert.ok(!works(access.access_token), 'an access token can be revoked alone');
+    assert.ok(!await works(access.access_token), 'an access token can be revoked alone');
   });
 
   test('the connections page lists connected clients and revokes one; account deletion revokes every grant', async () => {
@@ -351,13 +351,13 @@ describe('OAuth for agents', () => {
     assert.equal(grantIds.length, 2);
     const crossSite = await page(browser, '/oauth/connections', { grant: grantIds[0] }, 'https://evil.example');
     assert.equal(crossSite.status, 403);
-    assert.ok(works(a.access_token));
+    assert.ok(await works(a.access_token));
     const stranger = await signedIn('Stranger');
     assert.equal((await page(stranger, '/oauth/connections', { grant: grantIds[0] })).status, 404, "another account's grant cannot be revoked");
     const revoked = await page(browser, '/oauth/connections', { grant: grantIds[0] });
     assert.equal(revoked.status, 303);
-    assert.ok(!works(a.access_token));
-    assert.ok(works(b.access_token));
+    assert.ok(!await works(a.access_token));
+    assert.ok(await works(b.access_token));
     const after = await page(browser, '/oauth/connections?revoked=1');
     assert.doesNotMatch(after.text, /First Agent/);
     assert.match(after.text, /is revoked/);
@@ -366,6 +366,6 @@ describe('OAuth for agents', () => {
     await browser.signIn();
     const deleted = await browser.request('DELETE', '/account');
     assert.equal(deleted.status, 200, JSON.stringify(deleted.json));
-    assert.ok(!works(b.access_token), 'deleting the account ended its grants');
+    assert.ok(!await works(b.access_token), 'deleting the account ended its grants');
   });
 });

@@ -15,6 +15,7 @@ import { claimAs } from '../partners/support.js';
 import { DOCUMENT_DEFAULT_FRESH_MS, DOCUMENT_MAX_BYTES, DOCUMENT_MAX_FRESH_MS, documentUrlFault, FAILURE_BACKOFF_MS, freshnessMs, HOST_FETCHES, HOST_WINDOW_MS } from '../../src/oauth/client-documents.js';
 import { documentSuite, type DocumentHost } from './document-host.js';
 import { accountClient, accountMcp, consentToken, fetchFor, form, page, REDIRECT_URI, RESOURCE, SCOPE } from './support.js';
+import { runNow } from '../../src/storage/steps.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -78,7 +79,7 @@ describe('client ID metadata documents', () => {
   before(() => {
     ({ service, host } = suite);
   });
-  const storedClient = (id: string) => service.app.oauth.store.client(id);
+  const storedClient = (id: string) => runNow(service.app.oauth.store.tables.client(id));
   const consents = () => service.app.accounts.file.db.prepare('SELECT count(*) FROM oauth_consents').pluck().get() as number;
 
   const signedIn = async (name: string) => {
@@ -153,11 +154,11 @@ describe('client ID metadata documents', () => {
     };
     const first = await connect();
     assert.equal((await form(service, '/oauth/revoke', { token: first.refresh_token, client_id: url })).status, 200);
-    assert.equal(service.app.oauth.grants.verifyAccess(first.access_token, clock.ms), null, 'revoked by the client');
+    assert.equal(await service.app.oauth.grants.verifyAccess(first.access_token, clock.ms), null, 'revoked by the client');
     const second = await connect();
     await browser.signIn();
     assert.equal((await browser.request('DELETE', '/account')).status, 200);
-    assert.equal(service.app.oauth.grants.verifyAccess(second.access_token, clock.ms), null, 'the account deletion ended it');
+    assert.equal(await service.app.oauth.grants.verifyAccess(second.access_token, clock.ms), null, 'the account deletion ended it');
   });
 
   test('every bad document is refused with its error on our page, and nothing is stored', async () => {

@@ -47,8 +47,8 @@ describe('get_my_partner_listings', () => {
       assert.deepEqual(pending.map((l) => [l.id, l.toilet_id, l.claim.status]), [[ada.listing, 'n4316767608', 'pending']]);
       assert.ok(!JSON.stringify(pending).includes(bob.listing), "Bob's listing never appears");
 
-      service.app.partners.claims.approve(ada.claim, 'checked');
-      service.app.partners.plans.setManualPlan(ada.listing, 'basic');
+      await service.app.partners.claims.approve(ada.claim, 'checked');
+      await service.app.partners.plans.setManualPlan(ada.listing, 'basic');
       const approved = await call();
       assert.equal(approved[0].claim.status, 'approved');
       assert.equal(approved[0].plan.running, true);

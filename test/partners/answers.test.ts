@@ -69,11 +69,11 @@ describe('the partner object in every answer', () => {
     const account = (await owner.signUp('Porto Partners')).id as string;
     const { claims, plans, profiles } = service.app.partners;
     for (const id of new Set(partnered)) {
-      const claim = claims.claim(account, id, { business_name: `Partner of ${id}`, contact_email: 'partners@example.org' });
-      claims.approve(claim.id, 'test');
-      plans.setManualPlan(claim.listing, listed.size % 2 === 0 ? 'basic' : 'plus');
+      const claim = await claims.claim(account, id, { business_name: `Partner of ${id}`, contact_email: 'partners@example.org' });
+      await claims.approve(claim.id, 'test');
+      await plans.setManualPlan(claim.listing, listed.size % 2 === 0 ? 'basic' : 'plus');
       // what the business says never changes the toilet's own facts or the filters
-      profiles.update(account, claim.listing, { conditions: 'everyone', opening_hours: '24/7' });
+      await profiles.update(account, claim.listing, { conditions: 'everyone', opening_hours: '24/7' });
       listed.add(id);
     }
   });
@@ -157,7 +157,7 @@ describe('the partner object in every answer', () => {
 
   test('when the plans end, every answer is as it was without listings', async () => {
     const db = service.app.accounts.file.db;
-    for (const listing of db.prepare('SELECT id FROM partner_listings').pluck().all() as string[]) service.app.partners.plans.setManualPlan(listing, null);
+    for (const listing of db.prepare('SELECT id FROM partner_listings').pluck().all() as string[]) await service.app.partners.plans.setManualPlan(listing, null);
     for (const [path, answer] of await answers()) assert.deepEqual(answer, baseline.get(path), path);
   });
 });

@@ -98,7 +98,7 @@ test('a fold after a restart keeps the earlier months; folds never count twice; 
     const plus = await runningListing(service, plusToilet.id, 'Plus Cafe', '198.51.100.41', 'plus');
     const basic = await runningListing(service, basicToilet.id, 'Basic Bar', '198.51.100.42', 'basic');
     const idle = await runningListing(service, idleToilet.id, 'Idle Inn', '198.51.100.43', 'plus');
-    service.app.partners.plans.setManualPlan(idle.listing, null);
+    await service.app.partners.plans.setManualPlan(idle.listing, null);
     assert.equal((await service.get(`/api/v1/toilets/${plusToilet.id}`)).status, 200);
     assert.equal((await service.get(`/api/v1/toilets/${plusToilet.id}`)).status, 200);
     const session = await CLIENT_KINDS[0].connect(new URL(`${service.url}/mcp`));
@@ -110,8 +110,8 @@ test('a fold after a restart keeps the earlier months; folds never count twice; 
     } finally {
       await session.close();
     }
-    service.app.partners.figures.fold();
-    service.app.partners.figures.fold(); // nothing new: adds nothing
+    await service.app.partners.figures.fold();
+    await service.app.partners.figures.fold(); // nothing new: adds nothing
     assert.deepEqual((await figuresOf(plus))!.slice(0, 2), [
       { month: '2026-10', shown: 1, opened: 3 },
       { month: '2026-09', shown: 0, opened: 0 },
@@ -132,7 +132,7 @@ test('a fold after a restart keeps the earlier months; folds never count twice; 
         { month: '2026-10', shown: 1, opened: 3 },
       ]);
       assert.equal(figures[12].month, '2025-11', 'the current month and the 12 before it');
-      service.app.partners.figures.fold();
+      await service.app.partners.figures.fold();
       assert.deepEqual((await figuresOf(restarted))!.slice(0, 2), figures.slice(0, 2), 'a fold moves the counts into the database without changing them');
     } finally {
       await service.close();

@@ -2,7 +2,7 @@
 // passkey sign-up: 201/200, 400 (schema, a website that is not http(s), hours the evaluator cannot read),
 // 401, 403 (other origin), 404 (unknown toilet, a toilet marked gone, a listing of another account), 409
 // (own claim pending or approved, another business holds the toilet, claim not approved, no running plan),
-// 429; and that a rejected claim does not block a new one. checkPartnerHours, the dashboard's check of the
+// 429; that two claims sent at once make one; and that a rejected claim does not block a new one. checkPartnerHours, the dashboard's check of the
 // hours field: the same validation, what the label would say, nothing saved.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +27,18 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
   after(async () => {
     await service.close();
     data.remove();
+  });
+
+  test('two claims of one account on one toilet sent at once: one 201, one 409, one claim stored', async () => {
+    const toilet = toilets[toilets.length - 1];
+    const twice = new Browser(service, '198.51.100.48');
+    await twice.signUp('Twice Bar');
+    const body = { business_name: 'Twice Bar', contact_email: 'twice@example.org' };
+    const answers = await Promise.all([0, 1].map(() => twice.request('POST', `/toilets/${toilet}/claims`, { body })));
+    assert.deepEqual(answers.map((a) => a.status).sort((a, b) => a - b), [201, 409], answers.map((a) => JSON.stringify(a.json)).join('\n'));
+    problem(answers.find((a) => a.status === 409)!, 'claim-conflict');
+    const stored = service.app.accounts.store.db.prepare('SELECT count(*) FROM partner_claims WHERE toilet_id = ?').pluck().get(toilet);
+    assert.equal(stored, 1, 'one claim and one listing, not two');
   });
 
   test('claimToilet: 201 pending, then 409 for the same account; 400, 401, 403, 404', async () => {
@@ -81,10 +93,10 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const toilet = toilets[4];
     const first = await claimAs(service, toilet, 'Bar Un', '198.51.100.43');
     const second = await claimAs(service, toilet, 'Bar Deux', '198.51.100.44');
-    service.app.partners.claims.reject(second.claim, 'not the operator of this toilet');
+    await service.app.partners.claims.reject(second.claim, 'not the operator of this toilet');
     const retried = await second.browser.request('POST', `/toilets/${toilet}/claims`, { body: { business_name: 'Bar Deux', contact_email: 'deux@example.org' } });
     assert.equal(retried.status, 201, 'a rejected claim does not block a new one');
-    const decision = service.app.partners.claims.approve(first.claim, 'phoned the business');
+    const decision = await service.app.partners.claims.approve(first.claim, 'phoned the business');
     assert.deepEqual(decision.rejected_others, [retried.json.id], 'approving rejects the other pending claims');
     const third = new Browser(service, '198.51.100.45');
     await third.signUp('Bar Trois');
@@ -102,11 +114,11 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const pending = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone' } });
     assert.equal(pending.status, 409);
     problem(pending, 'claim-not-approved');
-    service.app.partners.claims.approve(owner.claim, 'ok');
+    await service.app.partners.claims.approve(owner.claim, 'ok');
     const noPlan = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone' } });
     assert.equal(noPlan.status, 409);
     problem(noPlan, 'no-running-plan');
-    service.app.partners.plans.setManualPlan(owner.listing, 'plus');
+    await service.app.partners.plans.setManualPlan(owner.listing, 'plus');
 
     const changed = await owner.browser.request('PATCH', path, { body: { conditions: 'everyone', opening_hours: 'Mo-Sa 07:00-19:00', open_now: false } });
     assert.equal(changed.status, 200, JSON.stringify(changed.json));

@@ -26,7 +26,7 @@ export async function claimAs(service: Service, toilet: string, name: string, ip
 /** A claim approved by a moderator and a running manual plan of `tier`. */
 export async function runningListing(service: Service, toilet: string, name: string, ip: string, tier: 'basic' | 'plus' = 'basic'): Promise<Listed> {
   const listed = await claimAs(service, toilet, name, ip);
-  service.app.partners.claims.approve(listed.claim, 'checked the business register');
-  service.app.partners.plans.setManualPlan(listed.listing, tier);
+  await service.app.partners.claims.approve(listed.claim, 'checked the business register');
+  await service.app.partners.plans.setManualPlan(listed.listing, tier);
   return listed;
 }

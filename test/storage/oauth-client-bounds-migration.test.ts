@@ -14,6 +14,7 @@ import { BASE_URL, Clock, importedData } from '../community/support.js';
 import { Browser, startAccountsService } from '../accounts/support.js';
 import { approve, form, RESOURCE, SCOPE } from '../oauth/support.js';
 import { startAuthorization } from '@modelcontextprotocol/client';
+import { runNow } from '../../src/storage/steps.js';
 
 const START = Date.parse('2024-06-05T08:00:00Z');
 const DAY = 86_400_000;
@@ -34,8 +35,8 @@ test('a client the previous release registered keeps working after the client-bo
   const service = await startAccountsService(data, clock, { ACCOUNTS_DB: path, ACCOUNT_RATE_LIMIT_PER_MINUTE: '1000000' });
   try {
     assert.equal(userVersion(service.app.accounts.file.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
-    service.app.oauth.cleanUp();
-    assert.notEqual(service.app.oauth.store.client(metadata.client_id), null, 'not deleted as a client nobody authorized within an hour');
+    await service.app.oauth.cleanUp();
+    assert.notEqual(runNow(service.app.oauth.store.tables.client(metadata.client_id)), null, 'not deleted as a client nobody authorized within an hour');
     const browser = new Browser(service);
     await browser.signUp('Ada');
     const redirectUri = uris[9];

@@ -11,10 +11,11 @@ import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { OAUTH_CLIENT_DOCUMENTS_STEP } from '../../src/oauth/client-documents-step.js';
 import { Grants } from '../../src/oauth/grants.js';
-import { OAuthStore } from '../../src/oauth/store.js';
+import { SqliteOAuthStore } from '../../src/oauth/sqlite-store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
+import { runNow } from '../../src/storage/steps.js';
 
 const dir = tempDir('toilet-oauth-documents-migration');
 after(() => dir.remove());
@@ -37,17 +38,18 @@ test('a registered client of the release before keeps its grant; document client
   const store = new SqliteAccountsStore(path, ACCOUNTS_DATABASE);
   try {
     assert.equal(userVersion(store.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
-    const oauth = new OAuthStore(store.db);
-    assert.equal(oauth.client(metadata.client_id)?.document_expires_at, null, 'a registered client has no document time');
-    const refreshed = new Grants(oauth).refresh({ refreshToken: 'refresh', clientId: metadata.client_id, resource: null }, 2 * DAY);
+    const oauthStore = new SqliteOAuthStore(store.db);
+    const oauth = oauthStore.tables;
+    assert.equal(runNow(oauth.client(metadata.client_id))?.document_expires_at, null, 'a registered client has no document time');
+    const refreshed = await new Grants(oauthStore, { info() {}, error() {} }).refresh({ refreshToken: 'refresh', clientId: metadata.client_id, resource: null }, 2 * DAY);
     assert.ok('access_token' in refreshed && refreshed.refresh_token, JSON.stringify(refreshed));
 
     const url = 'https://agent.example/oauth/client.json';
-    oauth.insertClient({ id: url, name: 'Doc Agent', redirect_uris: '["http://127.0.0.1:9/cb"]', metadata: JSON.stringify({ client_id: url, grant_types: ['authorization_code'] }), created_at: 2 * DAY, authorized_at: 2 * DAY, document_expires_at: 3 * DAY });
-    oauth.insertGrant({ id: 'og_2', account_id: ACCOUNT, client_id: url, scope: 'account:events', resource: 'https://x/mcp/account', created_at: 2 * DAY, last_used_at: 2 * DAY });
-    assert.deepEqual(oauth.connections(ACCOUNT).map((c) => c.client_id).sort(), [metadata.client_id, url].sort(), 'both on the connections page');
+    runNow(oauth.insertClient({ id: url, name: 'Doc Agent', redirect_uris: '["http://127.0.0.1:9/cb"]', metadata: JSON.stringify({ client_id: url, grant_types: ['authorization_code'] }), created_at: 2 * DAY, authorized_at: 2 * DAY, document_expires_at: 3 * DAY }));
+    runNow(oauth.insertGrant({ id: 'og_2', account_id: ACCOUNT, client_id: url, scope: 'account:events', resource: 'https://x/mcp/account', created_at: 2 * DAY, last_used_at: 2 * DAY }));
+    assert.deepEqual(runNow(oauth.connections(ACCOUNT)).map((c) => c.client_id).sort(), [metadata.client_id, url].sort(), 'both on the connections page');
     await store.deleteAccount(ACCOUNT);
-    assert.equal(oauth.grant('og_2'), null, "a document client's grant goes with its account");
+    assert.equal(runNow(oauth.grant('og_2')), null, "a document client's grant goes with its account");
   } finally {
     await store.close();
   }

@@ -8,10 +8,11 @@ import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { secretHash } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { OAUTH_TABLES_STEP } from '../../src/oauth/tables.js';
-import { OAuthStore } from '../../src/oauth/store.js';
+import { SqliteOAuthStore } from '../../src/oauth/sqlite-store.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';
+import { runNow } from '../../src/storage/steps.js';
 
 const dir = tempDir('toilet-oauth-migration');
 after(() => dir.remove());
@@ -33,14 +34,15 @@ test('an accounts database from before the OAuth step keeps its accounts and ses
     const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND (name LIKE 'oauth%' OR name LIKE 'event%') ORDER BY name").pluck().all();
     assert.deepEqual(tables, ['event_outbox', 'event_relay', 'event_subscriptions', 'oauth_access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_consents', 'oauth_grants', 'oauth_refresh_tokens']);
 
-    const oauth = new OAuthStore(store.db);
-    oauth.insertClient({ id: 'oc_1', name: 'Agent', redirect_uris: '[]', metadata: '{}', created_at: 0, authorized_at: null, document_expires_at: null });
-    oauth.insertGrant({ id: 'og_1', account_id: 'acc_000000000000000000000001', client_id: 'oc_1', scope: 'account:events', resource: 'https://x/mcp/account', created_at: 0, last_used_at: 0 });
-    oauth.insertAccess(secretHash('access'), 'og_1', 10);
-    assert.notEqual(oauth.access(secretHash('access')), null);
+    const oauthStore = new SqliteOAuthStore(store.db);
+    const oauth = oauthStore.tables;
+    runNow(oauth.insertClient({ id: 'oc_1', name: 'Agent', redirect_uris: '[]', metadata: '{}', created_at: 0, authorized_at: null, document_expires_at: null }));
+    runNow(oauth.insertGrant({ id: 'og_1', account_id: 'acc_000000000000000000000001', client_id: 'oc_1', scope: 'account:events', resource: 'https://x/mcp/account', created_at: 0, last_used_at: 0 }));
+    runNow(oauth.insertAccess(secretHash('access'), 'og_1', 10));
+    assert.notEqual(runNow(oauth.access(secretHash('access'))), null);
     await store.deleteAccount('acc_000000000000000000000001');
-    assert.equal(oauth.grant('og_1'), null, 'a grant goes with its account');
-    assert.equal(oauth.access(secretHash('access')), null, 'and its tokens with it');
+    assert.equal(runNow(oauth.grant('og_1')), null, 'a grant goes with its account');
+    assert.equal(runNow(oauth.access(secretHash('access'))), null, 'and its tokens with it');
   } finally {
     await store.close();
   }

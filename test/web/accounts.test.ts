@@ -16,6 +16,7 @@ import { AccountModeration } from '../../src/moderation/account-moderation.js';
 import { Moderation } from '../../src/moderation/moderation.js';
 import { checkRegistration, clientRow } from '../../src/oauth/clients.js';
 import { createHash } from 'node:crypto';
+import { runNow } from '../../src/storage/steps.js';
 
 
 const START = Date.parse('2024-06-05T08:00:00Z');
@@ -265,17 +266,17 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       const oauth = site.app.oauth;
       const registered = checkRegistration({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Assistant' }, nowMs);
       assert.ok(!('error' in registered));
-      oauth.store.insertClient(clientRow(registered, nowMs));
+      runNow(oauth.store.tables.insertClient(clientRow(registered, nowMs)));
       const verifier = 'v'.repeat(43);
-      const code = oauth.grants.issueCode({ client_id: registered.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: createHash('sha256').update(verifier).digest('base64url'), resource: `${site.base}/mcp/account`, scope: 'account:events', state: null }, account.id, nowMs);
-      const tokens = oauth.grants.redeemCode({ code, clientId: registered.client_id, redirectUri: 'http://127.0.0.1:9/cb', verifier, resource: null }, nowMs);
+      const code = await oauth.grants.issueCode({ client_id: registered.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: createHash('sha256').update(verifier).digest('base64url'), resource: `${site.base}/mcp/account`, scope: 'account:events', state: null }, account.id, nowMs);
+      const tokens = await oauth.grants.redeemCode({ code, clientId: registered.client_id, redirectUri: 'http://127.0.0.1:9/cb', verifier, resource: null }, nowMs);
       assert.ok('access_token' in tokens);
       await p.page.reload();
       await p.page.locator('#session-list li').first().waitFor();
       await inspect(p.page, 'account-connections');
       await p.page.getByRole('button', { name: 'Sign out everywhere else and disconnect every app' }).click();
       await p.page.locator('#sessions').getByText('Other sessions ended: 0. Apps disconnected: 1.').waitFor();
-      assert.equal(oauth.grants.verifyAccess(tokens.access_token, nowMs), null, 'the app is disconnected');
+      assert.equal(await oauth.grants.verifyAccess(tokens.access_token, nowMs), null, 'the app is disconnected');
       assert.equal((await p.page.request.get(`${site.base}/api/v1/account`)).status(), 200, 'this session stays');
       await inspect(p.page, 'account-connections-ended');
       await p.context.close();

@@ -111,7 +111,7 @@ describe('partner billing in Chromium, through the dashboard', { skip: executabl
     await form.getByRole('button', { name: 'Send the claim' }).click();
     await form.getByText('Claim sent.', { exact: false }).waitFor();
     const [mine] = (await (await page.request.get(`${base}/api/v1/partner/listings`)).json()).listings as { id: string; claim: { id: string } }[];
-    service.app.partners.claims.approve(mine.claim.id, 'checked the business register'); // the moderator (the queue's page: partners.test.ts)
+    await service.app.partners.claims.approve(mine.claim.id, 'checked the business register'); // the moderator (the queue's page: partners.test.ts)
     const listing = mine.id;
     assert.deepEqual(await labels(toilet), [null, null, null, null, null]);
 

@@ -59,6 +59,8 @@ export const de: PageTexts = {
   'error.confirmFirst': 'Zum Erlauben braucht es eine Passkey-Anmeldung aus den letzten {minutes} Minuten. Geh zurück zur App und beginne die Verbindung noch einmal: Die Seite fragt dann nach deinem Passkey. Es wurde nichts geteilt.',
   'error.endedTitle': 'Dieses Zustimmungsformular ist abgelaufen',
   'error.ended': 'Es wurde schon beantwortet, ist älter als 10 Minuten oder wurde einer anderen Sitzung gezeigt. Beginne die Verbindung noch einmal in der App.',
+  'error.unavailableTitle': 'Der Dienst kann gerade nichts speichern',
+  'error.unavailable': 'Es wurde nichts geteilt oder geändert. Versuche es in {seconds} Sekunden noch einmal; die Seite funktioniert wieder, sobald der Dienst deine Antwort speichern kann.',
 
   'connections.title': 'Verbundene Apps',
   'connections.signIn': 'Melde dich an, um die mit deinem Konto verbundenen Apps zu sehen.',

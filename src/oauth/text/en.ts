@@ -59,6 +59,8 @@ export const en = {
   'error.confirmFirst': 'Approving needs a passkey sign-in from the last {minutes} minutes. Go back to the app and start the connection again: the page then asks for your passkey. Nothing was shared.',
   'error.endedTitle': 'This consent form has ended',
   'error.ended': 'It was answered already, is older than 10 minutes, or was shown to another session. Start the connection again from the app.',
+  'error.unavailableTitle': 'The service cannot store anything right now',
+  'error.unavailable': 'Nothing was shared or changed. Try again in {seconds} seconds; the page works again once the service can store your answer.',
 
   'connections.title': 'Connected apps',
   'connections.signIn': 'Sign in to see the apps connected to your account.',

@@ -59,6 +59,8 @@ export const es: PageTexts = {
   'error.confirmFirst': 'Para aprobar hace falta un inicio de sesión con llave de acceso de los últimos {minutes} minutos. Vuelva a la aplicación e inicie la conexión de nuevo: la página le pedirá entonces su llave de acceso. No se ha compartido nada.',
   'error.endedTitle': 'Este formulario de consentimiento ha caducado',
   'error.ended': 'Ya se respondió, tiene más de 10 minutos o se mostró a otra sesión. Inicie la conexión de nuevo desde la aplicación.',
+  'error.unavailableTitle': 'El servicio no puede guardar nada en este momento',
+  'error.unavailable': 'No se ha compartido ni cambiado nada. Vuelva a intentarlo dentro de {seconds} segundos; la página funcionará de nuevo en cuanto el servicio pueda guardar su respuesta.',
 
   'connections.title': 'Aplicaciones conectadas',
   'connections.signIn': 'Inicie sesión para ver las aplicaciones conectadas a su cuenta.',

@@ -59,6 +59,8 @@ export const fr: PageTexts = {
   'error.confirmFirst': 'Approuver demande une connexion par clé d’accès des {minutes} dernières minutes. Revenez à l’application et relancez la connexion : la page vous demandera alors votre clé d’accès. Rien n’a été partagé.',
   'error.endedTitle': 'Ce formulaire de consentement a expiré',
   'error.ended': 'Il a déjà reçu une réponse, date de plus de 10 minutes, ou a été montré à une autre session. Relancez la connexion depuis l’application.',
+  'error.unavailableTitle': 'Le service ne peut rien enregistrer pour le moment',
+  'error.unavailable': 'Rien n’a été partagé ni modifié. Réessayez dans {seconds} secondes ; la page fonctionne de nouveau dès que le service peut enregistrer votre réponse.',
 
   'connections.title': 'Applications connectées',
   'connections.signIn': 'Connectez-vous pour voir les applications reliées à votre compte.',

@@ -59,6 +59,8 @@ export const it: PageTexts = {
   'error.confirmFirst': 'Per approvare serve un accesso con passkey degli ultimi {minutes} minuti. Torni all’app e avvii di nuovo il collegamento: la pagina Le chiederà allora la passkey. Non è stato condiviso nulla.',
   'error.endedTitle': 'Questo modulo di consenso è scaduto',
   'error.ended': 'Ha già ricevuto una risposta, ha più di 10 minuti o è stato mostrato a un’altra sessione. Avvii di nuovo il collegamento dall’app.',
+  'error.unavailableTitle': 'Il servizio non può salvare nulla in questo momento',
+  'error.unavailable': 'Non è stato condiviso né modificato nulla. Riprovi tra {seconds} secondi; la pagina torna a funzionare appena il servizio può salvare la sua risposta.',
 
   'connections.title': 'App collegate',
   'connections.signIn': 'Acceda per vedere le app collegate al Suo account.',

@@ -59,6 +59,8 @@ export const nl: PageTexts = {
   'error.confirmFirst': 'Toestaan vraagt een inlog met toegangssleutel uit de laatste {minutes} minuten. Ga terug naar de app en begin de koppeling opnieuw: de pagina vraagt dan om uw toegangssleutel. Er is niets gedeeld.',
   'error.endedTitle': 'Dit toestemmingsformulier is verlopen',
   'error.ended': 'Het is al beantwoord, is ouder dan 10 minuten of werd aan een andere sessie getoond. Begin de koppeling opnieuw vanuit de app.',
+  'error.unavailableTitle': 'De dienst kan op dit moment niets opslaan',
+  'error.unavailable': 'Er is niets gedeeld of gewijzigd. Probeer het over {seconds} seconden opnieuw; de pagina werkt weer zodra de dienst je antwoord kan opslaan.',
 
   'connections.title': 'Gekoppelde apps',
   'connections.signIn': 'Log in om de apps te zien die aan uw account zijn gekoppeld.',

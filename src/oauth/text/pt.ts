@@ -60,6 +60,8 @@ export const pt: PageTexts = {
   'error.confirmFirst': 'Aprovar requer um início de sessão com chave de acesso dos últimos {minutes} minutos. Volte à aplicação e recomece a ligação: a página pedirá então a sua chave de acesso. Nada foi partilhado.',
   'error.endedTitle': 'Este formulário de consentimento expirou',
   'error.ended': 'Já foi respondido, tem mais de 10 minutos ou foi mostrado a outra sessão. Recomece a ligação a partir da aplicação.',
+  'error.unavailableTitle': 'O serviço não consegue guardar nada neste momento',
+  'error.unavailable': 'Nada foi partilhado nem alterado. Tente de novo daqui a {seconds} segundos; a página volta a funcionar assim que o serviço puder guardar a sua resposta.',
 
   'connections.title': 'Aplicações ligadas',
   'connections.signIn': 'Inicie sessão para ver as aplicações ligadas à sua conta.',
