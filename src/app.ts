@@ -173,7 +173,7 @@ export function createApp(options: AppOptions): App {
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
   const limitSync = config.redisUrl === null ? null : new RateLimitSync({ redisUrl: config.redisUrl, limiters: allLimiters(limits), log, now });
-  registerStatusRoutes(server, { catalog, probes: storeProbes(storage, community, accounts.store.db), problems, now, sourceFetch, limitSync, transport: transport.name });
+  registerStatusRoutes(server, { catalog, probes: storeProbes(storage, community, accounts.file.db), problems, now, sourceFetch, limitSync, transport: transport.name });
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });

@@ -37,7 +37,7 @@ export function eventsFeature(relay: EventRelay, subscriptions: Subscriptions, l
       low.setRequestHandler('events/subscribe', { params }, async (params, ctx) => subscriptions.subscribe(await caller(ctx.http?.authInfo), params).catch(asProtocolError));
       low.setRequestHandler('events/unsubscribe', { params }, async (params, ctx) => {
         try {
-          return subscriptions.unsubscribe(await caller(ctx.http?.authInfo), params);
+          return await subscriptions.unsubscribe(await caller(ctx.http?.authInfo), params);
         } catch (error) {
           return asProtocolError(error);
         }

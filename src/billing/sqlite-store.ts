@@ -3,7 +3,7 @@
 // transaction (src/storage/steps.ts), so a webhook's effect on a listing and its event id commit together
 // and nothing else runs between a read and the write that depends on it.
 import type Database from 'better-sqlite3';
-import type { AccountsStore } from '../accounts/store.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { answered, runNow, type Step } from '../storage/steps.js';
 import { FINAL_STATUSES, type BillingStore, type BillingTables, type CheckoutRow, type SubscriptionRow } from './store.js';
 
@@ -12,7 +12,7 @@ export class SqliteBillingStore implements BillingStore {
 
   /** `listings`: the partner tables of the same connection (src/partners/sqlite-store.ts). */
   constructor(
-    private readonly accounts: AccountsStore,
+    private readonly accounts: SqliteAccountsStore,
     listings: unknown,
   ) {
     this.tables = new SqliteBillingTables(accounts.db, listings);

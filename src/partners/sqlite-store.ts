@@ -3,8 +3,8 @@
 // tables answer at once: a transaction's work runs synchronously inside one immediate better-sqlite3
 // transaction (src/storage/steps.ts), so nothing else runs between its read and its write.
 import type Database from 'better-sqlite3';
-import type { AccountsStore } from '../accounts/store.js';
-import type { AccountEventLog, NewAccountEvent } from '../accounts/event-log.js';
+import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
+import type { SqliteAccountEventLog, NewAccountEvent } from '../accounts/event-log.js';
 import { answered, runNow, type Step } from '../storage/steps.js';
 import type {
   ClaimRow, ClaimStatus, Conditions, ListingRow, ListingWithClaim, PartnerStore, PartnerTables, PlanSource, PlanTier, ShowingListings, StoredFigures, ToiletState,
@@ -21,8 +21,8 @@ export class SqlitePartnerStore implements PartnerStore {
   readonly showing: ShowingListings;
 
   constructor(
-    private readonly accounts: AccountsStore,
-    events: AccountEventLog,
+    private readonly accounts: SqliteAccountsStore,
+    events: SqliteAccountEventLog,
   ) {
     const tables = (this.tables = new SqlitePartnerTables(accounts.db, events));
     this.showing = { all: () => runNow(tables.showingListings()), on: (ids) => tables.showingOnNow(ids) };
@@ -48,7 +48,7 @@ export class SqlitePartnerTables implements PartnerTables {
 
   constructor(
     readonly db: Database.Database,
-    private readonly events: AccountEventLog,
+    private readonly events: SqliteAccountEventLog,
   ) {
     this.sql = {
       claim: db.prepare('SELECT * FROM partner_claims WHERE id = ?'),

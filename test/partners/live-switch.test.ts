@@ -69,7 +69,7 @@ describe('business hours and the live switch', () => {
     const stored = () => service.app.accounts.file.db.prepare('SELECT closed_until FROM partner_listings WHERE id = ?').pluck().get(owner.listing);
     assert.equal((await partner()).open_now, true, 'the hours rule again at once');
     assert.equal(stored(), TUESDAY + 12 * HOUR, 'without a write');
-    const before = profileEvents().length;
+    const before = (await profileEvents()).length;
     await service.app.partners.poll();
     assert.equal(stored(), 0);
     const events = await profileEvents();

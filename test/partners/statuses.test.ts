@@ -37,7 +37,7 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
     const answers = await Promise.all([0, 1].map(() => twice.request('POST', `/toilets/${toilet}/claims`, { body })));
     assert.deepEqual(answers.map((a) => a.status).sort((a, b) => a - b), [201, 409], answers.map((a) => JSON.stringify(a.json)).join('\n'));
     problem(answers.find((a) => a.status === 409)!, 'claim-conflict');
-    const stored = service.app.accounts.store.db.prepare('SELECT count(*) FROM partner_claims WHERE toilet_id = ?').pluck().get(toilet);
+    const stored = service.app.accounts.file.db.prepare('SELECT count(*) FROM partner_claims WHERE toilet_id = ?').pluck().get(toilet);
     assert.equal(stored, 1, 'one claim and one listing, not two');
   });
 

@@ -62,7 +62,7 @@ describe('the accounts file locked by another process', () => {
     // main thread while the lock lasts (left for the relay's own issue): stopped here, so the waits measured
     // are the requests' own.
     await service.app.accountEvents.close();
-    const holder = new Database(service.app.accounts.store.path);
+    const holder = new Database(service.app.accounts.file.path);
     holder.exec('BEGIN IMMEDIATE');
     try {
       // REST: problem+json
