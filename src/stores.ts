@@ -8,6 +8,8 @@ import { dirname } from 'node:path';
 import { Community } from './community/community.js';
 import { FileServerKey, PostgresServerKey, type ServerKeyTables } from './community/server-key.js';
 import { PostgresDatabase } from './storage/postgres.js';
+import { PostgresOverlayStore } from './community/postgres-store.js';
+import type { OverlayStore } from './community/store.js';
 import { POSTGRES_SCHEMAS } from './databases.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -15,6 +17,8 @@ import type { Logger } from './log.js';
 export interface Storage {
   /** The database of DATABASE_URL, migrated; null without it. */
   postgres: PostgresDatabase | null;
+  /** With DATABASE_URL the overlay store in its `overlay` schema, opened (what reads need copied into memory); null: OVERLAY_DB's. The community closes it. */
+  overlay: OverlayStore | null;
   /**
    * The server key (src/community/server-key.ts): with DATABASE_URL read, or made once, at start; without
    * it read from its file, or the file made, when the app first asks (after the overlay database opened,
@@ -27,7 +31,7 @@ export interface Storage {
 /** What each store keeps, the SQLite file it is in without DATABASE_URL, and whether it is in PostgreSQL with it. */
 const STORES: readonly { what: string; file: 'OVERLAY_DB' | 'ACCOUNTS_DB'; postgres: boolean }[] = [
   { what: 'the server key', file: 'OVERLAY_DB', postgres: true },
-  { what: 'contributions and moderation', file: 'OVERLAY_DB', postgres: false },
+  { what: 'contributions, moderation and the OSM note outbox', file: 'OVERLAY_DB', postgres: true },
   { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false },
   { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: false },
   { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: false },
@@ -47,10 +51,11 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
     if (fileKey !== null && !fileKey.equals(serverKey)) {
       log.error(`${keyFile.path} holds another server key than PostgreSQL's, which another replica put there first: the raters and voters stored in this replica's OVERLAY_DB count as new ones, and its key file is not used`);
     }
-    return { postgres, serverKey, close: () => postgres.close() };
+    const overlay = await PostgresOverlayStore.open(postgres);
+    return { postgres, overlay, serverKey, close: () => postgres.close() };
   } catch (error) {
     await postgres.close();
-    throw new Error(`cannot read the server key from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot read the server key or the overlay from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -60,6 +65,7 @@ export function fileStorage(config: Config): Storage {
   let key: Buffer | null = null;
   return {
     postgres: null,
+    overlay: null,
     get serverKey() {
       if (key === null) {
         mkdirSync(dirname(keyFile), { recursive: true });

@@ -42,7 +42,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       console.log(`wrote ${report.toilets} toilets to ${report.dir}`);
       return 0;
     } finally {
-      community.close();
+      await community.close();
     }
   } catch (error) {
     const said = error instanceof ConfigError || error instanceof DumpNotWritten || error instanceof NewerDatabaseError;

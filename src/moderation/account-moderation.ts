@@ -29,7 +29,7 @@ export class AccountModeration {
     return this.accounts.moderators().map((a) => ({ id: a.id, display_name: a.display_name, created_at: new Date(a.created_at).toISOString() }));
   }
 
-  grant(who: string, reason: string): string {
+  async grant(who: string, reason: string): Promise<string> {
     const account = this.account(who);
     if (account.moderator === 1) throw new ModerationError(`${account.id} is a moderator already; see \`moderators list\``);
     return this.moderation.act('grant_moderator', account.id, reason, {}, () => {
@@ -38,7 +38,7 @@ export class AccountModeration {
     });
   }
 
-  withdraw(who: string, reason: string): string {
+  async withdraw(who: string, reason: string): Promise<string> {
     const account = this.account(who);
     if (account.moderator === 0) throw new ModerationError(`${account.id} is not a moderator; see \`moderators list\``);
     return this.moderation.act('withdraw_moderator', account.id, reason, {}, () => {
@@ -55,7 +55,7 @@ export class AccountModeration {
    * (startPasskeyRegistration and recoverAccount with its token). The token is in the fragment, so it
    * never reaches a server log or a Referer; only its hash is stored.
    */
-  recoveryLink(who: string, reason: string): { account: string; url: string; expires_at: string } {
+  async recoveryLink(who: string, reason: string): Promise<{ account: string; url: string; expires_at: string }> {
     const account = this.account(who);
     const token = randomBytes(32).toString('base64url');
     const expiresAtMs = this.now() + RECOVERY_LINK_MS;

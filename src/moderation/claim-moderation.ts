@@ -34,7 +34,7 @@ export class ClaimModeration {
   }
 
   /** `by`: the moderator's account when a site moderator acts (the command line is the operator). */
-  approve(claimId: string, reason: string, name?: string, by?: string): string {
+  approve(claimId: string, reason: string, name?: string, by?: string): Promise<string> {
     return refusedAsModeration(() =>
       this.moderation.act('approve_claim', claimId, reason, actor(name === undefined ? {} : { name }, by), () => {
         const done = this.claims.approve(claimId, reason, name, by);
@@ -44,7 +44,7 @@ export class ClaimModeration {
     );
   }
 
-  reject(claimId: string, reason: string, by?: string): string {
+  reject(claimId: string, reason: string, by?: string): Promise<string> {
     return refusedAsModeration(() =>
       this.moderation.act('reject_claim', claimId, reason, actor({}, by), () => {
         const done = this.claims.reject(claimId, reason, by);
@@ -54,7 +54,7 @@ export class ClaimModeration {
   }
 
   /** The operator's plan (`manual`): basic, plus, or none. Refused while a Stripe subscription is open. */
-  plan(listingId: string, choice: string, reason: string): string {
+  async plan(listingId: string, choice: string, reason: string): Promise<string> {
     if (!(PLAN_CHOICES as readonly string[]).includes(choice)) throw new ModerationError(`${choice} is not a plan; use one of ${PLAN_CHOICES.join(', ')}`);
     const tier = choice === 'none' ? null : (choice as PlanTier);
     return refusedAsModeration(() =>
@@ -67,9 +67,9 @@ export class ClaimModeration {
 }
 
 /** A refusal of the partner module, said as the moderation command says every refusal (exit 1). */
-function refusedAsModeration<T>(run: () => T): T {
+async function refusedAsModeration<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof PartnerError) throw error.kind === 'own-claim' ? new OwnClaimRefused(error.message) : new ModerationError(error.message);
     throw error;

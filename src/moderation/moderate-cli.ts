@@ -1,6 +1,7 @@
 // npm run moderate -- <command>: the moderator's command line (see README, "Contributions and moderation").
-// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB), opened and migrated
-// as the server does; a running server shows each action within about a second. main() takes the arguments,
+// It works on the same databases as the server (TOILETS_DB, OVERLAY_DB or with DATABASE_URL PostgreSQL,
+// ACCOUNTS_DB), opened and migrated as the server does; every running server shows each action within
+// about a second. main() takes the arguments,
 // environment and output streams, so the tests run the command in their own process; run as a script, it is
 // given the process's own.
 import type { Console } from 'node:console';
@@ -8,6 +9,8 @@ import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
+import { openStorage, type Storage } from '../stores.js';
+import { moderationStoreOf } from './store.js';
 import { Moderation, ModerationError, type FactLock, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
@@ -73,10 +76,10 @@ interface Session {
 }
 
 /** One subcommand: done (0), or the exit code of a usage failure; a refusal throws. */
-type Subcommand = (session: Session) => number;
+type Subcommand = (session: Session) => number | Promise<number>;
 
 /** Runs the command `argv` (the words after `npm run moderate --`); returns its exit code. */
-export function main(argv: string[], io: CommandIo = processIo()): number {
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const console = commandConsole(io);
   const parsed = parseCommand(COMMAND, argv, console);
   if (typeof parsed === 'number') return parsed;
@@ -90,92 +93,95 @@ export function main(argv: string[], io: CommandIo = processIo()): number {
     return usageFailure(COMMAND, `${command} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
   }
   const log = jsonLogger(io.stderr, io.stderr);
+  let storage: Storage | null = null;
   let community: Community | null = null;
   let accounts: AccountsStore | null = null;
   try {
     const config = loadConfig(io.env);
-    community = new Community(config, log, Date.now);
+    storage = await openStorage(config, log);
+    community = new Community(config, log, Date.now, storage.overlay ?? undefined);
     accounts = new AccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
     const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
     catalog.load();
-    const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+    const moderation = new Moderation(moderationStoreOf(community.store), catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
     const accountModeration = new AccountModeration(moderation, accounts, Date.now, config.baseUrl);
     // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
     const claimModeration = new ClaimModeration(moderation, { store: new PartnerStore(accounts), events: new AccountEventLog(accounts.db, Date.now), now: Date.now, toilets: catalog, changed: () => {} });
     if (values.name !== undefined && command !== 'approve') throw new UsageError('--name goes with approve <claim id> only');
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    return spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
+    return await spec.run({ command, args, values, moderation, claims: claimModeration, accounts: accountModeration, console, show });
   } catch (error) {
     return fail(error, console);
   } finally {
-    community?.close();
+    await community?.close();
     accounts?.close();
+    await storage?.close();
   }
 }
 
-function listQueues({ args, moderation, claims, show }: Session): number {
+async function listQueues({ args, moderation, claims, show }: Session): Promise<number> {
   const which = args[0] ?? 'all';
   if (!['all', 'submissions', 'reports', 'gone-votes', 'claims', 'locks'].includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
   const queues = {
-    ...(which === 'all' || which === 'submissions' ? { submissions: moderation.submissions() } : {}),
-    ...(which === 'all' || which === 'reports' ? { reports: moderation.reports() } : {}),
+    ...(which === 'all' || which === 'submissions' ? { submissions: await moderation.submissions() } : {}),
+    ...(which === 'all' || which === 'reports' ? { reports: await moderation.reports() } : {}),
     ...(which === 'all' || which === 'gone-votes' ? { gone_votes: moderation.goneVotes() } : {}),
     ...(which === 'all' || which === 'claims' ? { claims: claims.pending() } : {}),
-    ...(which === 'all' || which === 'locks' ? { locks: moderation.locks() } : {}),
+    ...(which === 'all' || which === 'locks' ? { locks: await moderation.locks() } : {}),
   };
   show(queues, () => describeQueues(queues));
   return 0;
 }
 
 /** approve or reject: a submission, a report or a business claim. */
-function decide({ command, args: [target], values, moderation, claims, show }: Session): number {
+async function decide({ command, args: [target], values, moderation, claims, show }: Session): Promise<number> {
   const claim = target.startsWith('clm_');
   if (values.name !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
   const reason = values.reason ?? '';
-  const done = claim
+  const done = await (claim
     ? command === 'approve'
       ? claims.approve(target, reason, values.name)
       : claims.reject(target, reason)
     : command === 'approve'
       ? moderation.approve(target, reason)
-      : moderation.reject(target, reason);
+      : moderation.reject(target, reason));
   show({ done }, () => done);
   return 0;
 }
 
-function setPlan({ args: [listing, tier], values, claims, show }: Session): number {
-  const done = claims.plan(listing, tier, values.reason ?? '');
+async function setPlan({ args: [listing, tier], values, claims, show }: Session): Promise<number> {
+  const done = await claims.plan(listing, tier, values.reason ?? '');
   show({ done }, () => done);
   return 0;
 }
 
-function lockFact({ args: [id, fact, value], values, moderation, show }: Session): number {
-  const done = moderation.lock(id, fact, value, values.reason ?? '');
+async function lockFact({ args: [id, fact, value], values, moderation, show }: Session): Promise<number> {
+  const done = await moderation.lock(id, fact, value, values.reason ?? '');
   show({ done }, () => done);
   return 0;
 }
 
-function unlockFact({ args: [id, fact], values, moderation, show }: Session): number {
-  const done = moderation.unlock(id, fact, values.reason ?? '');
+async function unlockFact({ args: [id, fact], values, moderation, show }: Session): Promise<number> {
+  const done = await moderation.unlock(id, fact, values.reason ?? '');
   show({ done }, () => done);
   return 0;
 }
 
-function markGone({ args: [id], values, moderation, show }: Session): number {
-  const done = moderation.markGone(id, values.reason ?? '');
+async function markGone({ args: [id], values, moderation, show }: Session): Promise<number> {
+  const done = await moderation.markGone(id, values.reason ?? '');
   show({ done }, () => done);
   return 0;
 }
 
-function showLog({ values, moderation, show }: Session): number {
+async function showLog({ values, moderation, show }: Session): Promise<number> {
   const limit = Number(values.limit ?? 20);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
-  const entries = moderation.history(limit);
+  const entries = await moderation.history(limit);
   show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
   return 0;
 }
 
-function moderators({ args, values, accounts, console, show }: Session): number {
+async function moderators({ args, values, accounts, console, show }: Session): Promise<number> {
   const [which, who] = args;
   const reason = values.reason ?? '';
   if (which === 'list' && args.length === 1) {
@@ -185,16 +191,16 @@ function moderators({ args, values, accounts, console, show }: Session): number 
   }
   if ((which === 'add' || which === 'remove') && args.length === 2) {
     if (reason.trim() === '') return usageFailure(COMMAND, `moderators ${which} needs --reason "TEXT" (why, in a few words): every action is recorded with one`, console);
-    const done = which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason);
+    const done = await (which === 'add' ? accounts.grant(who, reason) : accounts.withdraw(who, reason));
     show({ done }, () => done);
     return 0;
   }
   return usageFailure(COMMAND, 'write moderate -- moderators list, moderators add <account> --reason "TEXT" or moderators remove <account> --reason "TEXT"', console);
 }
 
-function recoveryLink({ args: [which, who], values, accounts, console, show }: Session): number {
+async function recoveryLink({ args: [which, who], values, accounts, console, show }: Session): Promise<number> {
   if (which !== 'recovery-link') return usageFailure(COMMAND, 'write moderate -- accounts recovery-link <account> --reason "TEXT"', console);
-  const link = accounts.recoveryLink(who, values.reason ?? '');
+  const link = await accounts.recoveryLink(who, values.reason ?? '');
   show(link, () => `${link.url}\nworks once, until ${link.expires_at}, for ${link.account}: give it to the account's owner over a channel you trust`);
   return 0;
 }

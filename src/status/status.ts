@@ -91,14 +91,14 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
   server.route({
     method: 'GET',
     pattern: '/readyz',
-    handler: () => {
+    handler: async () => {
       const nowMs = now();
       const { info } = catalog.snapshot;
       if (info.importedAt === null) {
         const why = sourceFetch.waitingReason() ?? 'No toilet data is loaded: run `npm run import -- <extract.osm.pbf or URL>` (or start with TOILETS_EXTRACT set).';
         return problems.reply('unavailable', why, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
       }
-      if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, trouble: community.writeTrouble() };
+      if (probed === null || nowMs - probed.atMs >= READY_PROBE_MS || nowMs < probed.atMs) probed = { atMs: nowMs, trouble: await community.writeTrouble() };
       if (probed.trouble !== null) {
         return problems.reply('unavailable', `The overlay database cannot take a write: ${probed.trouble}. Contributions are refused until it can; reads go on.`, { retryAfterSeconds: READY_RETRY_SECONDS, headers: ['Cache-Control', 'no-store'] });
       }

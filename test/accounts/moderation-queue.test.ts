@@ -39,14 +39,14 @@ describe('the moderator queue operations', () => {
 
     const mod = new Browser(suite.service);
     const account = await mod.signUp('Mo');
-    assert.equal(moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'queue test']).status, 0);
+    assert.equal((await moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'queue test'])).status, 0);
 
     const queue = await mod.request('GET', '/moderation/queue', { origin: null });
     assert.equal(queue.status, 200);
     valid('ModerationQueue', queue.json);
     assert.equal(queue.headers.get('cache-control'), 'no-store');
     assert.equal(queue.headers.get('access-control-allow-origin'), null);
-    const listed = moderate(suite.data, ['list', '--json']).json;
+    const listed = (await moderate(suite.data, ['list', '--json'])).json;
     assert.deepEqual(queue.json.submissions, listed.submissions, 'the same context as the command line');
     assert.deepEqual(queue.json.locks, listed.locks);
     const entry = queue.json.submissions.find((s: { id: string }) => s.id === submission);
@@ -85,7 +85,7 @@ describe('the moderator queue operations', () => {
       ['lock', toiletId, account.id],
       ['approve', submission, account.id],
     ]);
-    const cliLog = moderate(suite.data, ['log', '--json']).json;
+    const cliLog = (await moderate(suite.data, ['log', '--json'])).json;
     assert.deepEqual(cliLog[1], after.log[1], 'the one moderation log');
     const unknownToilet = await mod.request('POST', '/moderation/actions', { body: { action: 'gone', toilet_id: 'n1', reason: 'x' } });
     assert.equal(unknownToilet.status, 409);

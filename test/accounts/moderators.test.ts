@@ -18,23 +18,23 @@ describe('moderators and recovery links', () => {
     clock.set(START);
     const ada = new Browser(suite.service);
     const account = await ada.signUp('Ada', 'ada@example.org');
-    assert.equal(moderate(suite.data, ['moderators', 'add', account.id]).status, 2, 'a reason is required');
-    const added = moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'runs the Monaco queue']);
+    assert.equal((await moderate(suite.data, ['moderators', 'add', account.id])).status, 2, 'a reason is required');
+    const added = (await moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'runs the Monaco queue']));
     assert.equal(added.status, 0, added.stderr);
     assert.equal((await ada.request('GET', '/account')).json.moderator, true);
-    const list = moderate(suite.data, ['moderators', 'list', '--json']);
+    const list = (await moderate(suite.data, ['moderators', 'list', '--json']));
     assert.deepEqual(list.json.map((m: { id: string }) => m.id), [account.id]);
 
     clock.ms += 13 * HOUR;
     assert.equal((await ada.request('GET', '/account')).status, 401, 'a moderator session ends after 12 hours idle');
     assert.equal((await ada.signIn()).status, 200);
-    const removed = moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'stepped down']);
+    const removed = (await moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'stepped down']));
     assert.equal(removed.status, 0, removed.stderr);
     assert.match(removed.stdout, /1 session ended/);
     assert.equal((await ada.request('GET', '/account')).status, 401, 'withdrawing the role ends the sessions');
-    assert.equal(moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'again']).status, 1);
+    assert.equal((await moderate(suite.data, ['moderators', 'remove', account.id, '--reason', 'again'])).status, 1);
 
-    const log = moderate(suite.data, ['log', '--json']);
+    const log = (await moderate(suite.data, ['log', '--json']));
     assert.deepEqual(log.json.slice(0, 2).map((e: { action: string; target: string }) => [e.action, e.target]), [['withdraw_moderator', account.id], ['grant_moderator', account.id]]);
     assert.equal(JSON.stringify(log.json).includes('ada@example.org'), false);
     assert.equal(JSON.stringify(log.json).includes('Ada'), false);
@@ -45,12 +45,12 @@ describe('moderators and recovery links', () => {
     clock.set(START);
     const owner = new Browser(suite.service);
     const account = await owner.signUp('Grace');
-    const linked = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost phone, identity checked by mail', '--json']);
+    const linked = (await moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost phone, identity checked by mail', '--json']));
     assert.equal(linked.status, 0, linked.stderr);
     const url = new URL(linked.json.url);
     assert.equal(url.origin + url.pathname, 'https://toilets.example.test/account/recover');
     const token = url.hash.slice(1);
-    assert.equal(JSON.stringify(moderate(suite.data, ['log', '--json']).json).includes(token), false, 'the token is not logged');
+    assert.equal(JSON.stringify((await moderate(suite.data, ['log', '--json'])).json).includes(token), false, 'the token is not logged');
 
     const lost = new Browser(suite.service, '198.51.100.50'); // a new device, no passkey
     const options = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: token } });
@@ -66,7 +66,7 @@ describe('moderators and recovery links', () => {
     assert.equal(again.status, 400, 'used once');
 
     clock.ms = Date.now(); // the command runs on the real clock
-    const late = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'again', '--json']);
+    const late = (await moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'again', '--json']));
     clock.ms = Date.parse(late.json.expires_at);
     const expired = await lost.request('POST', '/account/passkey-options', { body: { recovery_token: new URL(late.json.url).hash.slice(1) } });
     assert.equal(expired.status, 400, 'expired after 15 minutes');
@@ -78,13 +78,13 @@ describe('moderators and recovery links', () => {
     const squatter = new Browser(suite.service);
     const first = await squatter.signUp('Not the operator', 'operator@example.org');
     for (const args of [['moderators', 'add', 'operator@example.org'], ['moderators', 'remove', 'operator@example.org'], ['accounts', 'recovery-link', 'operator@example.org']]) {
-      const refused = moderate(suite.data, [...args, '--reason', 'meant the operator']);
+      const refused = (await moderate(suite.data, [...args, '--reason', 'meant the operator']));
       assert.equal(refused.status, 2, `${args.join(' ')}: ${refused.stdout}`);
       assert.match(refused.stderr, /acc_/, 'the message asks for the account id');
       assert.match(refused.stderr, /account page/, 'and says where its owner finds it');
     }
     assert.equal((await squatter.request('GET', '/account')).json.moderator, false, 'the account that typed the address is no moderator');
-    assert.match(moderate(suite.data, ['--help']).stdout, /acc_… id only/);
-    assert.equal(moderate(suite.data, ['moderators', 'add', first.id, '--reason', 'by id']).status, 0);
+    assert.match((await moderate(suite.data, ['--help'])).stdout, /acc_… id only/);
+    assert.equal((await moderate(suite.data, ['moderators', 'add', first.id, '--reason', 'by id'])).status, 0);
   });
 });

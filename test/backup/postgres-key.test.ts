@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { backUp } from '../../src/backup/backup.js';
 import { restore } from '../../src/backup/restore.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { loadConfig } from '../../src/config.js';
 import { tempDir } from '../api/support.js';
 

@@ -30,12 +30,12 @@ describe('open data dump', () => {
       assert.equal((await s.post(`/api/v1/toilets/${VOTED}/votes`, { votes, device_id: deviceId(device) }, { ip })).status, 201);
       assert.equal((await s.post(`/api/v1/toilets/${VOTED}/ratings`, { rating: 3 + device, device_id: deviceId(device) }, { ip })).status, 201);
     }
-    assert.equal(moderate(data, ['gone', GONE, '--reason', 'demolished'], env).status, 0);
+    assert.equal((await moderate(data, ['gone', GONE, '--reason', 'demolished'], env)).status, 0);
     // west of Greenwich, so its longitude is negative
     const submitted = await s.post('/api/v1/submissions', { lat: 41.14575, lon: -8.61015, name: FORMULA_NAME });
     assert.equal(submitted.status, 201, JSON.stringify(submitted.json));
     formulaToilet = `c_${submitted.json.id.slice('sub_'.length)}`;
-    assert.equal(moderate(data, ['approve', submitted.json.id, '--reason', 'seen'], env).status, 0);
+    assert.equal((await moderate(data, ['approve', submitted.json.id, '--reason', 'seen'], env)).status, 0);
   });
   after(async () => {
     await s.close();

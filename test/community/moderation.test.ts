@@ -34,9 +34,9 @@ describe('moderation', () => {
   let osm: Awaited<ReturnType<typeof fakeOsmApi>>;
   let env: Record<string, string>;
   /** `npm run moderate -- <args> --json` on the test's databases; the server then polls for the change. */
-  const run = (...args: string[]) => {
-    const result = moderate(data, [...args, '--json'], env);
-    s.app.community.poll();
+  const run = async (...args: string[]) => {
+    const result = await moderate(data, [...args, '--json'], env);
+    await s.app.community.poll();
     return result;
   };
 
@@ -59,7 +59,7 @@ describe('moderation', () => {
     const number = submitted.json.id.slice('sub_'.length);
     assert.equal((await s.get(`/api/v1/toilets/c_${number}`)).status, 404, 'not live before a moderator approves it');
 
-    const listed = run('list', 'submissions');
+    const listed = (await run('list', 'submissions'));
     assert.equal(listed.status, 0, listed.stderr);
     const queued = listed.json.submissions.find((q: { id: string }) => q.id === submitted.json.id);
     assert.deepEqual(
@@ -80,11 +80,11 @@ describe('moderation', () => {
       },
     );
 
-    const unreasoned = run('approve', submitted.json.id);
+    const unreasoned = (await run('approve', submitted.json.id));
     assert.equal(unreasoned.status, 2, 'a reason is required: a usage error');
     assert.match(unreasoned.stderr, /^moderate: approve needs --reason "TEXT"/);
-    assert.equal(run('approve', submitted.json.id, '--reason', '  ').status, 2, 'a blank reason is none');
-    const approved = run('approve', submitted.json.id, '--reason', 'seen on street view');
+    assert.equal((await run('approve', submitted.json.id, '--reason', '  ')).status, 2, 'a blank reason is none');
+    const approved = (await run('approve', submitted.json.id, '--reason', 'seen on street view'));
     assert.equal(approved.status, 0, approved.stderr);
     assert.equal(approved.json.done, `approved ${submitted.json.id}: it is toilet c_${number}`);
 
@@ -101,20 +101,20 @@ describe('moderation', () => {
     assert.ok(area.json.results.some((t: { id: string }) => t.id === `c_${number}`));
     const rated = await s.post(`/api/v1/toilets/c_${number}/ratings`, { rating: 5, device_id: deviceId(1) });
     assert.deepEqual(rated.json.cleanliness, { average: 5, count: 1 });
-    assert.equal(run('approve', submitted.json.id, '--reason', 'again').status, 1, 'decided already');
+    assert.equal((await run('approve', submitted.json.id, '--reason', 'again')).status, 1, 'decided already');
   });
 
   test('a rejected submission leaves the queue and never goes live', async () => {
     const submitted = await s.post('/api/v1/submissions', { lat: 41.15, lon: -8.6 });
-    assert.equal(run('reject', submitted.json.id, '--reason', 'a private garden').status, 0);
-    assert.ok(!run('list', 'submissions').json.submissions.some((q: { id: string }) => q.id === submitted.json.id));
+    assert.equal((await run('reject', submitted.json.id, '--reason', 'a private garden')).status, 0);
+    assert.ok(!(await run('list', 'submissions')).json.submissions.some((q: { id: string }) => q.id === submitted.json.id));
     assert.equal((await s.get(`/api/v1/toilets/c_${submitted.json.id.slice(4)}`)).status, 404);
   });
 
   test('an open report disputes the toilet; approving it closes it and sends an anonymous OSM note without the user’s text', async () => {
     const reported = await s.post(`/api/v1/toilets/${OTHER}/reports`, { kind: 'gone', note: 'my phone number is 555-0100' });
     assert.equal((await s.toilet(OTHER)).verification_state, 'disputed');
-    const queue = run('list', 'reports').json.reports;
+    const queue = (await run('list', 'reports')).json.reports;
     assert.deepEqual(queue.find((r: { id: string }) => r.id === reported.json.id), {
       id: reported.json.id,
       reported_at: '2026-06-15T10:00:00.000Z',
@@ -124,7 +124,7 @@ describe('moderation', () => {
       toilet: { name: null, lat: 41.1463633, lon: -8.6165684, source: 'openstreetmap', gone: false },
       open_reports: 1,
     });
-    const approved = run('approve', reported.json.id, '--reason', 'confirmed by the parish');
+    const approved = (await run('approve', reported.json.id, '--reason', 'confirmed by the parish'));
     assert.equal(approved.json.done, `approved ${reported.json.id} and queued an OpenStreetMap note about node/3191740661`);
     assert.equal((await s.toilet(OTHER)).verification_state, 'unverified', 'no open report: no longer disputed');
 
@@ -137,11 +137,11 @@ describe('moderation', () => {
     assert.ok(!note.form.get('text')!.includes('555-0100'), 'the user’s note is not published');
     assert.match(note.agent, /toilets\.example\.test/);
     assert.deepEqual(await s.app.community.osmNotes!.flush(), { sent: 0, failed: 0 }, 'sent once');
-    const row = s.app.community.store.db.prepare('SELECT note_id, last_error FROM osm_notes').get();
+    const row = s.app.community.store.readable.prepare('SELECT note_id, last_error FROM osm_notes').get();
     assert.deepEqual(row, { note_id: 4201, last_error: null });
 
     const rejected = await s.post(`/api/v1/toilets/${OTHER}/reports`, { kind: 'closed' });
-    assert.equal(run('reject', rejected.json.id, '--reason', 'open today').json.done, `rejected ${rejected.json.id}`);
+    assert.equal((await run('reject', rejected.json.id, '--reason', 'open today')).json.done, `rejected ${rejected.json.id}`);
     assert.equal(osm.notes.length, 1, 'a rejected report sends nothing');
   });
 
@@ -150,21 +150,21 @@ describe('moderation', () => {
       await s.post(`/api/v1/toilets/${PAID}/votes`, { votes: [{ attribute: 'wheelchair', value: 'no' }], device_id: deviceId(device) }, { ip });
     }
     assert.equal((await s.toilet(PAID)).wheelchair, 'no');
-    assert.equal(run('lock', PAID, 'wheelchair', 'Limited', '--reason', 'ramp but no rails').status, 0);
-    const [locked] = run('log', '--limit', '1').json;
+    assert.equal((await run('lock', PAID, 'wheelchair', 'Limited', '--reason', 'ramp but no rails')).status, 0);
+    const [locked] = (await run('log', '--limit', '1')).json;
     let toilet = await s.toilet(PAID);
     assert.equal(toilet.wheelchair, 'limited');
     // the command ran on its own clock: the lock is dated by the day of its log entry
     assert.deepEqual(toilet.provenance.decided.wheelchair, { by: 'moderator', votes_for: null, votes_total: null, as_of: locked.at.slice(0, 10) });
     assert.deepEqual([locked.action, locked.target, locked.reason, locked.details], ['lock', PAID, 'ramp but no rails', { attribute: 'wheelchair', value: 'limited' }]);
-    assert.equal(run('lock', PAID, 'wheelchair', 'sometimes', '--reason', 'x').status, 1, 'values take the vote forms');
-    assert.equal(run('lock', PAID, 'colour', 'blue', '--reason', 'x').status, 1);
-    assert.equal(run('lock', 'n1', 'wheelchair', 'yes', '--reason', 'x').status, 1, 'no such toilet');
-    assert.equal(run('unlock', PAID, 'wheelchair', '--reason', 'votes are fine').status, 0);
+    assert.equal((await run('lock', PAID, 'wheelchair', 'sometimes', '--reason', 'x')).status, 1, 'values take the vote forms');
+    assert.equal((await run('lock', PAID, 'colour', 'blue', '--reason', 'x')).status, 1);
+    assert.equal((await run('lock', 'n1', 'wheelchair', 'yes', '--reason', 'x')).status, 1, 'no such toilet');
+    assert.equal((await run('unlock', PAID, 'wheelchair', '--reason', 'votes are fine')).status, 0);
     toilet = await s.toilet(PAID);
     assert.equal(toilet.wheelchair, 'no');
     assert.equal(toilet.provenance.decided.wheelchair.by, 'votes');
-    assert.equal(run('unlock', PAID, 'wheelchair', '--reason', 'again').status, 1, 'no lock left');
+    assert.equal((await run('unlock', PAID, 'wheelchair', '--reason', 'again')).status, 1, 'no lock left');
   });
 
   test('most voters calling a toilet gone hides nothing but puts it in front of a moderator; marked gone it leaves every answer', async () => {
@@ -172,18 +172,18 @@ describe('moderation', () => {
       await s.post(`/api/v1/toilets/${OTHER}/votes`, { votes: [{ attribute: 'existence', value: 'gone' }], device_id: deviceId(device) }, { ip });
     }
     assert.equal((await s.get(`/api/v1/toilets/${OTHER}`)).status, 200);
-    assert.deepEqual(run('list', 'gone-votes').json.gone_votes, [{ toilet_id: OTHER, name: null, gone_votes: 2, exists_votes: 1 }]);
+    assert.deepEqual((await run('list', 'gone-votes')).json.gone_votes, [{ toilet_id: OTHER, name: null, gone_votes: 2, exists_votes: 1 }]);
 
-    assert.equal(run('gone', OTHER, '--reason', 'demolished in May').status, 0);
+    assert.equal((await run('gone', OTHER, '--reason', 'demolished in May')).status, 0);
     assert.equal((await s.get(`/api/v1/toilets/${OTHER}`)).status, 404);
     const near = await s.get('/api/v1/toilets/nearest?lat=41.1463633&lon=-8.6165684&limit=20');
     assert.ok(!near.json.results.some((t: { id: string }) => t.id === OTHER));
     const area = await s.get('/api/v1/toilets?bbox=-8.62,41.14,-8.61,41.15&limit=200');
     assert.ok(!area.json.results.some((t: { id: string }) => t.id === OTHER));
     assert.equal((await s.post(`/api/v1/toilets/${OTHER}/confirmations`, {})).status, 404, 'no contributions to a gone toilet');
-    assert.deepEqual(run('list', 'gone-votes').json.gone_votes, []);
+    assert.deepEqual((await run('list', 'gone-votes')).json.gone_votes, []);
 
-    assert.equal(run('unlock', OTHER, 'existence', '--reason', 'rebuilt').status, 0);
+    assert.equal((await run('unlock', OTHER, 'existence', '--reason', 'rebuilt')).status, 0);
     assert.equal((await s.get(`/api/v1/toilets/${OTHER}`)).status, 200);
   });
 
@@ -201,7 +201,7 @@ describe('moderation', () => {
     );
     for (const entry of log.json) assert.match(entry.at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.deepEqual(log.json[1].details, { attribute: 'existence', value: 'gone' });
-    assert.equal(moderate(data, ['frobnicate'], env).status, 2, 'unknown command: usage');
+    assert.equal((await moderate(data, ['frobnicate'], env)).status, 2, 'unknown command: usage');
   });
 
   test('answers stay valid against the schemas', async () => {

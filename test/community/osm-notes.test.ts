@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
 import { OsmNoteSender, SEND_INTERVAL_MS } from '../../src/community/osm-notes.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { tempDir } from '../support/extracts.js';
 
 test('a database that refuses writes stops the round before anything is sent; the note goes out once, later', async (t) => {

@@ -185,7 +185,7 @@ describe('counting rules', () => {
   });
 
   test('no raw address or device id is stored; yesterday’s address hashes and key are gone', async () => {
-    const db = s.app.community.store.db;
+    const db = s.app.community.store.readable;
     const everything = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
       .pluck()

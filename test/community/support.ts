@@ -63,9 +63,9 @@ function capture(data: Data, env: Record<string, string>): { io: CommandIo; run(
 }
 
 /** `npm run moderate -- ...args` on the test's databases, in this process (the script's main()). */
-export function moderate(data: Data, args: string[], env: Record<string, string> = {}): CommandRun {
+export async function moderate(data: Data, args: string[], env: Record<string, string> = {}): Promise<CommandRun> {
   const { io, run } = capture(data, env);
-  return run(moderateCommand(args, io));
+  return run(await moderateCommand(args, io));
 }
 
 /** `npm run dump` on the test's databases, in this process (the script's dump()). */

@@ -76,7 +76,7 @@ describe('account security of OAuth (issue 38)', () => {
     const account = await owner.signUp('Linus');
     const agent = await newAgent(suite.service);
     const tokens = await connect(owner, agent);
-    const linked = moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']);
+    const linked = (await moderate(suite.data, ['accounts', 'recovery-link', account.id, '--reason', 'lost every passkey', '--json']));
     assert.equal(linked.status, 0, linked.stderr);
     const token = new URL(linked.json.url).hash.slice(1);
     const lost = new Browser(suite.service, '198.51.100.51');

@@ -137,7 +137,7 @@ describe('overview served from Monaco', () => {
   });
 
   test('a toilet marked gone leaves the counts at the next request', async () => {
-    assert.equal(moderate(data, ['gone', 'n1876837922', '--reason', 'demolished']).status, 0);
+    assert.equal((await moderate(data, ['gone', 'n1876837922', '--reason', 'demolished'])).status, 0);
     s.app.catalog.refreshOverlays(null);
     const answer = await s.get('/overview/0/0/0.json');
     assert.equal(answer.json.cells[0][2], 28);

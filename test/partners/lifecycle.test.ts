@@ -42,7 +42,7 @@ describe('a listing follows its toilet and its account', () => {
   test('marked gone by a moderator: partner null, the dashboard says so, an event; back when unlocked', async () => {
     const listed = await runningListing(service, toilets[0], 'Gone Cafe', '198.51.100.100');
     assert.notEqual((await service.toilet(toilets[0])).partner, null);
-    assert.equal(moderate(data, ['gone', toilets[0], '--reason', 'demolished']).status, 0);
+    assert.equal((await moderate(data, ['gone', toilets[0], '--reason', 'demolished'])).status, 0);
     service.app.community.poll();
     assert.equal((await service.get(`/api/v1/toilets/${toilets[0]}`)).status, 404);
     const shown = await dashboard(listed);
@@ -51,7 +51,7 @@ describe('a listing follows its toilet and its account', () => {
     assert.match(shown.notice, /marked this toilet gone/);
     assert.deepEqual(events(listed).at(-1), { type: 'partner.profile.updated', toilet: toilets[0], changed: ['toilet_state'], by: 'map_data', toilet_state: 'gone' });
 
-    assert.equal(moderate(data, ['unlock', toilets[0], 'existence', '--reason', 'still there']).status, 0);
+    assert.equal((await moderate(data, ['unlock', toilets[0], 'existence', '--reason', 'still there'])).status, 0);
     service.app.community.poll();
     assert.equal((await service.toilet(toilets[0])).partner.name, 'Gone Cafe');
     assert.equal((await dashboard(listed)).toilet_state, 'present');

@@ -50,13 +50,13 @@ describe('claim review and plans through the moderation command', () => {
   });
 
   test('approve with a corrected name, then a plan: the server shows the partner; plan none hides it', async () => {
-    const approved = moderate(data, ['approve', azur.claim, '--name', 'Café Azur SARL', '--reason', 'checked the trade register']);
+    const approved = (await moderate(data, ['approve', azur.claim, '--name', 'Café Azur SARL', '--reason', 'checked the trade register']));
     assert.equal(approved.status, 0, approved.stderr);
     assert.match(approved.stdout, new RegExp(`rejected the other pending claims on it: ${rival.claim}`));
     service.app.partners.poll();
     assert.equal((await service.toilet(toilets[0])).partner, null, 'no plan yet');
 
-    const planned = moderate(data, ['plan', azur.listing, 'plus', '--reason', 'billed by invoice']);
+    const planned = (await moderate(data, ['plan', azur.listing, 'plus', '--reason', 'billed by invoice']));
     assert.equal(planned.status, 0, planned.stderr);
     service.app.partners.poll();
     const shown = await service.toilet(toilets[0]);
@@ -69,13 +69,13 @@ describe('claim review and plans through the moderation command', () => {
     assert.equal(rivalListings.json.listings[0].claim.status, 'rejected');
     assert.equal(rivalListings.json.listings[0].claim.reason, 'another claim on this toilet was approved');
 
-    assert.equal(moderate(data, ['plan', azur.listing, 'none', '--reason', 'invoice unpaid']).status, 0);
+    assert.equal((await moderate(data, ['plan', azur.listing, 'none', '--reason', 'invoice unpaid'])).status, 0);
     service.app.partners.poll();
     const hidden = await service.toilet(toilets[0]);
     assert.equal(hidden.partner, null);
     assert.notEqual(hidden.verification_state, 'partner_confirmed');
 
-    const log = moderate(data, ['log', '--json']);
+    const log = (await moderate(data, ['log', '--json']));
     assert.deepEqual(log.json.slice(0, 3).map((e: { action: string; target: string }) => `${e.action} ${e.target}`), [`plan ${azur.listing}`, `plan ${azur.listing}`, `approve_claim ${azur.claim}`]);
     assert.ok(!JSON.stringify(log.json).includes('@example.org'), 'no contact details in the moderation log');
   });
@@ -91,32 +91,32 @@ describe('claim review and plans through the moderation command', () => {
   });
 
   test('refusals exit 1 and say why; wrong arguments exit 2', async () => {
-    const again = moderate(data, ['approve', azur.claim, '--reason', 'twice']);
+    const again = (await moderate(data, ['approve', azur.claim, '--reason', 'twice']));
     assert.equal(again.status, 1);
     assert.match(again.stderr, /is approved, not pending/);
-    assert.equal(moderate(data, ['reject', 'clm_000000000000000000000000', '--reason', 'x']).status, 1);
+    assert.equal((await moderate(data, ['reject', 'clm_000000000000000000000000', '--reason', 'x'])).status, 1);
     const notApproved = await claimAs(service, toilets[1], 'Waiting Shop', '198.51.100.72');
-    const early = moderate(data, ['plan', notApproved.listing, 'basic', '--reason', 'too early']);
+    const early = (await moderate(data, ['plan', notApproved.listing, 'basic', '--reason', 'too early']));
     assert.equal(early.status, 1);
     assert.match(early.stderr, /not approved/);
-    assert.equal(moderate(data, ['plan', azur.listing, 'gold', '--reason', 'x']).status, 1);
-    assert.equal(moderate(data, ['plan', azur.listing, 'basic']).status, 2, 'a plan needs a reason');
-    assert.equal(moderate(data, ['reject', notApproved.claim, '--name', 'X', '--reason', 'x']).status, 2, '--name goes with approve only');
-    assert.equal(moderate(data, ['approve', 'sub_1', '--name', 'X', '--reason', 'x']).status, 2, '--name goes with claims only');
+    assert.equal((await moderate(data, ['plan', azur.listing, 'gold', '--reason', 'x'])).status, 1);
+    assert.equal((await moderate(data, ['plan', azur.listing, 'basic'])).status, 2, 'a plan needs a reason');
+    assert.equal((await moderate(data, ['reject', notApproved.claim, '--name', 'X', '--reason', 'x'])).status, 2, '--name goes with approve only');
+    assert.equal((await moderate(data, ['approve', 'sub_1', '--name', 'X', '--reason', 'x'])).status, 2, '--name goes with claims only');
   });
 
   test('the plan command refuses a listing with an open Stripe subscription, and Stripe never touches a manual plan', async () => {
     const shop = await claimAs(service, toilets[2], 'Stripe Shop', '198.51.100.73');
-    assert.equal(moderate(data, ['approve', shop.claim, '--reason', 'ok']).status, 0);
+    assert.equal((await moderate(data, ['approve', shop.claim, '--reason', 'ok'])).status, 0);
     const plans = service.app.partners.plans;
     assert.deepEqual(plans.applyStripePlan(shop.listing, { tier: 'basic', subscriptionId: 'sub_123', status: 'active' }), { applied: true, state: { tier: 'basic', source: 'stripe', running: true } });
     assert.equal(plans.hasOpenStripeSubscription(shop.listing), true);
-    const refused = moderate(data, ['plan', shop.listing, 'plus', '--reason', 'upgrade by hand']);
+    const refused = (await moderate(data, ['plan', shop.listing, 'plus', '--reason', 'upgrade by hand']));
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /Stripe subscription sub_123 \(active\)/);
     plans.applyStripePlan(shop.listing, { tier: null, subscriptionId: 'sub_123', status: 'canceled' });
     assert.equal(plans.hasOpenStripeSubscription(shop.listing), false);
-    assert.equal(moderate(data, ['plan', shop.listing, 'plus', '--reason', 'billed by invoice now']).status, 0, 'a canceled subscription is final');
+    assert.equal((await moderate(data, ['plan', shop.listing, 'plus', '--reason', 'billed by invoice now'])).status, 0, 'a canceled subscription is final');
     const late = plans.applyStripePlan(shop.listing, { tier: 'basic', subscriptionId: 'sub_456', status: 'active' });
     assert.deepEqual(late, { applied: false, state: { tier: 'plus', source: 'manual', running: true } }, 'the manual plan stays');
   });
@@ -127,7 +127,7 @@ describe('claim review and plans through the moderation command', () => {
     const peer = await claimAs(service, toilets[4], 'Peer Moderator', '198.51.100.76');
     for (const listed of [own, peer]) {
       const id = (await listed.browser.request('GET', '/account')).json.id;
-      assert.equal(moderate(data, ['moderators', 'add', id, '--reason', 'runs the queue']).status, 0);
+      assert.equal((await moderate(data, ['moderators', 'add', id, '--reason', 'runs the queue'])).status, 0);
     }
     const act = (listed: Listed, action: 'approve' | 'reject', claim: string) => listed.browser.request('POST', '/moderation/actions', { body: { action, target: claim, reason: 'checked' } });
     for (const [action, claim] of [['approve', own.claim], ['reject', other.claim], ['approve', other.claim]] as const) {
@@ -139,6 +139,6 @@ describe('claim review and plans through the moderation command', () => {
     assert.equal((await own.browser.request('GET', '/partner/listings')).json.listings[0].claim.status, 'pending', 'nothing was decided');
     const decided = await act(peer, 'reject', own.claim);
     assert.equal(decided.status, 200, JSON.stringify(decided.json));
-    assert.equal(moderate(data, ['approve', other.claim, '--reason', 'the operator decides for the install']).status, 0);
+    assert.equal((await moderate(data, ['approve', other.claim, '--reason', 'the operator decides for the install'])).status, 0);
   });
 });

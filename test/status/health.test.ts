@@ -16,7 +16,7 @@ import { serviceHooks } from '../../src/api/server-hooks.js';
 import { Heartbeats, HEALTH_SILENT_MS, registerHealthRoute } from '../../src/api/health.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { userVersion } from '../../src/storage/migrations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tf-health-'));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { AccountsStore } from '../../src/accounts/store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
@@ -63,7 +63,7 @@ test('an overlay database from a newer release: the server, npm run moderate and
   const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version ${known + 1}, newer than this release of the service knows (${known}): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
-  for (const run of [moderate(data, ['list']), await dump(data)]) {
+  for (const run of [(await moderate(data, ['list'])), await dump(data)]) {
     assert.equal(run.status, 1, run.stderr);
     assert.equal(run.stderr, `${refusal}\n`);
     assert.equal(run.stdout, '');
@@ -79,7 +79,7 @@ test('an accounts database from a newer release: the server and npm run moderate
   const refusal = `cannot open the accounts database ${accountsDb}: it has layout version ${newer}, newer than this release of the service knows (${newer - 1}): ${WHAT_TO_DO}`;
 
   assert.equal(await startFailure(data), `start failed: ${refusal}`);
-  const run = moderate(data, ['list']);
+  const run = (await moderate(data, ['list']));
   assert.equal(run.status, 1, run.stderr);
   assert.equal(run.stderr, `${refusal}\n`);
   assert.equal(versionOf(accountsDb), newer);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
 import { Clock, dump, importedData, moderate, startService, TEST_START, type Data, type Service } from '../community/support.js';
@@ -94,7 +94,7 @@ test('the server serves every contribution of the old file, and makes the accoun
     assert.equal((await s.toilet(LOCKED)).provenance.decided.fee.by, 'moderator');
     assert.equal((await s.toilet('c_1')).name, 'Kiosk');
 
-    const queues = moderate(data, ['list', '--json']);
+    const queues = (await moderate(data, ['list', '--json']));
     assert.equal(queues.status, 0, queues.stderr);
     assert.deepEqual(queues.json.submissions.map((q: { id: string; note: string }) => [q.id, q.note]), [['sub_2', 'upstairs']]);
     assert.deepEqual(queues.json.reports.map((q: { id: string; toilet_id: string }) => [q.id, q.toilet_id]), [['rep_1', REPORTED]]);

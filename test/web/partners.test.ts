@@ -120,7 +120,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await item.getByRole('button', { name: 'Approve' }).click();
     await mod.page.getByText(/^Done: approved clm_[0-9a-f]{24}: listing pl_[0-9a-f]{32} on n4316767608 shows as "Café de Paris Monte-Carlo" once a plan runs$/).waitFor();
     assert.equal(await mod.page.locator('.queue-item', { hasText: 'Cafe de Paris' }).count(), 0, 'gone from the queue');
-    const logged = site.app.community.store.db.prepare("SELECT details FROM moderation_log WHERE action = 'approve_claim'").pluck().get() as string;
+    const logged = site.app.community.store.readable.prepare("SELECT details FROM moderation_log WHERE action = 'approve_claim'").pluck().get() as string;
     assert.deepEqual(JSON.parse(logged), { name: 'Café de Paris Monte-Carlo', by: modAccount.id }, 'logged as the command line logs it, with the moderator');
 
     // approved, no plan yet: the dashboard says so and offers no label form
@@ -135,7 +135,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
 
     // the operator sets a plan by hand
     const { listings } = await (await page.request.get(`${site.base}/api/v1/partner/listings`)).json();
-    const planned = operator(['plan', listings[0].id, 'basic', '--reason', 'billed by invoice']);
+    const planned = (await operator(['plan', listings[0].id, 'basic', '--reason', 'billed by invoice']));
     assert.equal(planned.status, 0, planned.stderr);
     await page.reload();
     await listing.getByText('Plan: Basic, set by the operator of this site. The label shows in every answer.').waitFor();
@@ -182,7 +182,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await page.locator('.partner-label').getByText('The business says: open now, until 20:00.').waitFor();
 
     // Plus: the monthly figures, counted from the first answer that shows the Plus label
-    assert.equal(operator(['plan', listings[0].id, 'plus', '--reason', 'upgraded by invoice']).status, 0);
+    assert.equal((await operator(['plan', listings[0].id, 'plus', '--reason', 'upgraded by invoice'])).status, 0);
     await partnerInNearest(page, (p) => p?.tier === 'plus'); // shown once
     await page.goto(`${site.base}/t/${TOILET}`); // opened once
     await page.goto(`${site.base}/partner`);
@@ -196,7 +196,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await page.goto(`${site.base}/partner`);
     const closeButton = listing.getByRole('button', { name: 'Close for now (12 hours)' });
     await closeButton.waitFor();
-    assert.equal(operator(['plan', listings[0].id, 'none', '--reason', 'invoice unpaid']).status, 0);
+    assert.equal((await operator(['plan', listings[0].id, 'none', '--reason', 'invoice unpaid'])).status, 0);
     await closeButton.click();
     await listing.getByText('This listing has no running plan, so the label cannot be changed. Choose a plan first.').waitFor();
     assert.equal(await partnerInNearest(page, (p) => p === null), null);
