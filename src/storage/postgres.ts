@@ -59,6 +59,9 @@ export class PostgresDatabase {
   static async open(address: PostgresAddress, schemas: readonly PostgresSchema[], onIdleError: (message: string) => void): Promise<PostgresDatabase> {
     const pool = new pg.Pool({ connectionString: address.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'toilet-finder', types: { getTypeParser: typeParser } });
     pool.on('error', (error) => onIdleError(hidden(messageOf(error), address.secrets)));
+    // a connection lost while a query holds it (PostgreSQL shutting down) fails that query, which says so;
+    // without a listener of its own the client's 'error' event would end the process
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const database = new PostgresDatabase(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), address);
     try {
       await sql`SELECT 1`.execute(database.root);

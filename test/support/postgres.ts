@@ -39,6 +39,9 @@ export interface TestPostgres {
    * once the server refuses that role a wrong password.
    */
   passwordRole(name: string, password: string): Promise<void>;
+  /** Stops the server (fast shutdown) and keeps its files: resume() starts it again on the same port. */
+  pause(): void;
+  resume(): void;
   /** Stops the cluster (fast shutdown) and removes its folder. */
   stop(): void;
 }
@@ -63,7 +66,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   run('initdb', ['-D', data, '-U', USER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await claimPort('127.0.0.1', 0);
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  start();
   const url = `postgresql://${USER}@127.0.0.1:${port}/postgres`;
   const psql = (sql: string, database = url) => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', database, '-c', sql]);
   return {
@@ -82,6 +86,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       psql('SELECT pg_reload_conf()');
       await refusesWrongPassword(`postgresql://${name}:not-${password}@127.0.0.1:${port}/postgres`);
     },
+    pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume: start,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
