@@ -11,7 +11,7 @@ import { registerPages } from './web/pages.js';
 import { registerMcpRoutes, type McpEndpoint } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Moderation } from './moderation/moderation.js';
-import { moderationStoreOf } from './moderation/store.js';
+import { moderationStoreOf } from './moderation/store-choice.js';
 import { ClaimModeration } from './moderation/claim-moderation.js';
 import { registerModerationRoutes } from './moderation/routes.js';
 import { registerDumpRoutes } from './dumps/routes.js';

@@ -7,7 +7,7 @@ import type { FactAttribute } from '../rules/facts.js';
 import type { ReportKind } from '../schemas/resources.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Decision } from '../toilets/overlay.js';
-import type { AddressRule, OverlayStore, OverlayTransaction } from './store.js';
+import type { AddressRule, OverlayStore, OverlayTransaction, Submission } from './store.js';
 import type { Pseudonyms } from './pseudonyms.js';
 import type { HumanCheckPass } from '../api/guards.js';
 import { secondsUntilNextUtcDay, utcDay } from './days.js';
@@ -23,17 +23,7 @@ export type Outcome<T> =
 /** A verified human-check token, or null for a signed-in account (which needs none). */
 export type Proof = HumanCheckPass | null;
 
-export interface Submission {
-  lat: number;
-  lon: number;
-  name?: string;
-  access?: string;
-  fee?: string;
-  opening_hours?: string;
-  wheelchair?: string;
-  changing_table?: string;
-  note?: string;
-}
+export type { Submission } from './store.js';
 
 export interface VoteInput {
   attribute: FactAttribute;

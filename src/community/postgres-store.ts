@@ -3,7 +3,7 @@
 // is one INSERT ... ON CONFLICT DO NOTHING that tells whether it inserted. The change log is numbered in
 // commit order: a writer takes the change lock (a transaction advisory lock) before it logs a change and
 // holds it until it commits, so a replica that read up to number N never finds a smaller one committed
-// later. A trigger announces each change (NOTIFY, postgres-steps.ts); the server's poll of the log catches
+// later. A trigger announces each change (NOTIFY, overlay-step.ts); the server's poll of the log catches
 // up on whatever a lost connection missed. What reads need is copied into memory (overlay-mirror.ts).
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
@@ -13,7 +13,7 @@ import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
 import { CHANGES_KEEP_MS, DECIDED_KEEP_MONTHS, type ChangeSet, type OverlayStore, type OverlayTransaction, type QueuedNote } from './store.js';
 import { OverlayMirror, type RowSource } from './overlay-mirror.js';
-import { CHANGES_CHANNEL } from './postgres-steps.js';
+import { CHANGES_CHANNEL } from './overlay-step.js';
 
 /** The schema of the overlay's tables. */
 export const OVERLAY_SCHEMA = 'overlay';

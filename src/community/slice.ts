@@ -5,7 +5,7 @@ import type { FeatureSlice } from '../feature.js';
 import { CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
 import { COMMUNITY_PROBLEMS } from './problems.js';
 import { SERVER_KEY_STEP } from './server-key-step.js';
-import { OVERLAY_STEP } from './postgres-steps.js';
+import { OVERLAY_STEP } from './overlay-step.js';
 
 export const COMMUNITY_SLICE = {
   name: 'community',

@@ -10,8 +10,7 @@ import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
 import { openDatabase, type DatabaseKind } from '../storage/database.js';
 import { OVERLAY_MIGRATIONS } from './migrations.js';
-import { CHANGES_KEEP_MS, DECIDED_KEEP_MONTHS, type AddressRule, type ChangeSet, type OverlayStore, type OverlayTransaction, type QueuedNote } from './store.js';
-import type { Submission } from './contributions.js';
+import { CHANGES_KEEP_MS, DECIDED_KEEP_MONTHS, type AddressRule, type ChangeSet, type OverlayStore, type OverlayTransaction, type QueuedNote, type Submission } from './store.js';
 
 /** How the file is opened: by the server, the commands and a restore (src/backup). */
 export const OVERLAY_DATABASE: DatabaseKind = { name: 'overlay database', migrations: OVERLAY_MIGRATIONS };

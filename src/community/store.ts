@@ -11,7 +11,19 @@
 // the change log, so reads never wait for PostgreSQL.
 import type Database from 'better-sqlite3';
 import type { FactAttribute } from '../rules/facts.js';
-import type { Submission } from './contributions.js';
+
+/** A proposed toilet as submitToilet stores it (values in normal form). */
+export interface Submission {
+  lat: number;
+  lon: number;
+  name?: string;
+  access?: string;
+  fee?: string;
+  opening_hours?: string;
+  wheelchair?: string;
+  changing_table?: string;
+  note?: string;
+}
 
 export type AddressRule = 'confirmation' | 'new_rater' | 'new_voter';
 

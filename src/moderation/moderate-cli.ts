@@ -10,7 +10,7 @@ import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
 import { openStorage, type Storage } from '../stores.js';
-import { moderationStoreOf } from './store.js';
+import { moderationStoreOf } from './store-choice.js';
 import { Moderation, ModerationError, type FactLock, type GoneVotes, type QueuedReport, type QueuedSubmission } from './moderation.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';

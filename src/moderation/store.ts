@@ -1,12 +1,7 @@
 // What moderation keeps in the overlay store (src/community/store.ts), behind one asynchronous interface:
 // the queues it reads, and the decisions, locks, OSM notes and moderation log entries it writes, each
 // action in one transaction with its entry in the change log. Two implementations, chosen by the overlay
-// store they stand on: SQLite (sqlite-store.ts) and PostgreSQL (postgres-store.ts).
-import type { OverlayStore } from '../community/store.js';
-import { SqliteOverlayStore } from '../community/sqlite-store.js';
-import { PostgresOverlayStore } from '../community/postgres-store.js';
-import { SqliteModerationStore } from './sqlite-store.js';
-import { PostgresModerationStore } from './postgres-store.js';
+// store they stand on (store-choice.ts): SQLite (sqlite-store.ts) and PostgreSQL (postgres-store.ts).
 
 /** What a person proposed for a new toilet, as stored and as the queue shows it. */
 export interface ProposedToilet {
@@ -95,11 +90,4 @@ export interface ModerationStore {
   locks(): Promise<LockRow[]>;
   /** The latest entries of the moderation log, the newest first. */
   history(limit: number): Promise<LogRow[]>;
-}
-
-/** Moderation's store over the overlay store it stands on. */
-export function moderationStoreOf(overlay: OverlayStore): ModerationStore {
-  if (overlay instanceof SqliteOverlayStore) return new SqliteModerationStore(overlay);
-  if (overlay instanceof PostgresOverlayStore) return new PostgresModerationStore(overlay);
-  throw new Error('moderation has no store for this overlay store');
 }

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { SqliteOverlayStore } from '../../src/community/sqlite-store.js';
 import { PostgresOverlayStore } from '../../src/community/postgres-store.js';
 import type { OverlayStore } from '../../src/community/store.js';
-import { moderationStoreOf } from '../../src/moderation/store.js';
+import { moderationStoreOf } from '../../src/moderation/store-choice.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { postgresUrl } from '../../src/config-values.js';

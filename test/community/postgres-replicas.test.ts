@@ -12,7 +12,7 @@ import { Clock, deviceId, importedData, moderate, readSourceToilets, serviceClie
 import { serve, type Served } from '../support/server.js';
 import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { Moderation } from '../../src/moderation/moderation.js';
-import { moderationStoreOf } from '../../src/moderation/store.js';
+import { moderationStoreOf } from '../../src/moderation/store-choice.js';
 
 const TOILET = 'n5225387845'; // Porto
 const CONFIRM = `/api/v1/toilets/${TOILET}/confirmations`;

@@ -14,7 +14,7 @@ import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn,
 import { serviceClient } from '../community/support.js';
 import { AccountModeration } from '../../src/moderation/account-moderation.js';
 import { Moderation } from '../../src/moderation/moderation.js';
-import { moderationStoreOf } from '../../src/moderation/store.js';
+import { moderationStoreOf } from '../../src/moderation/store-choice.js';
 import { checkRegistration, clientRow } from '../../src/oauth/clients.js';
 import { createHash } from 'node:crypto';
 
