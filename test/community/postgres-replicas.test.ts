@@ -6,9 +6,11 @@
 // has a key file of its own and refuses the other's tokens: that is what the shared key mends. PostgreSQL
 // stopped: reads answer from memory, writes 503 with Retry-After, and both resume when it is back.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import { Clock, deviceId, importedData, moderate, readSourceToilets, serviceClient, TEST_ENV, TEST_START, type Data } from './support.js';
+import { Clock, deviceId, dump, importedData, moderate, readSourceToilets, serviceClient, TEST_ENV, TEST_START, type Data } from './support.js';
 import { serve, type Served } from '../support/server.js';
 import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { Moderation } from '../../src/moderation/moderation.js';
@@ -149,6 +151,36 @@ test('PostgreSQL stopped: reads answer from memory, writes 503 with Retry-After;
     assert.equal((await rate(3)).status, 201, 'the same write succeeds once PostgreSQL is back, without a restart');
     await caughtUp(b, url);
     assert.deepEqual((await serviceClient(b.origin).toilet(TOILET)).cleanliness, { average: 4, count: 2 }, 'nothing acknowledged was lost, and B has both');
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('the contribution path end to end on PostgreSQL: a submission through A, approved by the command, is a toilet on B and in the dump', { skip: noPostgres }, async () => {
+  const url = cluster!.database('contribution_path');
+  const [a, b] = await replicas({ DATABASE_URL: url });
+  const [toA, toB] = [serviceClient(a.origin), serviceClient(b.origin)];
+  try {
+    const submitted = await toA.post('/api/v1/submissions', { lat: 41.14575, lon: -8.61015, name: 'Quiosque da Praça' }, { ip: '198.51.100.70' });
+    assert.equal(submitted.status, 201, JSON.stringify(submitted.json));
+    const approved = await moderate(data, ['approve', submitted.json.id, '--reason', 'seen', '--json'], { DATABASE_URL: url });
+    assert.equal(approved.status, 0, approved.stderr);
+    const id = `c_${submitted.json.id.slice('sub_'.length)}`;
+    await caughtUp(b, url);
+    assert.equal((await toB.toilet(id)).name, 'Quiosque da Praça', 'B loaded the community toilet from PostgreSQL');
+
+    const reported = await toB.post(`/api/v1/toilets/${id}/reports`, { kind: 'closed', note: 'shutters down' }, { ip: '198.51.100.71' });
+    assert.equal(reported.status, 201);
+    await caughtUp(a, url);
+    assert.equal((await toA.toilet(id)).verification_state, 'disputed', 'A shows the report made through B');
+    const confirmed = await toA.post(`/api/v1/toilets/${id}/confirmations`, {}, { ip: '198.51.100.72' });
+    assert.equal(confirmed.json.confirmations, 1);
+
+    const dumpDir = join(data.dir, 'pg-dumps');
+    const written = await dump(data, { DATABASE_URL: url, DUMP_DIR: dumpDir });
+    assert.equal(written.status, 0, written.stderr);
+    const geojson = JSON.parse(gunzipSync(readFileSync(join(dumpDir, 'toilets.geojson.gz'))).toString('utf8'));
+    assert.ok(geojson.features.some((feature: { properties: { id: string } }) => feature.properties.id === id), 'the dump reads the overlay from PostgreSQL');
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
