@@ -43,8 +43,10 @@ type Pending = { id: string; status: 'pending' };
 const REPLAYED = { kind: 'replayed' } as const;
 
 /** A refusal thrown inside a transaction, so that nothing of it commits. */
-class Refused {
-  constructor(readonly outcome: Outcome<never>) {}
+class Refused extends Error {
+  constructor(readonly outcome: Outcome<never>) {
+    super(`refused: ${outcome.kind}`);
+  }
 }
 
 export class Contributions {

@@ -83,10 +83,10 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
       try {
         switch (action) {
           case 'approve':
-            done = await isClaim(target) ? await deps.claims.approve(target!, reason, name, by) : await moderation.approve(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.approve(target!, reason, name, by) : await moderation.approve(target!, reason, by);
             break;
           case 'reject':
-            done = await isClaim(target) ? await deps.claims.reject(target!, reason, by) : await moderation.reject(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.reject(target!, reason, by) : await moderation.reject(target!, reason, by);
             break;
           case 'lock':
             done = await moderation.lock(toilet!, fact!, value!, reason, by);

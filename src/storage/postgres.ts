@@ -97,7 +97,7 @@ export class PostgresDatabase {
         if (client === next) client = null;
         next.removeAllListeners('notification');
         void next.end().catch(() => undefined);
-        if (!stopped && retry === null) (retry = setTimeout(connect, LISTEN_RETRY_MS)).unref();
+        if (!stopped && retry === null) (retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)).unref();
       };
       next.on('error', lost);
       next.on('end', lost);

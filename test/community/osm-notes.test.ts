@@ -23,8 +23,8 @@ test('a database that refuses writes stops the round before anything is sent; th
   t.after(() => osm.close());
   const dir = tempDir();
   const store = new OverlayStore(join(dir.path, 'overlay.db'));
-  t.after(() => {
-    store.close();
+  t.after(async () => {
+    await store.close();
     dir.remove();
   });
   store.db.prepare('INSERT INTO osm_notes (report_id, lat, lon, text, queued_at) VALUES (1, 41.1, -8.6, ?, 0)').run('This toilet is gone.');

@@ -57,7 +57,7 @@ before(() => {
 after(() => data.remove());
 
 test('an overlay database from a newer release: the server, npm run moderate and npm run dump refuse it and leave it as it was', async () => {
-  new OverlayStore(data.overlayDb).close();
+  await new OverlayStore(data.overlayDb).close();
   const known = latestVersion(OVERLAY_MIGRATIONS);
   setVersion(data.overlayDb, known + 1);
   const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version ${known + 1}, newer than this release of the service knows (${known}): ${WHAT_TO_DO}`;

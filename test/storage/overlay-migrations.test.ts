@@ -78,7 +78,7 @@ test('npm run dump brings the old file to the latest version with every row and 
   assert.equal(migrated.layout.length, fixture.layout.length + 1);
 
   const fresh = join(data.dir, 'fresh-overlay.db');
-  new OverlayStore(fresh).close();
+  await new OverlayStore(fresh).close();
   assert.deepEqual(contents(fresh).layout, migrated.layout, 'a new file gets the same layout');
   assert.equal(existsSync(join(data.dir, 'accounts.db')), false, 'the dump never opens the accounts database');
 });
