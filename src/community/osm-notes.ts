@@ -1,6 +1,8 @@
 // The outbox of anonymous OpenStreetMap notes (queued by moderation.ts when a moderator approves a report
 // on an OpenStreetMap toilet). Off unless OSM_NOTES_API is set; the server sends what is queued every few
-// minutes, one note at a time, and retries failures on later rounds.
+// minutes, one note at a time, and retries failures on later rounds. With DATABASE_URL every replica's
+// round reads the one outbox; a note's attempt is counted only if no other round counted one since it was
+// read, so two replicas never send the same note in one go.
 import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
 
@@ -51,7 +53,7 @@ export class OsmNoteSender {
   private async round(): Promise<SendReport> {
     const report = { sent: 0, failed: 0 };
     for (const note of await this.store.queuedNotes(MAX_ATTEMPTS, BATCH)) {
-      await this.store.noteAttempted(note.id);
+      if (!(await this.store.noteAttempted(note.id, note.attempts))) continue; // another replica's round has it
       let created: { properties?: { id?: number } };
       try {
         // API 0.6 "Create a new note": anonymous when sent without authorisation

@@ -116,13 +116,14 @@ export class PostgresOverlayStore implements OverlayStore {
   }
 
   async queuedNotes(maxAttempts: number, limit: number): Promise<QueuedNote[]> {
-    const { rows } = await sql<QueuedNote & { id: string }>`
-      SELECT id, lat, lon, text FROM overlay.osm_notes WHERE sent_at IS NULL AND attempts < ${maxAttempts} ORDER BY id LIMIT ${limit}`.execute(this.db);
-    return rows.map((row) => ({ ...row, id: Number(row.id) }));
+    const { rows } = await sql<QueuedNote>`
+      SELECT id, lat, lon, text, attempts FROM overlay.osm_notes WHERE sent_at IS NULL AND attempts < ${maxAttempts} ORDER BY id LIMIT ${limit}`.execute(this.db);
+    return rows;
   }
 
-  async noteAttempted(id: number): Promise<void> {
-    await sql`UPDATE overlay.osm_notes SET attempts = attempts + 1 WHERE id = ${id}`.execute(this.db);
+  async noteAttempted(id: number, attempts: number): Promise<boolean> {
+    const done = await sql`UPDATE overlay.osm_notes SET attempts = attempts + 1 WHERE id = ${id} AND attempts = ${attempts} AND sent_at IS NULL`.execute(this.db);
+    return done.numAffectedRows === 1n;
   }
 
   async noteSent(id: number, atMs: number, noteId: number | null): Promise<void> {

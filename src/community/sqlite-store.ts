@@ -75,8 +75,8 @@ export class SqliteOverlayStore implements OverlayStore {
       submit: db.prepare(
         'INSERT INTO submissions (lat, lon, name, access, fee, opening_hours, wheelchair, changing_table, note, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      queuedNotes: db.prepare('SELECT id, lat, lon, text FROM osm_notes WHERE sent_at IS NULL AND attempts < ? ORDER BY id LIMIT ?'),
-      noteAttempted: db.prepare('UPDATE osm_notes SET attempts = attempts + 1 WHERE id = ?'),
+      queuedNotes: db.prepare('SELECT id, lat, lon, text, attempts FROM osm_notes WHERE sent_at IS NULL AND attempts < ? ORDER BY id LIMIT ?'),
+      noteAttempted: db.prepare('UPDATE osm_notes SET attempts = attempts + 1 WHERE id = ? AND attempts = ? AND sent_at IS NULL'),
       noteSent: db.prepare('UPDATE osm_notes SET sent_at = ?, note_id = ?, last_error = NULL WHERE id = ?'),
       noteFailed: db.prepare('UPDATE osm_notes SET last_error = ? WHERE id = ?'),
     };
@@ -156,8 +156,8 @@ export class SqliteOverlayStore implements OverlayStore {
     return this.s.queuedNotes.all(maxAttempts, limit) as QueuedNote[];
   }
 
-  async noteAttempted(id: number): Promise<void> {
-    this.s.noteAttempted.run(id);
+  async noteAttempted(id: number, attempts: number): Promise<boolean> {
+    return this.s.noteAttempted.run(id, attempts).changes === 1;
   }
 
   async noteSent(id: number, atMs: number, noteId: number | null): Promise<void> {

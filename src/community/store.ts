@@ -42,6 +42,8 @@ export interface QueuedNote {
   lat: number;
   lon: number;
   text: string;
+  /** How often it was attempted before. */
+  attempts: number;
 }
 
 /** The writes of one overlay transaction: all of them commit, or none. */
@@ -94,8 +96,11 @@ export interface OverlayStore {
   onChange(listener: () => void): void;
   /** The OSM notes to send now, oldest first. */
   queuedNotes(maxAttempts: number, limit: number): Promise<QueuedNote[]>;
-  /** Counts an attempt to send a note, before it is sent. */
-  noteAttempted(id: number): Promise<void>;
+  /**
+   * Counts an attempt to send a note, before it is sent; false when another server counted one since the
+   * note was read (`attempts`: what it read), which then sends it: each replica's outbox round sends a note once.
+   */
+  noteAttempted(id: number, attempts: number): Promise<boolean>;
   noteSent(id: number, atMs: number, noteId: number | null): Promise<void>;
   noteFailed(id: number, error: string): Promise<void>;
   close(): Promise<void>;

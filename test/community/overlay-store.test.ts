@@ -170,12 +170,14 @@ for (const kind of KINDS) {
       assert.equal(await moderationStoreOf(one).transaction((tx) => tx.decideReport(number, 'approved', NOW)), false, 'decided already');
     });
 
-    test('the OSM note outbox: queued, attempted, sent', async () => {
+    test('the OSM note outbox: queued, attempted once though both read it, sent', async () => {
       const { one, two } = stores;
       await moderationStoreOf(one).transaction((tx) => tx.queueNote(7, 41.1, -8.6, 'This toilet is gone.', NOW));
       const [note] = await two.queuedNotes(10, 20);
-      assert.deepEqual({ ...note, id: 0 }, { id: 0, lat: 41.1, lon: -8.6, text: 'This toilet is gone.' });
-      await two.noteAttempted(note.id);
+      assert.deepEqual({ ...note, id: 0 }, { id: 0, lat: 41.1, lon: -8.6, text: 'This toilet is gone.', attempts: 0 });
+      const [same] = await one.queuedNotes(10, 20);
+      assert.equal(await two.noteAttempted(note.id, note.attempts), true);
+      assert.equal(await one.noteAttempted(same.id, same.attempts), false, 'the other round read it before the attempt: it leaves it');
       await two.noteFailed(note.id, 'HTTP 503');
       assert.equal((await one.queuedNotes(1, 20)).length, 0, 'one attempt is the most this call allows');
       await one.noteSent(note.id, NOW, 4201);
