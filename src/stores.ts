@@ -59,22 +59,6 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
   }
 }
 
-/**
- * The overlay store alone (`npm run dump`, which must never read the accounts schema): with DATABASE_URL its
- * schema opened and migrated and its store with it, else null (OVERLAY_DB's file, which the caller opens).
- */
-export async function openOverlayStorage(config: Config, log: Logger): Promise<{ overlay: OverlayStore; close(): Promise<void> } | null> {
-  if (config.database === null) return null;
-  const onIdleError = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
-  const postgres = await PostgresDatabase.open(config.database, POSTGRES_SCHEMAS.filter((schema) => schema.name === 'overlay'), onIdleError);
-  try {
-    return { overlay: await PostgresOverlayStore.open(postgres), close: () => postgres.close() };
-  } catch (error) {
-    await postgres.close();
-    throw new Error(`cannot read the overlay from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
 /** Everything in the SQLite files (the key file made beside OVERLAY_DB when missing). */
 export function fileStorage(config: Config): Storage {
   const keyFile = Community.keyFile(config);

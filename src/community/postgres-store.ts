@@ -8,15 +8,36 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type Database from 'better-sqlite3';
-import type { PostgresDatabase } from '../storage/postgres.js';
+import { PostgresDatabase, type PostgresAddress, type PostgresSchema } from '../storage/postgres.js';
 import { utcDay, windowStart } from './days.js';
 import { VOTE_WINDOW_MONTHS } from './tally.js';
 import { CHANGES_KEEP_MS, DECIDED_KEEP_MONTHS, type ChangeSet, type OverlayStore, type OverlayTransaction, type QueuedNote } from './store.js';
 import { OverlayMirror, type RowSource } from './overlay-mirror.js';
-import { CHANGES_CHANNEL } from './overlay-step.js';
+import { CHANGES_CHANNEL, OVERLAY_STEP } from './overlay-step.js';
 
 /** The schema of the overlay's tables. */
 export const OVERLAY_SCHEMA = 'overlay';
+
+/**
+ * The overlay schema and its steps: the community's alone (src/databases.ts collects the same from the
+ * slices; test/community/overlay-store.test.ts checks they agree), so that the dump can open it without
+ * loading the list of features, which names the accounts' stores.
+ */
+export const OVERLAY_POSTGRES_SCHEMA: PostgresSchema = { name: 'overlay', steps: [OVERLAY_STEP] };
+
+/**
+ * The overlay store alone on its own pool (`npm run dump`, which must never read the accounts schema): the
+ * `overlay` schema opened and migrated; close() ends the pool as well.
+ */
+export async function openOverlayAlone(address: PostgresAddress, onIdleError: (message: string) => void): Promise<OverlayStore> {
+  const postgres = await PostgresDatabase.open(address, [OVERLAY_POSTGRES_SCHEMA], onIdleError);
+  try {
+    return await PostgresOverlayStore.open(postgres, true);
+  } catch (error) {
+    await postgres.close();
+    throw new Error(`cannot read the overlay from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
+  }
+}
 
 /** Any Kysely handle the queries run on: the pool, or one transaction. */
 export type PostgresRunner = Kysely<unknown> | Transaction<unknown>;
@@ -31,11 +52,15 @@ export class PostgresOverlayStore implements OverlayStore {
   private constructor(
     private readonly postgres: PostgresDatabase,
     readonly db: Kysely<unknown>,
+    private readonly ownsPool: boolean,
   ) {}
 
-  /** Opens the store on a migrated database: the rows reads need are copied into memory first. */
-  static async open(postgres: PostgresDatabase): Promise<PostgresOverlayStore> {
-    const store = new PostgresOverlayStore(postgres, postgres.schema<unknown>(OVERLAY_SCHEMA));
+  /**
+   * Opens the store on a migrated database: the rows reads need are copied into memory first. `ownsPool`:
+   * close() ends the database's pool too (else its opener, src/stores.ts, does).
+   */
+  static async open(postgres: PostgresDatabase, ownsPool = false): Promise<PostgresOverlayStore> {
+    const store = new PostgresOverlayStore(postgres, postgres.schema<unknown>(OVERLAY_SCHEMA), ownsPool);
     await store.reload();
     store.stopListening = postgres.listen(CHANGES_CHANNEL, () => store.listeners.forEach((listener) => listener()));
     return store;
@@ -134,10 +159,11 @@ export class PostgresOverlayStore implements OverlayStore {
     await sql`UPDATE overlay.osm_notes SET last_error = ${error} WHERE id = ${id}`.execute(this.db);
   }
 
-  /** Stops listening and drops the copy in memory; the pool is the storage's (src/stores.ts) to close. */
+  /** Stops listening and drops the copy in memory (and ends the pool when it owns it). */
   async close(): Promise<void> {
     await this.stopListening?.();
     this.mirror.close();
+    if (this.ownsPool) await this.postgres.close();
   }
 
   /** Copies every row reads need; the log's number is read first, so a change committed meanwhile is applied again, never missed. */

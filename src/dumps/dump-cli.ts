@@ -6,7 +6,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
-import { openOverlayStorage } from '../stores.js';
+import { openOverlayAlone } from '../community/postgres-store.js';
 import { writeDump } from './dump.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
@@ -31,8 +31,10 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
   try {
     const log = jsonLogger(io.stderr, io.stderr);
     const config = loadConfig(io.env);
-    const storage = await openOverlayStorage(config, log);
-    const community = new Community(config, log, Date.now, storage?.overlay);
+    const lost = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
+    // with DATABASE_URL the overlay schema alone: the dump never reads the accounts side
+    const overlay = config.database === null ? undefined : await openOverlayAlone(config.database, lost);
+    const community = new Community(config, log, Date.now, overlay);
     try {
       const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
       catalog.load();
@@ -45,7 +47,6 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       return 0;
     } finally {
       await community.close();
-      await storage?.close();
     }
   } catch (error) {
     const said = error instanceof ConfigError || error instanceof DumpNotWritten || error instanceof NewerDatabaseError;

@@ -79,7 +79,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
   'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'src/stores', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
-  'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/stores', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],
   // the authorization server of agents acting for an account: its rows in the accounts database, its pages,
   // the client ID metadata documents it fetches (through src/outbound), the pages' language as the site's (src/web)

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SqliteOverlayStore } from '../../src/community/sqlite-store.js';
-import { PostgresOverlayStore } from '../../src/community/postgres-store.js';
+import { OVERLAY_POSTGRES_SCHEMA, PostgresOverlayStore } from '../../src/community/postgres-store.js';
 import type { OverlayStore } from '../../src/community/store.js';
 import { moderationStoreOf } from '../../src/moderation/store-choice.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
@@ -64,6 +64,10 @@ const KINDS: Kind[] = [
     },
   },
 ];
+
+test('the overlay schema the dump opens alone has the steps the slices declare', () => {
+  assert.deepEqual(POSTGRES_SCHEMAS.find((schema) => schema.name === 'overlay'), OVERLAY_POSTGRES_SCHEMA);
+});
 
 for (const kind of KINDS) {
   describe(`the overlay store on ${kind.name}`, { skip: kind.skip }, () => {
