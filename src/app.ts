@@ -11,6 +11,7 @@ import { registerPages } from './web/pages.js';
 import { registerMcpRoutes, type McpEndpoint } from './mcp/endpoint.js';
 import { Community } from './community/community.js';
 import { Moderation } from './moderation/moderation.js';
+import { moderationStoreOf } from './moderation/store-choice.js';
 import { ClaimModeration } from './moderation/claim-moderation.js';
 import { registerModerationRoutes } from './moderation/routes.js';
 import { registerDumpRoutes } from './dumps/routes.js';
@@ -134,8 +135,8 @@ export function createApp(options: AppOptions): App {
   if (config.httpThreads > 1 && options.now) throw new Error('HTTP_THREADS above 1 needs the real clock: a test clock cannot reach the read threads; set HTTP_THREADS=1');
   const now = options.now ?? Date.now;
   const contract = contractOf(options.slices);
-  const community = new Community(config, log, now);
   const storage = options.storage ?? fileStorage(config);
+  const community = new Community(config, log, now, storage.overlay ?? undefined);
   const accounts = new Accounts(config, log, now, contract.accountsDatabase, storage.accounts);
   const listingCounters = new ListingCounters();
   const partners = new Partners(config, accounts, community.overlay, log, now, listingCounters);
@@ -251,7 +252,7 @@ interface Shared {
 /** Contributions, moderation and the dumps over the one overlay database. */
 function serveCommunity({ config, log, now, server, catalog, limits, problems }: Shared, community: Community, accounts: Accounts, partners: Partners, serverKey: Buffer): void {
   community.serve(server, { catalog, limits, problems, sessions: accounts.sessions, serverKey });
-  const moderation = new Moderation(community.store, catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+  const moderation = new Moderation(moderationStoreOf(community.store), catalog, now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const claims = new ClaimModeration(moderation, partners.context);
   registerModerationRoutes(server, { config, limits, problems, sessions: accounts.sessions, moderation, claims, log, applied: () => community.poll(true), now });
   registerDumpRoutes(server, { config, limits, problems, now });

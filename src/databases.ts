@@ -29,5 +29,5 @@ export function postgresSchemasOf(features: readonly FeatureSlice[]): readonly P
   return [schema('overlay'), schema('accounts')];
 }
 
-/** overlay: none yet; accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3). */
+/** overlay: contributions, moderation, OSM notes and the change log (1); accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3). */
 export const POSTGRES_SCHEMAS: readonly PostgresSchema[] = postgresSchemasOf(FEATURES);

@@ -10,6 +10,8 @@ import { Community } from './community/community.js';
 import { FileServerKey, PostgresServerKey, type ServerKeyTables } from './community/server-key.js';
 import { PostgresDatabase } from './storage/postgres.js';
 import { troubleOf, writeVersionBack, type StoreProbe } from './storage/probe.js';
+import { PostgresOverlayStore } from './community/postgres-store.js';
+import type { OverlayStore } from './community/store.js';
 import { POSTGRES_SCHEMAS } from './databases.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -17,6 +19,8 @@ import type { Logger } from './log.js';
 export interface Storage {
   /** The database of DATABASE_URL, migrated; null without it. */
   postgres: PostgresDatabase | null;
+  /** With DATABASE_URL the overlay store in its `overlay` schema, opened (what reads need copied into memory); null: OVERLAY_DB's. The community closes it. */
+  overlay: OverlayStore | null;
   /**
    * Where the accounts core (accounts, passkeys, sessions, challenges, recovery links) is kept: that
    * database once ACCOUNTS_STORE says it moved, else null (ACCOUNTS_DB). A test may assemble an app with it.
@@ -50,7 +54,7 @@ const ACCOUNTS_STORE: StoreEntry = { what: 'accounts, sessions and passkeys', fi
 /** What each store keeps, the SQLite file it is in without DATABASE_URL, and whether it is in PostgreSQL with it. */
 const STORES: readonly StoreEntry[] = [
   { what: 'the server key', file: 'OVERLAY_DB', postgres: true },
-  { what: 'contributions and moderation', file: 'OVERLAY_DB', postgres: false },
+  { what: 'contributions, moderation and the OSM note outbox', file: 'OVERLAY_DB', postgres: true },
   ACCOUNTS_STORE,
   { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: false },
   { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: false },
@@ -73,10 +77,11 @@ export async function openStorage(config: Config, log: Logger): Promise<Storage>
     if (fileKey !== null && !fileKey.equals(serverKey)) {
       log.error(`${keyFile.path} holds another server key than PostgreSQL's, which another replica put there first: the raters and voters stored in this replica's OVERLAY_DB count as new ones, and its key file is not used`);
     }
-    return { postgres, accounts: ACCOUNTS_STORE.postgres ? postgres : null, serverKey, close: () => postgres.close() };
+    const overlay = await PostgresOverlayStore.open(postgres);
+    return { postgres, overlay, accounts: ACCOUNTS_STORE.postgres ? postgres : null, serverKey, close: () => postgres.close() };
   } catch (error) {
     await postgres.close();
-    throw new Error(`cannot read the server key from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot read the server key or the overlay from the PostgreSQL database ${postgres.shown}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -86,6 +91,7 @@ export function fileStorage(config: Config): Storage {
   let key: Buffer | null = null;
   return {
     postgres: null,
+    overlay: null,
     accounts: null,
     get serverKey() {
       if (key === null) {

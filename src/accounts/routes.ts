@@ -23,7 +23,7 @@ import type { ConnectedCredentialsRegistry } from './connected-credentials.js';
 
 /** Spends a verified human-check token once (the overlay keeps the used ones): false when it was used before. */
 export interface HumanCheckLedger {
-  spend(pass: HumanCheckPass): boolean;
+  spend(pass: HumanCheckPass): Promise<boolean>;
 }
 
 export interface AccountRouteDeps {
@@ -123,7 +123,7 @@ class AccountHandlers {
   readonly createAccount: Handler<'createAccount'> = async (body, context, request) => {
     const verified = await this.deps.ceremonies.registration(registrationJson(body.credential), 'create-account', null, context.nowMs);
     if (!verified.ok) return this.refuse(passkeyRefused(verified.detail), context);
-    if (context.humanCheck !== null && !this.deps.ledger.spend(context.humanCheck)) {
+    if (context.humanCheck !== null && !(await this.deps.ledger.spend(context.humanCheck))) {
       return this.refuse({ slug: 'human-check-failed', detail: 'The human check failed: this challenge_token was used before; solve a new challenge.' }, context);
     }
     const nowMs = context.nowMs;

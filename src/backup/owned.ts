@@ -4,7 +4,7 @@
 // at a million toilets); the overlay keys everything by toilet id, which a new import keeps.
 import type { Config } from '../config.js';
 import type { DatabaseKind } from '../storage/database.js';
-import { OVERLAY_DATABASE } from '../community/store.js';
+import { OVERLAY_DATABASE } from '../community/sqlite-store.js';
 import { Community } from '../community/community.js';
 import { ACCOUNTS_DATABASE } from '../databases.js';
 

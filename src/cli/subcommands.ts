@@ -30,8 +30,8 @@ export interface SubcommandRun {
   show(result: unknown, text: () => string): void;
   /** The usage failure of this command (exit 2): the line, then the usage. */
   usage(message: string): number;
-  /** Closes `close` once the subcommand ended, whatever happened (last deferred, first closed). */
-  defer(close: () => void): void;
+  /** Closes `close` once the subcommand ended, whatever happened (last deferred, first closed, each awaited). */
+  defer(close: () => void | Promise<void>): void;
 }
 
 export interface Subcommand {
@@ -48,8 +48,7 @@ export interface Subcommand {
   readonly options?: Options;
   /**
    * Done (0), or the exit code of a usage failure (run.usage); a refusal throws (or rejects). A promise when
-   * it waits for a store that answers asynchronously (the accounts'): the frame closes what it deferred once
-   * that is settled.
+   * it waits for a store that answers asynchronously: the frame closes what it deferred once that is settled.
    */
   run(run: SubcommandRun): number | Promise<number>;
 }
@@ -71,8 +70,8 @@ export interface SubcommandFrame {
   failure(error: unknown): string | null;
 }
 
-/** Runs the subcommand `argv` names among `parts`' (the features' in order); returns the exit code (a promise of it for a subcommand that waits). */
-export function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPart[], argv: string[], io: CommandIo): number | Promise<number> {
+/** Runs the subcommand `argv` names among `parts`' (the features' in order); resolves to the exit code. */
+export async function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPart[], argv: string[], io: CommandIo): Promise<number> {
   const console = commandConsole(io);
   const subcommands = new Map(parts.flatMap((part) => part.subcommands).map((subcommand) => [subcommand.name, subcommand]));
   const spec = commandSpec(frame, parts, [...subcommands.values()]);
@@ -89,23 +88,15 @@ export function runSubcommand(frame: SubcommandFrame, parts: readonly CommandPar
   if (changes && String(values.reason ?? '').trim() === '') {
     return usage(`${name} needs --reason "TEXT" (why, in a few words): every action is recorded with one`);
   }
-  const closes: (() => void)[] = [];
-  const closeAll = () => {
-    for (const close of closes.reverse()) close();
-  };
-  let code: number | Promise<number>;
+  const closes: (() => void | Promise<void>)[] = [];
   try {
     const show = (result: unknown, text: () => string) => console.log(values.json ? JSON.stringify(result, null, 2) : text());
-    code = subcommand.run({ command: name, args, values, env: io.env, console, stderr: io.stderr, show, usage, defer: (close) => closes.push(close) });
+    return await subcommand.run({ command: name, args, values, env: io.env, console, stderr: io.stderr, show, usage, defer: (close) => closes.push(close) });
   } catch (error) {
-    closeAll();
     return failed(frame, error, usage, console);
+  } finally {
+    for (const close of closes.reverse()) await close();
   }
-  if (typeof code === 'number') {
-    closeAll();
-    return code;
-  }
-  return code.catch((error: unknown) => failed(frame, error, usage, console)).finally(closeAll);
 }
 
 /** The command's arguments as parseCommand reads them: every subcommand's options, its help, how many words. */

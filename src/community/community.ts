@@ -1,13 +1,15 @@
-// Assembles contributions for the server (app.ts): the overlay database and its OverlaySource, the
-// contribution routes, the watcher of other processes' changes, the OSM note outbox. Moderation
-// (src/moderation) and the open data dumps (src/dumps) use the same overlay database through `store`.
+// Assembles contributions for the server (app.ts): the overlay store (the SQLite file OVERLAY_DB, or the
+// PostgreSQL store src/stores.ts opened) and its OverlaySource, the contribution routes, the watcher of the
+// change log, the OSM note outbox. Moderation (src/moderation) and the open data dumps (src/dumps) use the
+// same overlay store through `store`.
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
 import type { Limits } from '../api/limits.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { OverlayStore } from './store.js';
+import type { OverlayStore } from './store.js';
+import { SqliteOverlayStore } from './sqlite-store.js';
 import { storageTrouble } from '../storage/errors.js';
 import { CommunityOverlay } from './overlay-source.js';
 import { accountPerson, anonymousPerson, Pseudonyms } from './pseudonyms.js';
@@ -43,12 +45,14 @@ export class Community {
   private watcher: OverlayWatcher | null = null;
   private notes: OsmNoteSender | null = null;
 
+  /** `store`: the overlay store to use (src/stores.ts: PostgreSQL's with DATABASE_URL); default OVERLAY_DB's. */
   constructor(
     private readonly config: Config,
     private readonly log: Logger,
     private readonly now: () => number,
+    store?: OverlayStore,
   ) {
-    this.store = new OverlayStore(config.overlayDb);
+    this.store = store ?? new SqliteOverlayStore(config.overlayDb);
     this.overlay = new CommunityOverlay(this.store, now);
   }
 
@@ -60,22 +64,23 @@ export class Community {
   serve(server: HttpServer, deps: CommunityServeDeps): void {
     const { config, store, log, now } = this;
     const { serverKey: key, ...routeDeps } = deps;
+    const watcher = new OverlayWatcher(store, deps.catalog, log, now);
+    this.watcher = watcher;
     const pseudonyms = new Pseudonyms(store, key);
-    const contributions = new Contributions(store, pseudonyms, deps.catalog, now);
+    const contributions = new Contributions(store, pseudonyms, deps.catalog, now, () => watcher.poll(true));
     const humanCheck = createHumanCheck(config.humanCheck, key);
     this.humanCheck = humanCheck;
     registerContributionRoutes(server, { config, ...routeDeps, contributions, humanCheck, pseudonyms, now });
-    this.watcher = new OverlayWatcher(store, deps.catalog, log, now);
     if (config.osmNotesApi) this.notes = new OsmNoteSender(store, config.osmNotesApi, `PublicToiletFinder (+${config.baseUrl})`, now, log);
   }
 
   /**
-   * Why the overlay database cannot take a write now (disk full, read-only, locked, failing), or null when a
-   * one-row write just committed. Throws a fault that is not storage trouble.
+   * Why the overlay store cannot take a write now (disk full, read-only, locked, failing, PostgreSQL out of
+   * reach), or null when a one-row write just committed. Rejects with a fault that is not storage trouble.
    */
-  writeTrouble(): string | null {
+  async writeTrouble(): Promise<string | null> {
     try {
-      this.store.probeWrite(this.now());
+      await this.store.probeWrite(this.now());
       return null;
     } catch (error) {
       const trouble = storageTrouble(error);
@@ -84,14 +89,9 @@ export class Community {
     }
   }
 
-  /** Marks a human-check token used, once: false when it was used before (accounts' createAccount). */
-  spend(pass: HumanCheckPass): boolean {
-    const { store } = this;
-    return store.transaction(() => {
-      if (store.tokenUsed(pass.key)) return false;
-      store.useToken(pass.key, pass.expiresAtMs);
-      return true;
-    });
+  /** Marks a human-check token used, once: false when it was used before, on any replica (accounts' createAccount). */
+  spend(pass: HumanCheckPass): Promise<boolean> {
+    return this.store.transaction((tx) => tx.useToken(pass.key, pass.expiresAtMs));
   }
 
   /**
@@ -99,8 +99,8 @@ export class Community {
    * stay, under one random pseudonym of the device-id form, so every count stays right and nothing links
    * them to the account any more. Submissions and reports never recorded who sent them.
    */
-  forgetAccount(accountId: string): void {
-    this.store.reassignPerson(accountPerson(accountId), anonymousPerson());
+  forgetAccount(accountId: string): Promise<void> {
+    return this.store.reassignPerson(accountPerson(accountId), anonymousPerson());
   }
 
   /** The OSM note outbox, when OSM_NOTES_API is set. */
@@ -113,14 +113,19 @@ export class Community {
     this.notes?.start();
   }
 
-  /** Applies committed changes now (the watcher does this every second); `ownWrite`: this process's (live.ts). */
-  poll(ownWrite = false): void {
-    this.watcher?.poll(ownWrite);
+  /** Applies committed changes now (the watcher does every second and on NOTIFY); `look`: read the log whatever the store's cheap evidence says (live.ts). */
+  async poll(look = false): Promise<void> {
+    await this.watcher?.poll(look);
   }
 
-  close(): void {
-    this.watcher?.stop();
+  /** Resolves once this server applied the change numbered `seq` of the change log (tests of replicas wait for it). */
+  seen(seq: number): Promise<void> {
+    return this.watcher?.seen(seq) ?? Promise.reject(new Error('the community is not served: no change log is applied'));
+  }
+
+  async close(): Promise<void> {
     this.notes?.stop();
-    this.store.close();
+    await this.watcher?.stop();
+    await this.store.close();
   }
 }

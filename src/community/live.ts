@@ -1,20 +1,23 @@
-// Keeps the served overlays current with what this process cannot see happen: writes another process
-// commits to the overlay database (the moderation command), noticed through SQLite's data_version and the
-// change log; and the turn of the UTC day, which moves the 12- and 24-month count windows and ends the
-// per-address-per-day records.
+// Keeps the served overlays current with the overlay store's change log: this process's own writes (each
+// write applies the log before it answers), what another process (the moderation command) or, with
+// DATABASE_URL, another replica committed, noticed by a poll every second and, on PostgreSQL, at once by
+// its NOTIFY; and the turn of the UTC day, which moves the 12- and 24-month count windows and ends the
+// per-address-per-day records. Polls run one after the other, so each sees what committed before it began.
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
 import { utcDay } from './days.js';
 
-/** A moderator's action shows within about this long. */
+/** Another process's change shows within about this long (a NOTIFY makes it sooner). */
 export const POLL_INTERVAL_MS = 1000;
 
 export class OverlayWatcher {
-  private version: number;
-  private seq: number;
+  private seq = 0;
   private day = '';
   private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private polls: Promise<void>;
+  private readonly waiting = new Set<{ seq: number; resolve(): void }>();
 
   constructor(
     private readonly store: OverlayStore,
@@ -22,35 +25,59 @@ export class OverlayWatcher {
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
-    // whatever is committed now, the next full load reads
-    this.version = store.dataVersion();
-    this.seq = store.lastChange();
+    // what the store's readable rows hold now, the next full load reads; the log is applied from there on
+    this.polls = store.lastChange().then((seq) => void (this.seq = seq), (error) => this.failed('reading the change log', error));
   }
 
   start(): void {
     this.day = utcDay(this.now());
-    this.store.purge(this.now());
-    this.timer = setInterval(() => this.poll(), POLL_INTERVAL_MS);
+    this.polls = this.polls.then(() => this.store.purge(this.now())).catch((error) => this.failed('the daily purge', error));
+    this.store.onChange(() => void this.poll(true));
+    this.timer = setInterval(() => void this.poll(), POLL_INTERVAL_MS);
     this.timer.unref();
   }
 
   /**
-   * Applies what changed since the last poll; called by the timer, by tests at the moment they choose, and
-   * with `ownWrite` after this process's own moderator action (the site's queue), which data_version, counting
-   * only other connections' commits, does not show.
+   * Applies what changed since the last poll; resolves once it is applied (a failure is logged and retried
+   * from the same point by the next poll). `look`: read the log even when the store's cheap evidence says
+   * nothing changed (this process's own writes, which SQLite's data_version does not count).
    */
-  poll(ownWrite = false): void {
+  poll(look = false): Promise<void> {
+    this.polls = this.polls.then(() => this.pollOnce(look));
+    return this.polls;
+  }
+
+  /** Resolves once this server applied the change numbered `seq` (and every one before it). */
+  seen(seq: number): Promise<void> {
+    if (seq <= this.seq) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.add({ seq, resolve }));
+  }
+
+  /** The number of the last change applied. */
+  get lastSeen(): number {
+    return this.seq;
+  }
+
+  /** Stops polling; resolves once the poll under way (if any) ended. */
+  stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.stopped = true;
+    return this.polls;
+  }
+
+  private async pollOnce(look: boolean): Promise<void> {
+    if (this.stopped) return;
     try {
       const nowMs = this.now();
       const day = utcDay(nowMs);
       if (day !== this.day) {
         this.day = day;
-        this.store.purge(nowMs);
+        await this.store.purge(nowMs);
         this.catalog.refreshOverlays(null);
       }
-      const version = this.store.dataVersion();
-      if (version === this.version && !ownWrite) return;
-      const changes = this.store.changesSince(this.seq);
+      const changes = await this.store.changesSince(this.seq, look);
+      if (changes === null) return;
       if (changes.communityToilets) {
         // new rows for the static spatial indexes: a new snapshot (rare: a moderator approved a submission)
         const report = this.catalog.load();
@@ -59,15 +86,18 @@ export class OverlayWatcher {
         this.catalog.refreshOverlays(changes.toiletIds);
       }
       // only once applied: a failed poll is retried from the same point
-      this.version = version;
       this.seq = changes.seq;
+      for (const waiter of this.waiting) {
+        if (waiter.seq > this.seq) continue;
+        this.waiting.delete(waiter);
+        waiter.resolve();
+      }
     } catch (error) {
-      this.log.error('overlay refresh failed; will retry', { error: (error as Error).stack ?? String(error) });
+      this.failed('overlay refresh', error);
     }
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  private failed(what: string, error: unknown): void {
+    this.log.error(`${what} failed; will retry`, { error: (error as Error).stack ?? String(error) });
   }
 }

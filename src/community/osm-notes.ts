@@ -1,6 +1,8 @@
 // The outbox of anonymous OpenStreetMap notes (queued by moderation.ts when a moderator approves a report
 // on an OpenStreetMap toilet). Off unless OSM_NOTES_API is set; the server sends what is queued every few
-// minutes, one note at a time, and retries failures on later rounds.
+// minutes, one note at a time, and retries failures on later rounds. With DATABASE_URL every replica's
+// round reads the one outbox; a note's attempt is counted only if no other round counted one since it was
+// read, so two replicas never send the same note in one go.
 import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
 
@@ -15,26 +17,17 @@ export interface SendReport {
 }
 
 export class OsmNoteSender {
-  private readonly sql;
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<SendReport> | null = null;
 
   constructor(
-    store: OverlayStore,
+    private readonly store: OverlayStore,
     /** e.g. https://api.openstreetmap.org/api/0.6 */
     private readonly apiBase: string,
     private readonly userAgent: string,
     private readonly now: () => number,
     private readonly log: Logger,
-  ) {
-    const db = store.db;
-    this.sql = {
-      queued: db.prepare(`SELECT id, lat, lon, text FROM osm_notes WHERE sent_at IS NULL AND attempts < ${MAX_ATTEMPTS} ORDER BY id LIMIT ${BATCH}`),
-      attempt: db.prepare('UPDATE osm_notes SET attempts = attempts + 1 WHERE id = ?'),
-      sent: db.prepare('UPDATE osm_notes SET sent_at = ?, note_id = ?, last_error = NULL WHERE id = ?'),
-      failed: db.prepare('UPDATE osm_notes SET last_error = ? WHERE id = ?'),
-    };
-  }
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => {
@@ -59,8 +52,8 @@ export class OsmNoteSender {
 
   private async round(): Promise<SendReport> {
     const report = { sent: 0, failed: 0 };
-    for (const note of this.sql.queued.all() as { id: number; lat: number; lon: number; text: string }[]) {
-      this.sql.attempt.run(note.id);
+    for (const note of await this.store.queuedNotes(MAX_ATTEMPTS, BATCH)) {
+      if (!(await this.store.noteAttempted(note.id, note.attempts))) continue; // another replica's round has it
       let created: { properties?: { id?: number } };
       try {
         // API 0.6 "Create a new note": anonymous when sent without authorisation
@@ -73,11 +66,11 @@ export class OsmNoteSender {
         if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
         created = (await response.json()) as { properties?: { id?: number } };
       } catch (error) {
-        this.sql.failed.run((error as Error).message, note.id);
+        await this.store.noteFailed(note.id, (error as Error).message);
         report.failed++;
         continue;
       }
-      this.sql.sent.run(this.now(), created.properties?.id ?? null, note.id);
+      await this.store.noteSent(note.id, this.now(), created.properties?.id ?? null);
       report.sent++;
     }
     return report;

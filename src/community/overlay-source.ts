@@ -1,5 +1,6 @@
-// The overlay database as the read path sees it (OverlaySource): per toilet, the counts and decisions
-// the counting rules make of the stored rows. Rows stored under an id the toilet had before a redraw
+// The overlay store as the read path sees it (OverlaySource): per toilet, the counts and decisions
+// the counting rules make of the stored rows, read synchronously from the store's `readable` rows (the
+// SQLite file, or with DATABASE_URL their copy in memory: overlay-mirror.ts). Rows stored under an id the toilet had before a redraw
 // (source id_moves) count for the toilet under its current id.
 import { FACT_ATTRIBUTES, type FactAttribute } from '../rules/facts.js';
 import type { CommunityToilet, Decision, OverlaySource, SourceView, ToiletOverlay } from '../toilets/overlay.js';
@@ -59,7 +60,7 @@ export class CommunityOverlay implements OverlaySource {
     store: OverlayStore,
     private readonly now: () => number,
   ) {
-    const db = store.db;
+    const db = store.readable;
     const confirmations = 'SELECT toilet_id, sum(at >= ?), max(at) FROM confirmations';
     const ratings = 'SELECT toilet_id, person, rating, at FROM ratings';
     const votes = 'SELECT toilet_id, attribute, person, value, at FROM votes';

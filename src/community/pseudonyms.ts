@@ -10,6 +10,9 @@ import type { OverlayStore } from './store.js';
 import { addressKey } from '../http/client-ip.js';
 
 export class Pseudonyms {
+  /** The key of the last day asked for: it never changes once made, so the store is asked once a day. */
+  private today: { day: string; key: Buffer } | null = null;
+
   constructor(
     private readonly store: OverlayStore,
     private readonly serverKey: Buffer,
@@ -21,8 +24,9 @@ export class Pseudonyms {
   }
 
   /** The keyed hash of an address (an IPv6 one by its /64) on a UTC day (YYYY-MM-DD). */
-  address(ip: string, day: string): string {
-    return keyedHash(this.store.dayKey(day), addressKey(ip));
+  async address(ip: string, day: string): Promise<string> {
+    if (this.today?.day !== day) this.today = { day, key: await this.store.dayKey(day) };
+    return keyedHash(this.today.key, addressKey(ip));
   }
 }
 

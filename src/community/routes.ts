@@ -59,7 +59,7 @@ interface Operation<I> {
   perPerson: boolean;
   /** Checks beyond the schema and brings the body to its stored form. */
   prepare(body: any): { invalid: InvalidParam[] } | { input: I };
-  write(context: WriteContext<I>): Outcome<unknown>;
+  write(context: WriteContext<I>): Promise<Outcome<unknown>>;
 }
 
 export function registerContributionRoutes(server: HttpServer, deps: ContributionRouteDeps): void {
@@ -90,12 +90,12 @@ function registerContribution<I>(server: HttpServer, guards: GuardChain, deps: C
       return 'invalid' in prepared ? invalidBody(prepared.invalid) : { input: { input: prepared.input, deviceId: body.device_id } };
     },
     exists: toilet ? (request) => (known(request.params.id) ? null : notFound(request.params.id)) : undefined,
-    handle: (request, context) => {
+    handle: async (request, context) => {
       const id = toilet ? request.params.id : '';
       if (toilet && !known(id)) return guards.refuse(notFound(id), context); // a moderator may have acted while the token was checked
       const { account, input } = context;
       const person = account !== null ? accountPerson(account) : typeof input.deviceId === 'string' ? pseudonyms.person(input.deviceId) : null;
-      return answerOutcome(operation.write({ id, input: input.input, ip: request.ip, person, proof: context.humanCheck }), context, guards);
+      return answerOutcome(await operation.write({ id, input: input.input, ip: request.ip, person, proof: context.humanCheck }), context, guards);
     },
   });
 }

@@ -1,16 +1,17 @@
 // The contributions' slice: the five contribution operations (proposals, confirmations, ratings, reports,
-// corrections) and their challenge, their refusals, and the server key's PostgreSQL step.
+// corrections) and their challenge, their refusals, and the PostgreSQL steps of the overlay and the server key.
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
 import { CHALLENGE_ROUTES, CONTRIBUTION_OPERATIONS } from './contribution-operations.js';
 import { CONTRIBUTION_SCHEMAS } from './resources.js';
 import { COMMUNITY_PROBLEMS } from './problems.js';
 import { SERVER_KEY_STEP } from './server-key-step.js';
+import { OVERLAY_STEP } from './overlay-step.js';
 
 export const COMMUNITY_SLICE = {
   name: 'community',
   operations: [...CONTRIBUTION_OPERATIONS, ...CHALLENGE_ROUTES],
   schemas: CONTRIBUTION_SCHEMAS,
   problems: COMMUNITY_PROBLEMS,
-  postgres: { accounts: [SERVER_KEY_STEP] },
+  postgres: { overlay: [OVERLAY_STEP], accounts: [SERVER_KEY_STEP] },
 } satisfies FeatureSlice;

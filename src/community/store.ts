@@ -1,27 +1,33 @@
-// The overlay database: everything people and moderators add to the source data, in its own SQLite file
-// that an import never touches (docs/PRIVACY.md says what each table keeps and for how long). A write is
-// answered 201 only after its transaction committed: src/storage opens the file durably (WAL,
-// synchronous=FULL) and brings its layout (migrations.ts) up to date.
+// The overlay's store: everything people and moderators add to the source data (docs/PRIVACY.md says what
+// each table keeps and for how long), behind one asynchronous interface with two implementations: the
+// SQLite file OVERLAY_DB (sqlite-store.ts, the default) and PostgreSQL's `overlay` schema with DATABASE_URL
+// (postgres-store.ts), which every replica shares. A write is answered 201 only after its transaction
+// committed.
 //
-// Modules prepare their own statements on `db`; this one owns the bookkeeping they share: the change log
-// other processes' changes are noticed by, single-use tokens and the daily address keys.
-import { randomBytes } from 'node:crypto';
+// Every change a read can see is logged in the change log with its sequence number, in commit order: a
+// server applies what it finds there (live.ts), whichever process or replica wrote it. What the overlay
+// source reads (overlay-source.ts) is `readable`, a SQLite database read synchronously while a snapshot is
+// built: the file itself, or with PostgreSQL a copy in memory of the rows reads need, kept current from
+// the change log, so reads never wait for PostgreSQL.
 import type Database from 'better-sqlite3';
-import { utcDay, windowStart } from './days.js';
-import { VOTE_WINDOW_MONTHS } from './tally.js';
-import { openDatabase, type DatabaseKind } from '../storage/database.js';
-import { OVERLAY_MIGRATIONS } from './migrations.js';
+import type { FactAttribute } from '../rules/facts.js';
 
-/** How the file is opened: by the server, the commands and a restore (src/backup). */
-export const OVERLAY_DATABASE: DatabaseKind = { name: 'overlay database', migrations: OVERLAY_MIGRATIONS };
-
-/** Decided reports and submissions (with their notes) are kept this long for moderators, then deleted. */
-const DECIDED_KEEP_MONTHS = 12;
-/** The change log only needs to outlive the server's next poll. */
-const CHANGES_KEEP_MS = 86_400_000;
+/** A proposed toilet as submitToilet stores it (values in normal form). */
+export interface Submission {
+  lat: number;
+  lon: number;
+  name?: string;
+  access?: string;
+  fee?: string;
+  opening_hours?: string;
+  wheelchair?: string;
+  changing_table?: string;
+  note?: string;
+}
 
 export type AddressRule = 'confirmation' | 'new_rater' | 'new_voter';
 
+/** What the change log holds after some point. */
 export interface ChangeSet {
   /** Highest sequence number read. */
   seq: number;
@@ -30,128 +36,77 @@ export interface ChangeSet {
   communityToilets: boolean;
 }
 
-export class OverlayStore {
-  readonly db: Database.Database;
-  private readonly statements;
+/** An OSM note waiting in the outbox (osm-notes.ts). */
+export interface QueuedNote {
+  id: number;
+  lat: number;
+  lon: number;
+  text: string;
+  /** How often it was attempted before. */
+  attempts: number;
+}
 
-  constructor(readonly path: string) {
-    this.db = openDatabase(path, OVERLAY_DATABASE);
-    const db = this.db;
-    this.statements = {
-      logChange: db.prepare('INSERT INTO changes (toilet_id, at) VALUES (?, ?)'),
-      probe: db.prepare('INSERT OR REPLACE INTO readiness_probe (id, probed_at) VALUES (1, ?)'),
-      changesSince: db.prepare('SELECT seq, toilet_id FROM changes WHERE seq > ? ORDER BY seq').raw(true),
-      lastChange: db.prepare('SELECT coalesce(max(seq), 0) FROM changes').pluck(),
-      tokenUsed: db.prepare('SELECT 1 FROM used_tokens WHERE token = ?').pluck(),
-      reassignRatings: db.prepare('UPDATE ratings SET person = ? WHERE person = ?'),
-      reassignVotes: db.prepare('UPDATE votes SET person = ? WHERE person = ?'),
-      useToken: db.prepare('INSERT INTO used_tokens (token, expires_at) VALUES (?, ?)'),
-      dayKey: db.prepare('SELECT key FROM day_keys WHERE day = ?').pluck(),
-      addDayKey: db.prepare('INSERT INTO day_keys (day, key) VALUES (?, ?)'),
-      dropDayKeys: db.prepare('DELETE FROM day_keys WHERE day < ?'),
-      dropAddressDays: db.prepare('DELETE FROM address_days WHERE day < ?'),
-      addressSeen: db.prepare('SELECT 1 FROM address_days WHERE rule = ? AND toilet_id = ? AND day = ? AND address = ?').pluck(),
-      rememberAddress: db.prepare('INSERT OR IGNORE INTO address_days (rule, toilet_id, day, address) VALUES (?, ?, ?, ?)'),
-      dropTokens: db.prepare('DELETE FROM used_tokens WHERE expires_at < ?'),
-      dropVotes: db.prepare('DELETE FROM votes WHERE at < ?'),
-      dropChanges: db.prepare('DELETE FROM changes WHERE at < ?'),
-      dropReports: db.prepare("DELETE FROM reports WHERE status != 'open' AND decided_at < ?"),
-      dropSubmissions: db.prepare("DELETE FROM submissions WHERE status != 'pending' AND decided_at < ?"),
-    };
-  }
+/** The writes of one overlay transaction: all of them commit, or none. */
+export interface OverlayTransaction {
+  /** Marks a human-check token used until it expires; false when it was used before (nothing changes then). */
+  useToken(token: string, expiresAtMs: number): Promise<boolean>;
+  /** Remembers an address (its keyed hash) for a per-day rule on a toilet; false when it was remembered already that day. */
+  rememberAddress(rule: AddressRule, toiletId: string, day: string, address: string): Promise<boolean>;
+  addConfirmation(toiletId: string, atMs: number): Promise<void>;
+  /** Whether the person rated the toilet under any of its ids. */
+  hasRated(toiletIds: readonly string[], person: string): Promise<boolean>;
+  /** The person's rating of the toilet, replacing their earlier one. */
+  rate(toiletId: string, person: string, rating: number, atMs: number): Promise<void>;
+  hasVoted(toiletIds: readonly string[], person: string): Promise<boolean>;
+  /** The person's vote on a fact, replacing their earlier one. */
+  vote(toiletId: string, attribute: FactAttribute, person: string, value: string, atMs: number): Promise<void>;
+  /** A new open report; its number. */
+  addReport(toiletId: string, kind: string, note: string | null, atMs: number): Promise<number>;
+  /** A new pending submission; its number. */
+  addSubmission(submission: Submission, atMs: number): Promise<number>;
+  /** Records that a toilet's overlay (with null: the set of community toilets) changed. */
+  logChange(toiletId: string | null, atMs: number): Promise<void>;
+}
 
-  /** Runs `fn` in one immediate transaction: all of it commits (durably) or none. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
-  }
-
-  /** Writes and commits (durably) one row, to prove the file takes writes now; throws what SQLite says when it does not. */
-  probeWrite(nowMs: number): void {
-    this.transaction(() => this.statements.probe.run(nowMs));
-  }
-
-  /** Changes when another connection commits (SQLite's data_version): cheap to poll. */
-  dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
-  }
-
-  /** Records that a toilet's overlay (or, with null, the set of community toilets) changed. */
-  logChange(toiletId: string | null, nowMs: number): void {
-    this.statements.logChange.run(toiletId, nowMs);
-  }
-
-  lastChange(): number {
-    return this.statements.lastChange.get() as number;
-  }
-
-  changesSince(seq: number): ChangeSet {
-    const set: ChangeSet = { seq, toiletIds: new Set(), communityToilets: false };
-    for (const [next, toiletId] of this.statements.changesSince.all(seq) as [number, string | null][]) {
-      set.seq = next;
-      if (toiletId === null) set.communityToilets = true;
-      else set.toiletIds.add(toiletId);
-    }
-    return set;
-  }
-
-  /** Moves every rating and vote of one person to another (an account's, when it is deleted), in one transaction. */
-  reassignPerson(from: string, to: string): void {
-    this.transaction(() => {
-      this.statements.reassignRatings.run(to, from);
-      this.statements.reassignVotes.run(to, from);
-    });
-  }
-
-  tokenUsed(token: string): boolean {
-    return this.statements.tokenUsed.get(token) !== undefined;
-  }
-
-  useToken(token: string, expiresAtMs: number): void {
-    this.statements.useToken.run(token, expiresAtMs);
-  }
-
+export interface OverlayStore {
+  /** The rows the overlay source reads, synchronously (see the header comment). */
+  readonly readable: Database.Database;
+  /** Runs `fn` in one transaction: all of it commits (durably) or, when it throws, none. */
+  transaction<T>(fn: (tx: OverlayTransaction) => Promise<T>): Promise<T>;
+  /** Writes and commits one row, to prove the store takes writes now; rejects with what the database says when it does not. */
+  probeWrite(nowMs: number): Promise<void>;
   /**
    * The secret that keys address hashes on a UTC day, made at the day's first use. Making it deletes the
    * keys and address rows of earlier days: per-day rules need nothing older.
    */
-  dayKey(day: string): Buffer {
-    const known = this.statements.dayKey.get(day) as Buffer | undefined;
-    if (known) return known;
-    return this.transaction(() => {
-      const raced = this.statements.dayKey.get(day) as Buffer | undefined;
-      if (raced) return raced;
-      const key = randomBytes(32);
-      this.statements.dropDayKeys.run(day);
-      this.statements.dropAddressDays.run(day);
-      this.statements.addDayKey.run(day, key);
-      return key;
-    });
-  }
-
-  addressSeen(rule: AddressRule, toiletId: string, day: string, address: string): boolean {
-    return this.statements.addressSeen.get(rule, toiletId, day, address) !== undefined;
-  }
-
-  rememberAddress(rule: AddressRule, toiletId: string, day: string, address: string): void {
-    this.statements.rememberAddress.run(rule, toiletId, day, address);
-  }
-
+  dayKey(day: string): Promise<Buffer>;
+  /** Moves every rating and vote of one person to another (an account's, when it is deleted), in one transaction. */
+  reassignPerson(from: string, to: string): Promise<void>;
   /** Deletes what no rule needs any more (run daily): see docs/PRIVACY.md. */
-  purge(nowMs: number): void {
-    const today = utcDay(nowMs);
-    const s = this.statements;
-    this.transaction(() => {
-      s.dropDayKeys.run(today);
-      s.dropAddressDays.run(today);
-      s.dropTokens.run(nowMs);
-      s.dropVotes.run(windowStart(nowMs, VOTE_WINDOW_MONTHS));
-      s.dropChanges.run(nowMs - CHANGES_KEEP_MS);
-      s.dropReports.run(windowStart(nowMs, DECIDED_KEEP_MONTHS));
-      s.dropSubmissions.run(windowStart(nowMs, DECIDED_KEEP_MONTHS));
-    });
-  }
-
-  close(): void {
-    this.db.close();
-  }
+  purge(nowMs: number): Promise<void>;
+  /** The sequence number of the last change `readable` holds already (0: none). */
+  lastChange(): Promise<number>;
+  /**
+   * The changes committed after `seq`, already in `readable`; null when cheap evidence says there are none
+   * (SQLite's data_version) and `look` is false. When the log no longer reaches back to `seq`, `readable`
+   * is reloaded whole and the set of community toilets counts as changed (a new snapshot).
+   */
+  changesSince(seq: number, look: boolean): Promise<ChangeSet | null>;
+  /** Calls `listener` soon after another process or replica commits a change, where the store can tell (PostgreSQL's NOTIFY). */
+  onChange(listener: () => void): void;
+  /** The OSM notes to send now, oldest first. */
+  queuedNotes(maxAttempts: number, limit: number): Promise<QueuedNote[]>;
+  /**
+   * Counts an attempt to send a note, before it is sent; false when another server counted one since the
+   * note was read (`attempts`: what it read), which then sends it: each replica's outbox round sends a note once.
+   */
+  noteAttempted(id: number, attempts: number): Promise<boolean>;
+  noteSent(id: number, atMs: number, noteId: number | null): Promise<void>;
+  noteFailed(id: number, error: string): Promise<void>;
+  close(): Promise<void>;
 }
+
+/** Decided reports and submissions (with their notes) are kept this long for moderators, then deleted. */
+export const DECIDED_KEEP_MONTHS = 12;
+/** The change log only needs to outlive a server's next poll; a server behind by more reloads everything. */
+export const CHANGES_KEEP_MS = 86_400_000;

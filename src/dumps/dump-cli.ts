@@ -6,6 +6,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
+import { openOverlayAlone } from '../community/postgres-store.js';
 import { writeDump } from './dump.js';
 import { storageTrouble } from '../storage/errors.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
@@ -16,7 +17,7 @@ const COMMAND = {
   help: `usage: npm run dump [-- --help]
 Writes toilets.geojson.gz, toilets.csv.gz and NOTICE.txt (ODbL) of the data as served, community decisions
 applied and nothing about contributors, to DUMP_DIR (default: dumps beside TOILETS_DB), replacing the
-previous three together once all are written. Settings: TOILETS_DB, OVERLAY_DB, DUMP_DIR, BASE_URL.
+previous three together once all are written. Settings: TOILETS_DB, OVERLAY_DB (or DATABASE_URL), DUMP_DIR, BASE_URL.
 Exit codes: 0 written, 1 not written (the message says why; the previous dump is unchanged), 2 wrong arguments.`,
   options: {},
   positionals: { min: 0, max: 0, what: '' },
@@ -30,7 +31,10 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
   try {
     const log = jsonLogger(io.stderr, io.stderr);
     const config = loadConfig(io.env);
-    const community = new Community(config, log, Date.now);
+    const lost = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
+    // with DATABASE_URL the overlay schema alone: the dump never reads the accounts side
+    const overlay = config.database === null ? undefined : await openOverlayAlone(config.database, lost);
+    const community = new Community(config, log, Date.now, overlay);
     try {
       const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
       catalog.load();
@@ -42,7 +46,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
       console.log(`wrote ${report.toilets} toilets to ${report.dir}`);
       return 0;
     } finally {
-      community.close();
+      await community.close();
     }
   } catch (error) {
     const said = error instanceof ConfigError || error instanceof DumpNotWritten || error instanceof NewerDatabaseError;

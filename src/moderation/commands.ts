@@ -1,12 +1,15 @@
 // The moderation's part of `npm run moderate` (src/moderation/moderate-cli.ts is the frame, src/cli/subcommands.ts
 // its rules): the queues, the decisions on submissions, reports and business claims, a partner listing's
 // plan by hand, the locks, gone, the log, the moderators and the recovery links. Each subcommand opens the
-// databases as the server does (TOILETS_DB, OVERLAY_DB, ACCOUNTS_DB, migrated) and records its action in the
-// moderation log (moderation.ts); a running server shows it within about a second.
+// databases as the server does (TOILETS_DB, OVERLAY_DB or with DATABASE_URL PostgreSQL, ACCOUNTS_DB,
+// migrated) and records its action in the moderation log (moderation.ts); every running server shows it
+// within about a second.
 import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { ToiletCatalog } from '../toilets/catalog.js';
 import { Community } from '../community/community.js';
+import { openStorage } from '../stores.js';
+import { moderationStoreOf } from './store-choice.js';
 import { SqliteAccountsStore } from '../accounts/sqlite-store.js';
 import { SqliteAccountEventLog } from '../accounts/event-log.js';
 import { SqlitePartnerStore } from '../partners/sqlite-store.js';
@@ -26,16 +29,18 @@ interface Opened {
   reason: string;
 }
 
-function open(run: SubcommandRun): Opened {
+async function open(run: SubcommandRun): Promise<Opened> {
   const config = loadConfig(run.env);
   const log = jsonLogger(run.stderr, run.stderr);
-  const community = new Community(config, log, Date.now);
+  const storage = await openStorage(config, log);
+  run.defer(() => storage.close());
+  const community = new Community(config, log, Date.now, storage.overlay ?? undefined);
   run.defer(() => community.close());
   const store = new SqliteAccountsStore(config.accountsDb, ACCOUNTS_DATABASE);
-  run.defer(() => void store.close());
+  run.defer(() => store.close());
   const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);
   catalog.load();
-  const moderation = new Moderation(community.store, catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
+  const moderation = new Moderation(moderationStoreOf(community.store), catalog, Date.now, { baseUrl: config.baseUrl, osmNotesApi: config.osmNotesApi });
   const accounts = new AccountModeration(moderation, store, Date.now, config.baseUrl);
   // a running server notices these commits by the accounts database's data_version (src/partners/partners.ts)
   const claims = new ClaimModeration(moderation, { store: new SqlitePartnerStore(store, new SqliteAccountEventLog(store.db, Date.now)), now: Date.now, toilets: catalog, changed: () => {} });
@@ -45,7 +50,7 @@ function open(run: SubcommandRun): Opened {
 
 /** A subcommand over the opened moderation modules. */
 function moderating(spec: Omit<Subcommand, 'run'>, run: (opened: Opened, run: SubcommandRun) => number | Promise<number>): Subcommand {
-  return { ...spec, run: (given) => run(open(given), given) };
+  return { ...spec, run: async (given) => run(await open(given), given) };
 }
 
 /** Says what a change did: `{ done }` with --json. */
@@ -63,11 +68,11 @@ const list = moderating(
     if (which !== 'all' && !(QUEUES as readonly string[]).includes(which)) throw new UsageError('list takes submissions, reports, gone-votes, claims, locks or nothing');
     const shown = (queue: (typeof QUEUES)[number]) => which === 'all' || which === queue;
     const queues = {
-      ...(shown('submissions') ? { submissions: moderation.submissions() } : {}),
-      ...(shown('reports') ? { reports: moderation.reports() } : {}),
+      ...(shown('submissions') ? { submissions: await moderation.submissions() } : {}),
+      ...(shown('reports') ? { reports: await moderation.reports() } : {}),
       ...(shown('gone-votes') ? { gone_votes: moderation.goneVotes() } : {}),
       ...(shown('claims') ? { claims: await claims.pending() } : {}),
-      ...(shown('locks') ? { locks: moderation.locks() } : {}),
+      ...(shown('locks') ? { locks: await moderation.locks() } : {}),
     };
     run.show(queues, () => describeQueues(queues));
     return 0;
@@ -82,7 +87,7 @@ function decision(name: 'approve' | 'reject', help: string[]): Subcommand {
     const correction = run.values.name as string | undefined;
     if (correction !== undefined && !claim) throw new UsageError('--name goes with approve <claim id> only');
     if (claim) return said(run, await (name === 'approve' ? claims.approve(target, reason, correction) : claims.reject(target, reason)));
-    return said(run, name === 'approve' ? moderation.approve(target, reason) : moderation.reject(target, reason));
+    return said(run, await (name === 'approve' ? moderation.approve(target, reason) : moderation.reject(target, reason)));
   });
 }
 
@@ -100,25 +105,25 @@ const plan = moderating(
 
 const lock = moderating(
   { name: 'lock', words: ['<toilet id>', '<fact>', '<value>'], changes: true, help: ['  lock <toilet id> <fact> <value> --reason TEXT   show this value whatever the votes say'] },
-  ({ moderation, reason }, run) => said(run, moderation.lock(run.args[0], run.args[1], run.args[2], reason)),
+  async ({ moderation, reason }, run) => said(run, await moderation.lock(run.args[0], run.args[1], run.args[2], reason)),
 );
 
 const unlock = moderating(
   { name: 'unlock', words: ['<toilet id>', '<fact>'], changes: true, help: ['  unlock <toilet id> <fact> --reason TEXT         let votes (or the source) decide again'] },
-  ({ moderation, reason }, run) => said(run, moderation.unlock(run.args[0], run.args[1], reason)),
+  async ({ moderation, reason }, run) => said(run, await moderation.unlock(run.args[0], run.args[1], reason)),
 );
 
 const gone = moderating(
   { name: 'gone', words: ['<toilet id>'], changes: true, help: ['  gone <toilet id> --reason TEXT                  hide the toilet everywhere (undo: unlock <id> existence)'] },
-  ({ moderation, reason }, run) => said(run, moderation.markGone(run.args[0], reason)),
+  async ({ moderation, reason }, run) => said(run, await moderation.markGone(run.args[0], reason)),
 );
 
 const log = moderating(
   { name: 'log', words: [], changes: false, help: ['  log [--limit N]                                 the latest moderator actions'], options: { limit: { type: 'string' } } },
-  ({ moderation }, run) => {
+  async ({ moderation }, run) => {
     const limit = Number(run.values.limit ?? 20);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number from 1');
-    const entries = moderation.history(limit);
+    const entries = await moderation.history(limit);
     run.show(entries, () => entries.map((e) => `${e.at}  ${e.action} ${e.target}  "${e.reason}"  ${JSON.stringify(e.details)}`).join('\n') || 'no actions yet');
     return 0;
   },

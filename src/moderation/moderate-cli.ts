@@ -34,13 +34,13 @@ export async function commandPartsOf(slices: readonly FeatureSlice[]): Promise<C
 
 const PARTS = await commandPartsOf(FEATURES);
 
-/** Runs the command `argv` (the words after `npm run moderate --`) among `parts`; returns its exit code (a promise of it for the account commands). */
-export function moderate(parts: readonly CommandPart[], argv: string[], io: CommandIo = processIo()): number | Promise<number> {
+/** Runs the command `argv` (the words after `npm run moderate --`) among `parts`; resolves to its exit code. */
+export function moderate(parts: readonly CommandPart[], argv: string[], io: CommandIo = processIo()): Promise<number> {
   return runSubcommand(FRAME, parts, argv, io);
 }
 
 /** Runs the command `argv` with the subcommands of src/features.ts's features. */
-export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
+export function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
   return moderate(PARTS, argv, io);
 }
 

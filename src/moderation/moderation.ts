@@ -1,14 +1,15 @@
 // What a moderator does, in one module for the command line (moderate-cli.ts) and the site's moderator
 // queue (routes.ts):
 // review the queues with context, approve or reject submissions and reports, lock or unlock a fact's
-// value, mark a toilet gone. Every action is one transaction with its entry in the moderation log (time,
-// action, target, reason) and in the change log, by which a running server notices it (live.ts).
+// value, mark a toilet gone. Every action is one transaction of the overlay store (store.ts: SQLite or
+// PostgreSQL) with its entry in the moderation log (time, action, target, reason) and in the change log, by
+// which every running server applies it (src/community/live.ts).
 import { FACT_ATTRIBUTES, type FactAttribute } from '../rules/facts.js';
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import { SOURCE_OF_ID_TYPE, toiletId, Trait } from '../toilets/table.js';
 import { haverSinToMeters, metersToHaverSin } from '../index/great-circle.js';
 import { countryAt, timeZoneAt } from '../geo/where.js';
-import type { OverlayStore } from '../community/store.js';
+import type { ModerationStore, ModerationTransaction, ProposedToilet, ReportRow } from './store.js';
 import { normalizeVote } from '../community/normal-form.js';
 import type { PointFilter } from '../index/point-filter.js';
 
@@ -18,19 +19,6 @@ export class ModerationError extends Error {}
 /** How far around a submission the queue looks for toilets already listed. */
 const NEARBY_METERS = 100;
 const NEARBY_COUNT = 3;
-
-/** What a person proposed for a new toilet, as stored and as the queue shows it. */
-interface ProposedToilet {
-  lat: number;
-  lon: number;
-  name: string | null;
-  access: string | null;
-  fee: string | null;
-  opening_hours: string | null;
-  wheelchair: string | null;
-  changing_table: string | null;
-  note: string | null;
-}
 
 export interface QueuedSubmission extends ProposedToilet {
   id: string;
@@ -92,41 +80,20 @@ const REPORT_SENTENCE: Record<string, string> = {
 const OSM_TYPES = ['node', 'way', 'relation'];
 
 export class Moderation {
-  private readonly sql;
-
   constructor(
-    private readonly store: OverlayStore,
+    private readonly store: ModerationStore,
     private readonly catalog: ToiletCatalog,
     private readonly now: () => number,
     private readonly options: ModerationOptions,
-  ) {
-    const db = store.db;
-    this.sql = {
-      pendingSubmissions: db.prepare("SELECT * FROM submissions WHERE status = 'pending' ORDER BY id"),
-      submission: db.prepare('SELECT * FROM submissions WHERE id = ?'),
-      decideSubmission: db.prepare("UPDATE submissions SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'"),
-      addToilet: db.prepare(
-        `INSERT INTO community_toilets (id, lat, lon, name, access, access_rule, fee_required, opening_hours, wheelchair, changing_table, time_zone, country, approved_at)
-         VALUES (@id, @lat, @lon, @name, @access, @access_rule, @fee_required, @opening_hours, @wheelchair, @changing_table, @time_zone, @country, @approved_at)`,
-      ),
-      openReports: db.prepare("SELECT r.*, (SELECT count(*) FROM reports o WHERE o.toilet_id = r.toilet_id AND o.status = 'open') AS open_reports FROM reports r WHERE status = 'open' ORDER BY id"),
-      report: db.prepare('SELECT * FROM reports WHERE id = ?'),
-      decideReport: db.prepare("UPDATE reports SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'"),
-      locks: db.prepare('SELECT toilet_id, attribute, value, at FROM locks ORDER BY at DESC, toilet_id, attribute'),
-      lock: db.prepare('INSERT OR REPLACE INTO locks (toilet_id, attribute, value, at) VALUES (?, ?, ?, ?)'),
-      unlock: db.prepare('DELETE FROM locks WHERE toilet_id = ? AND attribute = ?'),
-      queueNote: db.prepare('INSERT INTO osm_notes (report_id, lat, lon, text, queued_at) VALUES (?, ?, ?, ?, ?)'),
-      log: db.prepare('INSERT INTO moderation_log (at, action, target, reason, details) VALUES (?, ?, ?, ?, ?)'),
-      history: db.prepare('SELECT at, action, target, reason, details FROM moderation_log ORDER BY id DESC LIMIT ?'),
-    };
-  }
+  ) {}
 
-  submissions(): QueuedSubmission[] {
+  async submissions(): Promise<QueuedSubmission[]> {
+    const pending = await this.store.pendingSubmissions();
     const snapshot = this.catalog.snapshot;
     const rows = new Int32Array(NEARBY_COUNT);
     const haverSins = new Float64Array(NEARBY_COUNT);
     const listed: PointFilter = { mask: Trait.Hidden, required: 0, verify: 0, accept: null };
-    return (this.sql.pendingSubmissions.all() as SubmissionRow[]).map((s) => {
+    return pending.map((s) => {
       const found = snapshot.findNearest(s.lon, s.lat, NEARBY_COUNT, metersToHaverSin(NEARBY_METERS), listed, rows, haverSins);
       const nearby = Array.from({ length: found }, (_, i) => ({
         id: toiletId(snapshot.table, rows[i]),
@@ -138,9 +105,10 @@ export class Moderation {
     });
   }
 
-  reports(): QueuedReport[] {
+  async reports(): Promise<QueuedReport[]> {
+    const open = await this.store.openReports();
     const snapshot = this.catalog.snapshot;
-    return (this.sql.openReports.all() as (ReportRow & { open_reports: number })[]).map((r) => {
+    return open.map((r) => {
       const current = snapshot.currentId(r.toilet_id);
       const row = current === null ? -1 : snapshot.loadedRowOf(current);
       const t = snapshot.table;
@@ -163,9 +131,10 @@ export class Moderation {
   }
 
   /** The locks in force, the newest first, each with the toilet's current id and name. */
-  locks(): FactLock[] {
+  async locks(): Promise<FactLock[]> {
+    const locks = await this.store.locks();
     const snapshot = this.catalog.snapshot;
-    return (this.sql.locks.all() as { toilet_id: string; attribute: string; value: string; at: number }[]).map((l) => {
+    return locks.map((l) => {
       const id = snapshot.currentId(l.toilet_id);
       const row = id === null ? -1 : snapshot.loadedRowOf(id);
       return { toilet_id: id ?? l.toilet_id, name: row < 0 ? null : snapshot.table.name.get(row), fact: l.attribute, value: l.value, locked_at: new Date(l.at).toISOString() };
@@ -176,66 +145,64 @@ export class Moderation {
    * Approves `sub_<n>` (it becomes toilet c_<n>) or `rep_<n>` (closing it; an OSM note may be queued). Returns
    * what it did. `by`: the moderator's account when the action comes from the site (recorded in the log).
    */
-  approve(target: string, reason: string, by?: string): string {
+  approve(target: string, reason: string, by?: string): Promise<string> {
     const { kind, number } = parseTarget(target);
     return kind === 'sub' ? this.approveSubmission(number, reason, by) : this.decideReport(number, 'approved', reason, by);
   }
 
   /** Rejects `sub_<n>` or `rep_<n>`. */
-  reject(target: string, reason: string, by?: string): string {
+  reject(target: string, reason: string, by?: string): Promise<string> {
     const { kind, number } = parseTarget(target);
     if (kind === 'rep') return this.decideReport(number, 'rejected', reason, by);
-    return this.act('reject', target, reason, actor({}, by), () => {
-      this.pending(number);
-      this.sql.decideSubmission.run('rejected', this.now(), number);
+    return this.act('reject', target, reason, actor({}, by), async (tx) => {
+      await this.decidePending(tx, number, 'rejected');
       return `rejected ${target}`;
     });
   }
 
   /** Shows `value` for the fact whatever the votes say (provenance.decided by: moderator). */
-  lock(toiletId: string, attribute: string, value: string, reason: string, by?: string): string {
+  lock(toiletId: string, attribute: string, value: string, reason: string, by?: string): Promise<string> {
     const fact = factAttribute(attribute);
     const normal = normalizeVote(fact, value);
     if (!normal.ok) throw new ModerationError(`${attribute} ${JSON.stringify(value)} ${normal.reason}`);
     const id = this.toilet(toiletId);
-    return this.act(fact === 'existence' && normal.value === 'gone' ? 'gone' : 'lock', id, reason, actor({ attribute: fact, value: normal.value }, by), () => {
-      this.sql.lock.run(id, fact, normal.value, this.now());
-      this.store.logChange(id, this.now());
+    return this.act(fact === 'existence' && normal.value === 'gone' ? 'gone' : 'lock', id, reason, actor({ attribute: fact, value: normal.value }, by), async (tx) => {
+      await tx.lock(id, fact, normal.value, this.now());
+      await tx.logChange(id, this.now());
       return `locked ${fact} of ${id} to ${normal.value}`;
     });
   }
 
   /** Removes a lock: votes (or the source) decide the fact again. An existence lock brings a gone toilet back. */
-  unlock(toiletId: string, attribute: string, reason: string, by?: string): string {
+  unlock(toiletId: string, attribute: string, reason: string, by?: string): Promise<string> {
     const fact = factAttribute(attribute);
     const id = this.toilet(toiletId);
-    return this.act('unlock', id, reason, actor({ attribute: fact }, by), () => {
-      const removed = this.catalog.snapshot.aliases(id).reduce((n, alias) => n + this.sql.unlock.run(alias, fact).changes, 0);
+    return this.act('unlock', id, reason, actor({ attribute: fact }, by), async (tx) => {
+      const removed = await tx.unlock(this.catalog.snapshot.aliases(id), fact);
       if (removed === 0) throw new ModerationError(`${id} has no lock on ${fact}`);
-      this.store.logChange(id, this.now());
+      await tx.logChange(id, this.now());
       return `unlocked ${fact} of ${id}`;
     });
   }
 
   /** Marks a toilet gone: getToilet answers 404 and it leaves every answer (undo: unlock existence). */
-  markGone(toiletId: string, reason: string, by?: string): string {
+  markGone(toiletId: string, reason: string, by?: string): Promise<string> {
     return this.lock(toiletId, 'existence', 'gone', reason, by);
   }
 
-  history(limit: number): LogEntry[] {
-    return (this.sql.history.all(limit) as { at: number; action: string; target: string; reason: string; details: string | null }[]).map((e) => ({
+  async history(limit: number): Promise<LogEntry[]> {
+    return (await this.store.history(limit)).map((e) => ({
       ...e,
       at: new Date(e.at).toISOString(),
       details: e.details === null ? null : JSON.parse(e.details),
     }));
   }
 
-  private approveSubmission(number: number, reason: string, by: string | undefined): string {
+  private approveSubmission(number: number, reason: string, by: string | undefined): Promise<string> {
     const id = `c_${number}`;
-    return this.act('approve', `sub_${number}`, reason, actor({ toilet: id }, by), () => {
-      const s = this.pending(number);
-      this.sql.decideSubmission.run('approved', this.now(), number);
-      this.sql.addToilet.run({
+    return this.act('approve', `sub_${number}`, reason, actor({ toilet: id }, by), async (tx) => {
+      const s = await this.decidePending(tx, number, 'approved');
+      await tx.addToilet({
         id,
         lat: s.lat,
         lon: s.lon,
@@ -250,24 +217,24 @@ export class Moderation {
         country: countryAt(s.lat, s.lon),
         approved_at: Math.floor(this.now() / 1000),
       });
-      this.store.logChange(null, this.now());
+      await tx.logChange(null, this.now());
       return `approved sub_${number}: it is toilet ${id}`;
     });
   }
 
-  private decideReport(number: number, status: 'approved' | 'rejected', reason: string, by: string | undefined): string {
+  private decideReport(number: number, status: 'approved' | 'rejected', reason: string, by: string | undefined): Promise<string> {
     const target = `rep_${number}`;
-    return this.act(status === 'approved' ? 'approve' : 'reject', target, reason, actor({}, by), () => {
-      const report = this.sql.report.get(number) as ReportRow | undefined;
-      if (!report || this.sql.decideReport.run(status, this.now(), number).changes === 0) throw new ModerationError(`${target} is not an open report; see \`list reports\``);
-      this.store.logChange(report.toilet_id, this.now());
-      const note = status === 'approved' ? this.queueOsmNote(report) : null;
+    return this.act(status === 'approved' ? 'approve' : 'reject', target, reason, actor({}, by), async (tx) => {
+      const report = await tx.report(number);
+      if (!report || !(await tx.decideReport(number, status, this.now()))) throw new ModerationError(`${target} is not an open report; see \`list reports\``);
+      await tx.logChange(report.toilet_id, this.now());
+      const note = status === 'approved' ? await this.queueOsmNote(tx, report) : null;
       return `${status} ${target}${note ? ` and queued an OpenStreetMap note about ${note}` : ''}`;
     });
   }
 
   /** Queues an anonymous note for OpenStreetMap mappers when notes are on and the toilet is theirs. The user's note is not sent. */
-  private queueOsmNote(report: ReportRow): string | null {
+  private async queueOsmNote(tx: ModerationTransaction, report: ReportRow): Promise<string | null> {
     if (this.options.osmNotesApi === null) return null;
     const snapshot = this.catalog.snapshot;
     const id = snapshot.currentId(report.toilet_id);
@@ -278,13 +245,14 @@ export class Moderation {
     const text =
       `Users of ${this.options.baseUrl} report that this toilet (https://www.openstreetmap.org/${object}) ${REPORT_SENTENCE[report.kind]}. ` +
       `A moderator there found the report plausible but did not check on the ground; please survey and update the map. ${this.options.baseUrl}/t/${id}`;
-    this.sql.queueNote.run(report.id, t.lat[row], t.lon[row], text, this.now());
+    await tx.queueNote(report.id, t.lat[row], t.lon[row], text, this.now());
     return object;
   }
 
-  private pending(number: number): SubmissionRow {
-    const s = this.sql.submission.get(number) as SubmissionRow | undefined;
-    if (!s || s.status !== 'pending') throw new ModerationError(`sub_${number} is not a pending submission; see \`list submissions\``);
+  /** Decides a pending submission; refuses one that is not (any more). */
+  private async decidePending(tx: ModerationTransaction, number: number, status: 'approved' | 'rejected'): Promise<ProposedToilet> {
+    const s = await tx.submission(number);
+    if (!s || !(await tx.decideSubmission(number, status, this.now()))) throw new ModerationError(`sub_${number} is not a pending submission; see \`list submissions\``);
     return s;
   }
 
@@ -299,11 +267,11 @@ export class Moderation {
    * Runs an action and records it in the moderation log, all in one overlay transaction (account actions,
    * account-moderation.ts, run their accounts-database change inside it).
    */
-  act<T = string>(action: string, target: string, reason: string, details: object, run: () => T): T {
+  async act<T = string>(action: string, target: string, reason: string, details: object, run: (tx: ModerationTransaction) => T | Promise<T>): Promise<T> {
     this.checkReason(reason);
-    return this.store.transaction(() => {
-      const outcome = run();
-      this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details));
+    return this.store.transaction(async (tx) => {
+      const outcome = await run(tx);
+      await tx.log(this.now(), action, target, reason.trim(), JSON.stringify(details));
       return outcome;
     });
   }
@@ -315,27 +283,13 @@ export class Moderation {
   async actAfter<T = string>(action: string, target: string, reason: string, details: object, run: () => Promise<T>): Promise<T> {
     this.checkReason(reason);
     const outcome = await run();
-    this.store.transaction(() => this.sql.log.run(this.now(), action, target, reason.trim(), JSON.stringify(details)));
+    await this.store.transaction((tx) => tx.log(this.now(), action, target, reason.trim(), JSON.stringify(details)));
     return outcome;
   }
 
   private checkReason(reason: string): void {
     if (reason.trim() === '') throw new ModerationError('give a reason (--reason "..."): every action is recorded with one');
   }
-}
-
-interface SubmissionRow extends ProposedToilet {
-  id: number;
-  at: number;
-  status: string;
-}
-
-interface ReportRow {
-  id: number;
-  toilet_id: string;
-  kind: string;
-  note: string | null;
-  at: number;
 }
 
 /** An action's log details, with the moderator's account when a site moderator did it (the CLI is the operator). */

@@ -27,8 +27,8 @@ export interface ModerationRouteDeps {
   moderation: Moderation;
   claims: ClaimModeration;
   log: Logger;
-  /** Applies the action to the served data at once (else the overlay watcher does within a second). */
-  applied(): void;
+  /** Applies the action to the served data (the change log); resolves once it shows. */
+  applied(): Promise<void>;
   now: () => number;
 }
 
@@ -59,8 +59,10 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
   const json = (context: GuardContext<unknown>, body: unknown): RouteResult => ({ status: 200, headers: ['Content-Type', 'application/json', ...context.headers], body: JSON.stringify(body) });
 
   guards.operation(server, operationIn(MODERATION_OPERATIONS, 'listModerationQueue'), {
-    handle: async (_request, context) =>
-      json(context, { submissions: moderation.submissions(), reports: moderation.reports(), gone_votes: moderation.goneVotes(), claims: await deps.claims.pending(), locks: moderation.locks(), log: moderation.history(LOG_ENTRIES) }),
+    handle: async (_request, context) => {
+      const [submissions, reports, locks, log] = await Promise.all([moderation.submissions(), moderation.reports(), moderation.locks(), moderation.history(LOG_ENTRIES)]);
+      return json(context, { submissions, reports, gone_votes: moderation.goneVotes(), claims: await deps.claims.pending(), locks, log });
+    },
   });
 
   const spec = operationIn(MODERATION_OPERATIONS, 'moderate');
@@ -81,19 +83,19 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
       try {
         switch (action) {
           case 'approve':
-            done = isClaim(target) ? await deps.claims.approve(target!, reason, name, by) : moderation.approve(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.approve(target!, reason, name, by) : await moderation.approve(target!, reason, by);
             break;
           case 'reject':
-            done = isClaim(target) ? await deps.claims.reject(target!, reason, by) : moderation.reject(target!, reason, by);
+            done = isClaim(target) ? await deps.claims.reject(target!, reason, by) : await moderation.reject(target!, reason, by);
             break;
           case 'lock':
-            done = moderation.lock(toilet!, fact!, value!, reason, by);
+            done = await moderation.lock(toilet!, fact!, value!, reason, by);
             break;
           case 'unlock':
-            done = moderation.unlock(toilet!, fact!, reason, by);
+            done = await moderation.unlock(toilet!, fact!, reason, by);
             break;
           case 'gone':
-            done = moderation.markGone(toilet!, reason, by);
+            done = await moderation.markGone(toilet!, reason, by);
             break;
         }
       } catch (error) {
@@ -101,7 +103,7 @@ export function registerModerationRoutes(server: HttpServer, deps: ModerationRou
         if (!(error instanceof ModerationError)) throw error;
         return guards.refuse({ slug: 'moderation-refused', detail: `Refused: ${error.message}. Reload the queue and act again.` }, context);
       }
-      deps.applied();
+      await deps.applied();
       log.info('moderator action', { account: by, action, target: target ?? toilet });
       return json(context, { done });
     },

@@ -37,6 +37,8 @@ export interface PostgresAddress {
 
 /** How long a connection attempt may take before the start (or a write) gives up on it. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** How soon a listening connection that was lost is opened again. */
+const LISTEN_RETRY_MS = 1000;
 /** Each schema's record of the steps it had, in the schema itself. */
 const STEPS_TABLE = 'layout_steps';
 /** Each schema's oldest layout version whose code reads it, and the version it was recorded at (one row; kept by every step this code runs). */
@@ -49,10 +51,13 @@ export class PostgresDatabase {
 
   private constructor(
     private readonly root: Kysely<unknown>,
-    /** The URL as messages show it (password ***). */
-    readonly shown: string,
-    private readonly secrets: readonly string[],
+    private readonly address: PostgresAddress,
   ) {}
+
+  /** The URL as messages show it (password ***). */
+  get shown(): string {
+    return this.address.shown;
+  }
 
   /**
    * Connects and brings every schema's layout up to date. Rejects with a message that names the database
@@ -60,9 +65,12 @@ export class PostgresDatabase {
    * `onIdleError` hears of a pooled connection lost between queries (the pool replaces it).
    */
   static async open(address: PostgresAddress, schemas: readonly PostgresSchema[], onIdleError: (message: string) => void): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({ connectionString: address.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'toilet-finder' });
+    const pool = new pg.Pool({ connectionString: address.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'toilet-finder', types: { getTypeParser: typeParser } });
     pool.on('error', (error) => onIdleError(hidden(messageOf(error), address.secrets)));
-    const database = new PostgresDatabase(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), address.shown, address.secrets);
+    // a connection lost while a query holds it (PostgreSQL shutting down) fails that query, which says so;
+    // without a listener of its own the client's 'error' event would end the process
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const database = new PostgresDatabase(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), address);
     try {
       await sql`SELECT 1`.execute(database.root);
       for (const schema of schemas) await database.migrate(schema);
@@ -81,6 +89,55 @@ export class PostgresDatabase {
   /** Answers once the server has answered a query (the readiness probe); rejects with the driver's error when it cannot. */
   async reachable(): Promise<void> {
     await sql`SELECT 1`.execute(this.root);
+  }
+
+  /**
+   * LISTENs on `channel` on a connection of its own and calls `heard` on each notification, and once each
+   * time the connection is (re)made, since notifications sent while it was away are lost: the caller then
+   * looks for itself. A lost connection is made again every second until the returned function stops it.
+   */
+  listen(channel: string, heard: () => void): () => Promise<void> {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | null = null;
+    const connect = async () => {
+      retry = null;
+      const next = new pg.Client({ connectionString: this.address.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'toilet-finder listen' });
+      let gone = false;
+      const lost = () => {
+        if (gone) return;
+        gone = true;
+        if (client === next) client = null;
+        next.removeAllListeners('notification');
+        void next.end().catch(() => undefined);
+        if (!stopped && retry === null) (retry = setTimeout(() => void connect(), LISTEN_RETRY_MS)).unref();
+      };
+      next.on('error', lost);
+      next.on('end', lost);
+      next.on('notification', () => heard());
+      try {
+        await next.connect();
+        await next.query(`LISTEN "${channel}"`);
+      } catch {
+        lost();
+        return;
+      }
+      if (stopped) {
+        gone = true;
+        return void next.end().catch(() => undefined);
+      }
+      client = next;
+      heard();
+    };
+    void connect();
+    return async () => {
+      stopped = true;
+      if (retry !== null) clearTimeout(retry);
+      const last = client;
+      client = null;
+      last?.removeAllListeners('end');
+      await last?.end().catch(() => undefined);
+    };
   }
 
   /** Ends the pool's connections once the queries under way are done; a second call waits for the first. */
@@ -143,7 +200,7 @@ export class PostgresDatabase {
 
   /** Any failure of open(), as the start-failed line shows it: the database named, the password nowhere. */
   private failure(error: unknown): Error {
-    const message = `cannot use the PostgreSQL database ${this.shown}: ${hidden(messageOf(error), this.secrets)}`;
+    const message = `cannot use the PostgreSQL database ${this.shown}: ${hidden(messageOf(error), this.address.secrets)}`;
     if (error instanceof NewerDatabaseError) return new NewerDatabaseError(message);
     return Object.assign(new Error(message), { code: errorCode(error) });
   }
@@ -162,6 +219,12 @@ async function recordOldestReader(db: Kysely<unknown>, step: PostgresStep): Prom
         `oldest = CASE WHEN ${READERS_TABLE}.version = ${step.version - 1} THEN GREATEST(${READERS_TABLE}.oldest, ${ownReader}) ELSE GREATEST(${ownReader}, ${step.version - 1}) END, version = ${step.version}`,
     )
     .execute(db);
+}
+
+/** bigint (int8) columns as numbers: the service's are epoch milliseconds and row numbers, far below 2^53. */
+function typeParser(oid: number, format?: string): (value: string) => unknown {
+  if (oid === pg.types.builtins.INT8) return Number;
+  return pg.types.getTypeParser(oid, format as 'text');
 }
 
 function stepName(step: PostgresStep): string {

@@ -90,7 +90,7 @@ describe('signed-in contributions', () => {
     }
     assert.equal((await carol.signIn()).status, 401, 'its passkey is gone');
     assert.deepEqual((await service.toilet(toilet)).cleanliness, { average: 3, count: 1 }, 'the rating stays counted');
-    const people = service.app.community.store.db.prepare('SELECT person FROM ratings WHERE toilet_id = ?').pluck().all(toilet) as string[];
+    const people = service.app.community.store.readable.prepare('SELECT person FROM ratings WHERE toilet_id = ?').pluck().all(toilet) as string[];
     assert.equal(people.length, 1);
     assert.match(people[0], /^d:[0-9a-f]{32}$/, 'kept under a pseudonym of the device-id form');
     clock.set(START);

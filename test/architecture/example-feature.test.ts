@@ -90,7 +90,7 @@ const EXAMPLE_SLICE = {
 async function operator(served: Served, name: string, slices: readonly FeatureSlice[], argv: string[]) {
   const [stdout, stderr] = [keptStream(), keptStream()];
   const env = { ...SERVER_ENV, TOILETS_DB: db, OVERLAY_DB: join(dir.path, `${name}-overlay.db`), ACCOUNTS_DB: served.app.config.accountsDb };
-  const status = moderate(await commandPartsOf(slices), argv, { env, stdout, stderr });
+  const status = await moderate(await commandPartsOf(slices), argv, { env, stdout, stderr });
   return { status, stdout: stdout.text, stderr: stderr.text };
 }
 

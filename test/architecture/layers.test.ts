@@ -80,7 +80,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
   // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
   // and the frame of that command, which loads the subcommands the features' slices name (src/features.ts)
-  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'declarations', 'src/feature', 'src/config', 'src/log', 'src/storage', 'src/cli'],
+  'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'declarations', 'src/feature', 'src/stores', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   // the open data dumps: written by npm run dump (and once at the first start), served at /dumps/
   'src/dumps': [...BASE, 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/config', 'src/log', 'src/storage', 'src/cli'],
   'old entry points': ['src/cli', 'src/dumps', 'src/moderation'],

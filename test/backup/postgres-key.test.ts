@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { backUp } from '../../src/backup/backup.js';
 import { restore } from '../../src/backup/restore.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { loadConfig } from '../../src/config.js';
 import { tempDir } from '../api/support.js';
 
@@ -23,7 +23,7 @@ const settings = (folder: string, env: Record<string, string> = {}) => {
 
 test('with DATABASE_URL, a backup holds no key file and says the key is PostgreSQL\'s; it restores there without one', async () => {
   const live = settings('live', { DATABASE_URL });
-  new OverlayStore(live.overlayDb).close(); // the overlay a server made; no key file beside it
+  await new OverlayStore(live.overlayDb).close(); // the overlay a server made; no key file beside it
   const { dir: backup, manifest } = await backUp(live, join(dir.path, 'backup'), () => Date.parse('2026-06-15T10:00:00Z'));
   assert.deepEqual(manifest.key_files, []);
   assert.ok(manifest.left_out.some((line) => /^the server key: with DATABASE_URL set it is kept in PostgreSQL \(schema accounts, table server_key\), not in \$OVERLAY_DB\.key; back that database up with pg_dump$/.test(line)), manifest.left_out.join('\n'));
@@ -38,6 +38,6 @@ test('with DATABASE_URL, a backup holds no key file and says the key is PostgreS
 
 test('without DATABASE_URL, a missing key file still refuses the backup', async () => {
   const live = settings('files');
-  new OverlayStore(live.overlayDb).close();
+  await new OverlayStore(live.overlayDb).close();
   await assert.rejects(backUp(live, join(dir.path, 'refused'), () => 0), /key file \S+overlay\.db\.key is missing/);
 });

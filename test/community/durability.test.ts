@@ -19,7 +19,7 @@ describe('durability', () => {
   test('the overlay database commits with WAL and synchronous=FULL', async () => {
     const s = await startService(data, new Clock(Date.parse('2026-06-15T10:00:00Z')));
     try {
-      const db = s.app.community.store.db;
+      const db = s.app.community.store.readable;
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
       assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL');
     } finally {

@@ -36,7 +36,7 @@ describe('moderation', () => {
   /** `npm run moderate -- <args> --json` on the test's databases; the server then polls for the change. */
   const run = async (...args: string[]) => {
     const result = await moderate(data, [...args, '--json'], env);
-    s.app.community.poll();
+    await s.app.community.poll();
     return result;
   };
 
@@ -137,7 +137,7 @@ describe('moderation', () => {
     assert.ok(!note.form.get('text')!.includes('555-0100'), 'the user’s note is not published');
     assert.match(note.agent, /toilets\.example\.test/);
     assert.deepEqual(await s.app.community.osmNotes!.flush(), { sent: 0, failed: 0 }, 'sent once');
-    const row = s.app.community.store.db.prepare('SELECT note_id, last_error FROM osm_notes').get();
+    const row = s.app.community.store.readable.prepare('SELECT note_id, last_error FROM osm_notes').get();
     assert.deepEqual(row, { note_id: 4201, last_error: null });
 
     const rejected = await s.post(`/api/v1/toilets/${OTHER}/reports`, { kind: 'closed' });

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { mock, test } from 'node:test';
 import { OsmNoteSender, SEND_INTERVAL_MS } from '../../src/community/osm-notes.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { tempDir } from '../support/extracts.js';
 
 test('a database that refuses writes stops the round before anything is sent; the note goes out once, later', async (t) => {
@@ -23,8 +23,8 @@ test('a database that refuses writes stops the round before anything is sent; th
   t.after(() => osm.close());
   const dir = tempDir();
   const store = new OverlayStore(join(dir.path, 'overlay.db'));
-  t.after(() => {
-    store.close();
+  t.after(async () => {
+    await store.close();
     dir.remove();
   });
   store.db.prepare('INSERT INTO osm_notes (report_id, lat, lon, text, queued_at) VALUES (1, 41.1, -8.6, ?, 0)').run('This toilet is gone.');

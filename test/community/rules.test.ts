@@ -23,13 +23,13 @@ describe('counting rules', () => {
   const vote = (id: string, votes: Record<string, string>, device: number, ip: string) =>
     s.post(`/api/v1/toilets/${id}/votes`, { votes: Object.entries(votes).map(([attribute, value]) => ({ attribute, value })), device_id: deviceId(device) }, { ip });
   /** A new UTC day as the running server sees it (its watcher recounts the windows at the turn). */
-  const setDay = (iso: string) => {
+  const setDay = async (iso: string) => {
     clock.set(iso);
-    s.app.community.poll();
+    await s.app.community.poll();
   };
 
   test('confirmations: one per toilet and address per UTC day; a repeat answers 201 with the count unchanged', async () => {
-    setDay('2026-06-15T10:00:00Z');
+    await setDay('2026-06-15T10:00:00Z');
     const first = await confirm(BARE, '192.0.2.1');
     assert.deepEqual(first.json, { id: BARE, last_confirmed_at: '2026-06-15T10:00:00.000Z', confirmations: 1 });
     clock.set('2026-06-15T23:59:59Z');
@@ -38,7 +38,7 @@ describe('counting rules', () => {
     assert.deepEqual(again.json, first.json, 'same day, same address: nothing changes');
     const other = await confirm(BARE, '192.0.2.2');
     assert.deepEqual(other.json, { id: BARE, last_confirmed_at: '2026-06-15T23:59:59.000Z', confirmations: 2 });
-    setDay('2026-06-16T00:00:00Z');
+    await setDay('2026-06-16T00:00:00Z');
     const nextDay = await confirm(BARE, '192.0.2.1');
     assert.deepEqual(nextDay.json, { id: BARE, last_confirmed_at: '2026-06-16T00:00:00.000Z', confirmations: 3 });
     const toilet = await s.toilet(BARE);
@@ -49,12 +49,12 @@ describe('counting rules', () => {
   });
 
   test('confirmations count for 12 months: through the same date a year on, not a day longer', async () => {
-    setDay('2027-06-15T12:00:00Z');
+    await setDay('2027-06-15T12:00:00Z');
     assert.equal((await s.toilet(BARE)).confirmations, 3, 'the window starts at midnight of 2026-06-15');
-    setDay('2027-06-16T00:00:00Z');
+    await setDay('2027-06-16T00:00:00Z');
     let toilet = await s.toilet(BARE);
     assert.equal(toilet.confirmations, 1, 'the two of 2026-06-15 left the window');
-    setDay('2027-06-17T00:00:00Z');
+    await setDay('2027-06-17T00:00:00Z');
     toilet = await s.toilet(BARE);
     assert.equal(toilet.confirmations, 0);
     assert.equal(toilet.last_confirmed_at, '2026-06-16T00:00:00.000Z', 'the latest confirmation is still shown');
@@ -62,7 +62,7 @@ describe('counting rules', () => {
   });
 
   test('ratings: the latest of each person counts; one new rater per address and toilet per day, Retry-After to the next UTC day', async () => {
-    setDay('2026-07-01T23:59:30Z');
+    await setDay('2026-07-01T23:59:30Z');
     assert.deepEqual((await rate(PAID, 4, 1, '192.0.2.10')).json, { id: PAID, rating: 4, cleanliness: { average: 4, count: 1 } });
     assert.deepEqual((await rate(PAID, 2, 1, '192.0.2.10')).json.cleanliness, { average: 2, count: 1 }, 'the same person again: updated, not added');
     const refused = await rate(PAID, 5, 2, '192.0.2.10');
@@ -73,13 +73,13 @@ describe('counting rules', () => {
     assert.deepEqual((await rate(PAID, 5, 2, '192.0.2.11')).json.cleanliness, { average: 3.5, count: 2 }, 'another address may add a rater');
     assert.equal((await rate(MUSEUM, 5, 2, '192.0.2.10')).status, 201, 'the limit is per toilet');
     assert.equal((await rate(PAID, 3, 2, '192.0.2.10')).status, 201, 'a known rater may rate again from any address');
-    setDay('2026-07-02T00:00:00Z');
+    await setDay('2026-07-02T00:00:00Z');
     assert.deepEqual((await rate(PAID, 1, 3, '192.0.2.10')).json.cleanliness, { average: 2, count: 3 }, 'the next UTC day the address may add one more');
     assert.equal((await rate(PAID, 1, 4, '192.0.2.10')).status, 429);
   });
 
   test('votes: two against the source value (it counts as one) replace it; the latest vote of each person counts; a tie keeps the shown value', async () => {
-    setDay('2026-08-01T09:00:00Z');
+    await setDay('2026-08-01T09:00:00Z');
     const one = await vote(PAID, { wheelchair: 'no' }, 11, '192.0.2.20');
     assert.deepEqual(one.json, { id: PAID, attributes: { wheelchair: { value: 'yes', decided: { by: 'votes', votes_for: 1, votes_total: 2, as_of: '2026-08-01' } } } });
     assert.equal((await s.toilet(PAID)).wheelchair, 'yes', 'one vote against the source: a tie, the source stays');
@@ -99,7 +99,7 @@ describe('counting rules', () => {
   });
 
   test('votes: exactly two decide a fact the source lacks; one does not', async () => {
-    setDay('2026-08-02T09:00:00Z');
+    await setDay('2026-08-02T09:00:00Z');
     const one = await vote(BARE, { changing_table: 'yes', fee_amount: '0.50 EUR' }, 21, '192.0.2.30');
     assert.deepEqual(one.json.attributes, {
       changing_table: { value: null, decided: { by: 'votes', votes_for: 0, votes_total: 1, as_of: '2026-08-02' } },
@@ -120,7 +120,7 @@ describe('counting rules', () => {
   });
 
   test('votes: values in another spelling of the source value count as the source value', async () => {
-    setDay('2026-08-03T09:00:00Z');
+    await setDay('2026-08-03T09:00:00Z');
     const hours = await vote(MUSEUM, { opening_hours: 'Tu - Su 10:00-17:30 ;PH off' }, 31, '192.0.2.40');
     assert.deepEqual(hours.json.attributes.opening_hours, { value: 'Tu-Su 10:00-17:30; PH off', decided: { by: 'votes', votes_for: 2, votes_total: 2, as_of: '2026-08-03' } });
     const gender = await vote(PAID, { gender: 'male,female' }, 31, '192.0.2.40');
@@ -130,7 +130,7 @@ describe('counting rules', () => {
   });
 
   test('votes: one new voter per address and toilet per day; known voters may vote again', async () => {
-    setDay('2026-08-04T18:00:00Z');
+    await setDay('2026-08-04T18:00:00Z');
     assert.equal((await vote(MUSEUM, { name: 'Wine Museum WC' }, 41, '192.0.2.50')).status, 201);
     const refused = await vote(MUSEUM, { name: 'Wine Museum WC' }, 42, '192.0.2.50');
     assert.equal(refused.status, 429);
@@ -140,7 +140,7 @@ describe('counting rules', () => {
   });
 
   test('existence "gone" votes never hide a toilet', async () => {
-    setDay('2026-08-05T09:00:00Z');
+    await setDay('2026-08-05T09:00:00Z');
     for (const [device, ip] of [[51, '192.0.2.60'], [52, '192.0.2.61'], [53, '192.0.2.62']] as const) {
       const answer = await vote(PAID, { existence: 'gone' }, device, ip);
       assert.equal(answer.json.attributes.existence.value, 'yes');
@@ -152,10 +152,10 @@ describe('counting rules', () => {
   });
 
   test('votes count for 24 months; then the fact is the source’s again and leaves `decided`', async () => {
-    setDay('2028-08-02T00:00:00Z');
+    await setDay('2028-08-02T00:00:00Z');
     let toilet = await s.toilet(BARE);
     assert.equal(toilet.changing_table, 'yes', 'votes of 2026-08-02 count through 2028-08-02');
-    setDay('2028-08-03T00:00:00Z');
+    await setDay('2028-08-03T00:00:00Z');
     toilet = await s.toilet(BARE);
     assert.equal(toilet.changing_table, 'unknown');
     assert.deepEqual(toilet.fee, { required: null, amount: null, currency: null });
@@ -163,7 +163,7 @@ describe('counting rules', () => {
   });
 
   test('an open report makes the toilet disputed, over every other state; the effects show in nearest, area and getToilet alike', async () => {
-    setDay('2028-09-01T09:00:00Z');
+    await setDay('2028-09-01T09:00:00Z');
     const areaPath = '/api/v1/toilets?bbox=-8.62,41.135,-8.61,41.145&limit=200';
     const cached = await s.get(areaPath); // the area answer cache keeps it for 5 minutes unless the data changes
     assert.equal(cached.json.results.find((t: { id: string }) => t.id === MUSEUM).confirmations, 0);
@@ -185,7 +185,7 @@ describe('counting rules', () => {
   });
 
   test('no raw address or device id is stored; yesterday’s address hashes and key are gone', async () => {
-    const db = s.app.community.store.db;
+    const db = s.app.community.store.readable;
     const everything = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
       .pluck()

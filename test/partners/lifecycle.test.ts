@@ -43,7 +43,7 @@ describe('a listing follows its toilet and its account', () => {
     const listed = await runningListing(service, toilets[0], 'Gone Cafe', '198.51.100.100');
     assert.notEqual((await service.toilet(toilets[0])).partner, null);
     assert.equal((await moderate(data, ['gone', toilets[0], '--reason', 'demolished'])).status, 0);
-    service.app.community.poll();
+    await service.app.community.poll();
     assert.equal((await service.get(`/api/v1/toilets/${toilets[0]}`)).status, 404);
     const shown = await dashboard(listed);
     assert.equal(shown.toilet_state, 'gone');
@@ -52,7 +52,7 @@ describe('a listing follows its toilet and its account', () => {
     assert.deepEqual((await events(listed)).at(-1), { type: 'partner.profile.updated', toilet: toilets[0], changed: ['toilet_state'], by: 'map_data', toilet_state: 'gone' });
 
     assert.equal((await moderate(data, ['unlock', toilets[0], 'existence', '--reason', 'still there'])).status, 0);
-    service.app.community.poll();
+    await service.app.community.poll();
     assert.equal((await service.toilet(toilets[0])).partner.name, 'Gone Cafe');
     assert.equal((await dashboard(listed)).toilet_state, 'present');
   });

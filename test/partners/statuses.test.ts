@@ -82,7 +82,7 @@ describe('claimToilet and updatePartnerProfile statuses', () => {
 
   test('a toilet marked gone by a moderator cannot be claimed (404)', async () => {
     const toilet = toilets[2];
-    service.app.community.store.db.prepare("INSERT INTO locks (toilet_id, attribute, value, at) VALUES (?, 'existence', 'gone', ?)").run(toilet, clock.ms);
+    service.app.community.store.readable.prepare("INSERT INTO locks (toilet_id, attribute, value, at) VALUES (?, 'existence', 'gone', ?)").run(toilet, clock.ms);
     service.app.catalog.refreshOverlays([toilet]);
     const { browser } = await claimAs(service, toilets[3], 'Kiosk Gone Test', '198.51.100.42');
     const refused = await browser.request('POST', `/toilets/${toilet}/claims`, { body: { business_name: 'Kiosk', contact_email: 'k@example.org' } });

@@ -16,7 +16,7 @@ import { serviceHooks } from '../../src/api/server-hooks.js';
 import { Heartbeats, HEALTH_SILENT_MS, registerHealthRoute } from '../../src/api/health.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { userVersion } from '../../src/storage/migrations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tf-health-'));
@@ -56,7 +56,7 @@ test('a read thread answers /healthz 503 naming the main thread once it has been
   }
 });
 
-test('overlay step 2 brings a version-1 file up with its rows, and the readiness probe writes', () => {
+test('overlay step 2 brings a version-1 file up with its rows, and the readiness probe writes', async () => {
   const path = join(dir, 'overlay.db');
   const old = openDatabase(path, { name: 'overlay database', migrations: OVERLAY_MIGRATIONS.slice(0, 1) });
   old.prepare('INSERT INTO confirmations (toilet_id, at) VALUES (?, ?)').run('n1685061947', 1_700_000_000_000);
@@ -66,10 +66,10 @@ test('overlay step 2 brings a version-1 file up with its rows, and the readiness
   try {
     assert.equal(userVersion(store.db), 2);
     assert.deepEqual(store.db.prepare('SELECT toilet_id, at FROM confirmations').all(), [{ toilet_id: 'n1685061947', at: 1_700_000_000_000 }]);
-    store.probeWrite(1_800_000_000_000);
-    store.probeWrite(1_800_000_005_000);
+    await store.probeWrite(1_800_000_000_000);
+    await store.probeWrite(1_800_000_005_000);
   } finally {
-    store.close();
+    await store.close();
   }
   const db = new Database(path, { readonly: true });
   assert.deepEqual(db.prepare('SELECT id, probed_at FROM readiness_probe').all(), [{ id: 1, probed_at: 1_800_000_005_000 }]);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { ACCOUNTS_DATABASE, ACCOUNTS_MIGRATIONS } from '../../src/databases.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
@@ -57,7 +57,7 @@ before(() => {
 after(() => data.remove());
 
 test('an overlay database from a newer release: the server, npm run moderate and npm run dump refuse it and leave it as it was', async () => {
-  new OverlayStore(data.overlayDb).close();
+  await new OverlayStore(data.overlayDb).close();
   const known = latestVersion(OVERLAY_MIGRATIONS);
   setVersion(data.overlayDb, known + 1);
   const refusal = `cannot open the overlay database ${data.overlayDb}: it has layout version ${known + 1}, newer than this release of the service knows (${known}): ${WHAT_TO_DO}`;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { OVERLAY_MIGRATIONS } from '../../src/community/migrations.js';
 import { latestVersion, userVersion } from '../../src/storage/migrations.js';
 import { Clock, dump, importedData, moderate, startService, TEST_START, type Data, type Service } from '../community/support.js';
@@ -78,7 +78,7 @@ test('npm run dump brings the old file to the latest version with every row and 
   assert.equal(migrated.layout.length, fixture.layout.length + 1);
 
   const fresh = join(data.dir, 'fresh-overlay.db');
-  new OverlayStore(fresh).close();
+  await new OverlayStore(fresh).close();
   assert.deepEqual(contents(fresh).layout, migrated.layout, 'a new file gets the same layout');
   assert.equal(existsSync(join(data.dir, 'accounts.db')), false, 'the dump never opens the accounts database');
 });

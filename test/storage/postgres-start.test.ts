@@ -88,7 +88,7 @@ describe('npm start with DATABASE_URL', { skip: noPostgres }, () => {
       const notes = server.startLog().split('\n').filter((line) => line.includes('DATABASE_URL is set'));
       assert.equal(notes.length, 1, server.startLog());
       const note = JSON.parse(notes[0]).message;
-      assert.match(note, new RegExp(`^DATABASE_URL is set: the server key is kept in PostgreSQL \\(postgresql://toilet_service:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/toilets\\); still in SQLite files of this replica, not shared with others: contributions and moderation in OVERLAY_DB \\(`));
+      assert.match(note, new RegExp(`^DATABASE_URL is set: the server key, contributions, moderation and the OSM note outbox are kept in PostgreSQL \\(postgresql://toilet_service:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/toilets\\); still in SQLite files of this replica, not shared with others: accounts, sessions and passkeys, .* in ACCOUNTS_DB \\(`));
       assert.ok(!server.startLog().includes(PASSWORD) && !server.stderr().includes(PASSWORD));
       assert.equal(cluster.psql('SELECT length(key) FROM accounts.server_key', url.replace(`toilet_service:${PASSWORD}`, 'toilet_test')).trim(), '32');
     } finally {

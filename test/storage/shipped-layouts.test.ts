@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
-import { OverlayStore } from '../../src/community/store.js';
+import { SqliteOverlayStore as OverlayStore } from '../../src/community/sqlite-store.js';
 import { ACCOUNTS_DATABASE } from '../../src/databases.js';
 import { userVersion } from '../../src/storage/migrations.js';
 import { tempDir } from '../support/extracts.js';

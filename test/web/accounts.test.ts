@@ -14,6 +14,7 @@ import { DESKTOP, inspect, person as personIn, PHONE, shots, signUp as signUpOn,
 import { serviceClient } from '../community/support.js';
 import { AccountModeration } from '../../src/moderation/account-moderation.js';
 import { Moderation } from '../../src/moderation/moderation.js';
+import { moderationStoreOf } from '../../src/moderation/store-choice.js';
 import { checkRegistration, clientRow } from '../../src/oauth/clients.js';
 import { createHash } from 'node:crypto';
 import { runNow } from '../../src/storage/steps.js';
@@ -186,7 +187,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       assert.equal(await page.locator('.queue-item', { hasText: submission }).count(), 0, 'gone from the queue');
       await page.locator('.log li', { hasText: `approve ${submission}` }).waitFor();
       assert.equal((await page.request.get(`${site.base}/api/v1/toilets/${toilet}`)).status(), 200, 'served at once');
-      const logged = site.app.community.store.db.prepare('SELECT details FROM moderation_log WHERE target = ?').pluck().get(submission) as string;
+      const logged = site.app.community.store.readable.prepare('SELECT details FROM moderation_log WHERE target = ?').pluck().get(submission) as string;
       assert.equal(JSON.parse(logged).by, account.id);
       await p.context.close();
     });
@@ -197,7 +198,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
     const lost = await person(PHONE);
     await signUp(lost, 'Lin');
     const account = await (await lost.page.request.get(`${site.base}/api/v1/account`)).json();
-    const link = await new AccountModeration(new Moderation(site.app.community.store, site.app.catalog, () => nowMs, { baseUrl: site.base, osmNotesApi: null }), site.app.accounts.store, () => nowMs, site.base).recoveryLink(account.id, 'lost phone');
+    const link = await new AccountModeration(new Moderation(moderationStoreOf(site.app.community.store), site.app.catalog, () => nowMs, { baseUrl: site.base, osmNotesApi: null }), site.app.accounts.store, () => nowMs, site.base).recoveryLink(account.id, 'lost phone');
 
     const found = await person(DESKTOP);
     await found.page.goto(link.url);

@@ -120,7 +120,7 @@ describe('partner pages in a browser', { skip: browserPath === null ? 'chromium 
     await item.getByRole('button', { name: 'Approve' }).click();
     await mod.page.getByText(/^Done: approved clm_[0-9a-f]{24}: listing pl_[0-9a-f]{32} on n4316767608 shows as "Café de Paris Monte-Carlo" once a plan runs$/).waitFor();
     assert.equal(await mod.page.locator('.queue-item', { hasText: 'Cafe de Paris' }).count(), 0, 'gone from the queue');
-    const logged = site.app.community.store.db.prepare("SELECT details FROM moderation_log WHERE action = 'approve_claim'").pluck().get() as string;
+    const logged = site.app.community.store.readable.prepare("SELECT details FROM moderation_log WHERE action = 'approve_claim'").pluck().get() as string;
     assert.deepEqual(JSON.parse(logged), { name: 'Café de Paris Monte-Carlo', by: modAccount.id }, 'logged as the command line logs it, with the moderator');
 
     // approved, no plan yet: the dashboard says so and offers no label form
