@@ -109,8 +109,10 @@ export function fileStorage(config: Config): Storage {
  * DATABASE_URL PostgreSQL, each with what is refused while it cannot take a write.
  */
 export function storeProbes(storage: Storage, community: Community, accountsDb: Database.Database): StoreProbe[] {
+  const overlayFile: StoreProbe = { store: 'overlay database', refused: 'Contributions', trouble: async () => community.writeTrouble() };
   const files: StoreProbe[] = [
-    { store: 'overlay database', refused: 'Contributions', trouble: async () => community.writeTrouble() },
+    // the overlay in PostgreSQL is the database's probe below
+    ...(storage.overlay === null ? [overlayFile] : []),
     { store: 'accounts database', refused: 'Sign-ups, sign-ins, business claims, partner payments and app connections', trouble: () => troubleOf(() => writeVersionBack(accountsDb)) },
   ];
   const { postgres } = storage;

@@ -28,7 +28,7 @@ export function isDiskFull(error: unknown): boolean {
 
 /** What keeps the storage from working, in a few words for a client and the log; null for other errors. */
 export function storageTrouble(error: unknown): string | null {
-  if (unreachable(error)) return 'the database server cannot be reached';
+  if (unreachable(error)) return 'the PostgreSQL server cannot be reached';
   const code = errorCode(error);
   if (code === null) return null;
   if (FULL.has(code)) return 'the disk is full';

@@ -19,7 +19,7 @@ import { storageTrouble } from '../../src/storage/errors.js';
 import pg from 'pg';
 
 const LOCKED = 'the database is locked by another process';
-const UNREACHABLE = 'the database server cannot be reached';
+const UNREACHABLE = 'the PostgreSQL server cannot be reached';
 
 async function readiness(url: string): Promise<{ status: number; retryAfter: string | null; body: { detail?: string; status?: string } }> {
   const answer = await fetch(`${url}/readyz`);
@@ -129,7 +129,7 @@ test('PostgreSQL shut down: /readyz and /status name it, reads go on, and it is 
     const ready = await readiness(served.origin);
     assert.equal(ready.status, 503);
     assert.match(ready.body.detail!, new RegExp(`^The PostgreSQL database postgresql://toilet_test@127\\.0\\.0\\.1:${cluster.port}/faults cannot take a write: ${UNREACHABLE}\\.`));
-    assert.deepEqual(await degraded(served.origin), [{ store: `PostgreSQL database postgresql://toilet_test@127.0.0.1:${cluster.port}/faults`, trouble: UNREACHABLE, refused: 'Writes of the server key' }]);
+    assert.deepEqual(await degraded(served.origin), [{ store: `PostgreSQL database postgresql://toilet_test@127.0.0.1:${cluster.port}/faults`, trouble: UNREACHABLE, refused: 'Writes of the server key, contributions, moderation and the OSM note outbox' }]);
     assert.equal(await nearest(served.origin), 200, 'reads answer from memory');
     // what the driver says, on a connection the shutdown ended and on a new one, is a store that cannot be reached
     const failure = (query: Promise<unknown>) => query.then(() => assert.fail('the stopped server answered'), (error: unknown) => error);

@@ -97,7 +97,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     resume: start,
     stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+        // a test that failed while the server was paused left it stopped: only the folder is left to remove
+        if (existsSync(join(data, 'postmaster.pid'))) run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
