@@ -34,15 +34,20 @@ function applied(url: string, schema: string): string[] {
   return psqlAt(url, `SELECT name FROM ${schema}.layout_steps ORDER BY name`);
 }
 
+/** The names of this release's steps of a schema, as layout_steps records them. */
+function stepsOf(schema: string): string[] {
+  return POSTGRES_SCHEMAS.find((candidate) => candidate.name === schema)!.steps.map((step) => `${String(step.version).padStart(4, '0')} ${step.name}`);
+}
+
 test('three replicas starting together on an empty database apply each step once', { skip: noPostgres }, async () => {
   const url = cluster.database('replicas');
   const opened = await Promise.all([1, 2, 3].map(() => PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG)));
   try {
-    assert.deepEqual(applied(url, 'accounts'), ['0001 server key']);
+    assert.deepEqual(applied(url, 'accounts'), ['0001 server key', '0002 accounts, passkeys, sessions, challenges, recovery links', '0003 account event log']);
     assert.deepEqual(applied(url, 'overlay'), ['0001 contributions, moderation, OSM notes and the change log']);
     const again = await PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG);
     await again.close();
-    assert.deepEqual(applied(url, 'accounts'), ['0001 server key'], 'a later start applies nothing');
+    assert.deepEqual(applied(url, 'accounts'), stepsOf('accounts'), 'a later start applies nothing');
   } finally {
     await Promise.all(opened.map((database) => database.close()));
   }
@@ -51,13 +56,14 @@ test('three replicas starting together on an empty database apply each step once
 test('a schema with a step this release does not know is refused with what to do, and left as it was', { skip: noPostgres }, async () => {
   const url = cluster.database('newer');
   await (await PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG)).close();
-  psqlAt(url, "INSERT INTO accounts.layout_steps (name, timestamp) VALUES ('0002 a later release''s table', '2027-01-01T00:00:00.000Z')");
+  const later = `${String(stepsOf('accounts').length + 1).padStart(4, '0')} a later release's table`;
+  psqlAt(url, `INSERT INTO accounts.layout_steps (name, timestamp) VALUES ('${later.replace("'", "''")}', '2027-01-01T00:00:00.000Z')`);
   await assert.rejects(PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG), (error: Error) => {
     assert.ok(error instanceof NewerDatabaseError, error.message);
-    assert.match(error.message, /^cannot use the PostgreSQL database postgresql:\/\/toilet_test@127\.0\.0\.1:\d+\/newer: schema accounts has layout steps this release of the service does not know \(0002 a later release's table\): a newer release wrote it\. Run that release again \(upgrade the service\), or restore a dump \(pg_dump\) made before the upgrade$/);
+    assert.match(error.message, /^cannot use the PostgreSQL database postgresql:\/\/toilet_test@127\.0\.0\.1:\d+\/newer: schema accounts has layout steps this release of the service does not know \(\d{4} a later release's table\): a newer release wrote it\. Run that release again \(upgrade the service\), or restore a dump \(pg_dump\) made before the upgrade$/);
     return true;
   });
-  assert.deepEqual(applied(url, 'accounts'), ['0001 server key', "0002 a later release's table"]);
+  assert.deepEqual(applied(url, 'accounts'), [...stepsOf('accounts'), later]);
 });
 
 test("a newer release's step that only adds is read by this release as it is; one after it that older code cannot read is refused", { skip: noPostgres }, async () => {
