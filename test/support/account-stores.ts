@@ -3,6 +3,7 @@
 // its own connection(s): the accounts, the event log, the partner and billing stores, as app.ts puts them
 // together. Two open() of one place race as two replicas (or a server and the moderation command) do.
 import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-store.js';
 import { SqliteAccountEventLog, type AccountEventLog } from '../../src/accounts/event-log.js';
@@ -18,7 +19,10 @@ import type { BillingStore } from '../../src/billing/store.js';
 import { ACCOUNTS_DATABASE, POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { postgresUrl } from '../../src/config-values.js';
-import { noPostgres, type TestPostgres } from './postgres.js';
+import { PartnerClaims } from '../../src/partners/claims.js';
+import type { SnapshotHolder } from '../../src/toilets/snapshot.js';
+import { tempDir } from './extracts.js';
+import { fileCluster, noPostgres, type TestPostgres } from './postgres.js';
 
 /** One process's stores over a place. */
 export interface AccountSide {
@@ -90,4 +94,37 @@ export async function anAccount(accounts: AccountsStore, atMs: number): Promise<
   const session = { token_hash: secretHash(`token-${id}`), account_id: id, created_at: atMs, last_seen_at: atMs, verified_at: atMs, device: null };
   await accounts.createAccount({ id, user_handle: Buffer.from(id), display_name: `Business ${made}`, email: null, created_at: atMs }, passkey, session);
   return id;
+}
+
+/** Two processes over one fresh place of an engine, opened before the suite's first test. */
+export interface TwoProcesses {
+  readonly a: AccountSide;
+  readonly b: AccountSide;
+}
+
+/** Runs `suite` once per engine (a describe each), with two processes over a place of its own, at the clock `now`. */
+export function onEachEngine(name: string, now: () => number, suite: (sides: TwoProcesses) => void): void {
+  const dir = tempDir(name);
+  after(() => dir.remove());
+  const postgres = fileCluster();
+  for (const engine of engines(dir.path, () => postgres.cluster, now)) {
+    describe(engine.name, { skip: engine.skip }, () => {
+      let place: Place | undefined;
+      const opened: AccountSide[] = [];
+      before(async () => {
+        place = await engine.place();
+        opened.push(await place.open(), await place.open());
+      });
+      after(() => place?.close());
+      suite({ get a() { return opened[0]; }, get b() { return opened[1]; } });
+    });
+  }
+}
+
+/** Every toilet id is served, under that id alone. */
+const EVERY_TOILET = { snapshot: { rowOf: () => 0, aliases: (id: string) => [id], currentId: (id: string) => id } } as unknown as SnapshotHolder;
+
+/** The claims of a process (every toilet served), at the clock `now`. */
+export function claimsOf(side: AccountSide, now: () => number): PartnerClaims {
+  return new PartnerClaims({ store: side.partners, now, toilets: EVERY_TOILET, changed: () => {} });
 }
