@@ -1,6 +1,6 @@
 // The stores of the accounts side in both engines, for tests that run the same checks on each: a place (an
 // ACCOUNTS_DB file, or a PostgreSQL database of the test cluster) and open(), one more process over it with
-// its own connection(s): the accounts, the event log, the partner and billing stores, as app.ts puts them
+// its own connection(s): the accounts, the event log, the partner, billing and OAuth stores, as app.ts puts them
 // together. Two open() of one place race as two replicas (or a server and the moderation command) do.
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
@@ -16,6 +16,9 @@ import type { PartnerStore } from '../../src/partners/store.js';
 import { SqliteBillingStore } from '../../src/billing/sqlite-store.js';
 import { PostgresBillingStore } from '../../src/billing/postgres-store.js';
 import type { BillingStore } from '../../src/billing/store.js';
+import { SqliteOAuthStore } from '../../src/oauth/sqlite-store.js';
+import { PostgresOAuthStore } from '../../src/oauth/postgres-store.js';
+import type { OAuthStore } from '../../src/oauth/store.js';
 import { ACCOUNTS_DATABASE, POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { postgresUrl } from '../../src/config-values.js';
@@ -30,6 +33,7 @@ export interface AccountSide {
   events: AccountEventLog;
   partners: PartnerStore;
   billing: BillingStore;
+  oauth: OAuthStore;
 }
 
 export interface Place {
@@ -58,7 +62,7 @@ export function engines(dir: string, cluster: () => TestPostgres, now: () => num
           opened.push(accounts);
           const events = new SqliteAccountEventLog(accounts.db, now);
           const partners = new SqlitePartnerStore(accounts, events);
-          return { accounts, events, partners, billing: new SqliteBillingStore(accounts, partners.tables) };
+          return { accounts, events, partners, billing: new SqliteBillingStore(accounts, partners.tables), oauth: new SqliteOAuthStore(accounts.db) };
         },
         close: async () => void (await Promise.all(opened.map((store) => store.close()))),
       };
@@ -76,7 +80,8 @@ export function engines(dir: string, cluster: () => TestPostgres, now: () => num
           opened.push(database);
           const events = new PostgresAccountEventLog(database.schema<EventLogTables>('accounts'), now);
           const partners = await PostgresPartnerStore.open(database.schema<unknown>('accounts'), events);
-          return { accounts: new PostgresAccountsStore(database.schema<AccountsTables>('accounts')), events, partners, billing: new PostgresBillingStore(partners) };
+          const accounts = new PostgresAccountsStore(database.schema<AccountsTables>('accounts'));
+          return { accounts, events, partners, billing: new PostgresBillingStore(partners), oauth: new PostgresOAuthStore(database.schema<unknown>('accounts')) };
         },
         close: async () => void (await Promise.all(opened.map((database) => database.close()))),
       };
