@@ -32,7 +32,7 @@ async function outcomes<T>(promises: Promise<T>[]): Promise<(T | string)[]> {
 
 const byText = (x: unknown, y: unknown) => String(x).localeCompare(String(y));
 
-onEachEngine('toilet-partner-stores', now, (sides) => {
+onEachEngine('toilet-partner-stores', now, (sides, engine) => {
 
   test("one account's two claims of a toilet through two processes at once: one is kept, the other refused", async () => {
     const owner = await anAccount(sides.a.accounts, T0);
@@ -90,5 +90,35 @@ onEachEngine('toilet-partner-stores', now, (sides) => {
     assert.notEqual(await sides.b.partners.dataVersion(), version, "the other process's commit moves the version");
     assert.equal(sides.b.partners.showing.on([toilet])?.id, made.listing);
     assert.ok(sides.b.partners.showing.all().some((listing) => listing.id === made.listing && listing.claim_status === 'approved'));
+  });
+
+  // a SQLite transaction cannot wait inside (its work must not yield): the file's writers exclude each other
+  test('event-log entries commit in seq order: a later append waits for the earlier one to commit', { skip: engine.name.startsWith('PostgreSQL') ? false : 'PostgreSQL only' }, async () => {
+    const { a, b } = sides;
+    const owner = await anAccount(a.accounts, T0);
+    const made = await claimsOf(a).claim(owner, aToilet(), REQUEST);
+    const start = await a.events.lastSeq();
+    const event = { account: owner, type: 'partner.profile.updated' as const, listing: made.listing, toilet: null, data: {} };
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let appended = () => {};
+    const first = a.partners.transaction(function* (t) {
+      yield* t.appendEvent(event);
+      appended();
+      yield held;
+    });
+    await new Promise<void>((resolve) => (appended = resolve));
+    let secondDone = false;
+    const second = b.partners.transaction((t) => t.appendEvent(event)).then(() => (secondDone = true));
+    // time for the later append to commit if it did not wait (with the lock it waits whatever the time: the
+    // test cannot fail on a slow machine, only pass without the lock there)
+    await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 300))]);
+    const seen = await b.events.read({ after: start, account: owner, limit: 10 }).finally(() => setImmediate(release));
+    const done = secondDone;
+    await Promise.all([first, second]);
+    assert.deepEqual([seen.length, done], [0, false], 'nothing after the open append shows, and the later one waits');
+    const entries = await b.events.read({ after: start, account: owner, limit: 10 });
+    assert.equal(entries.length, 2);
+    assert.ok(entries[0].seq < entries[1].seq);
   });
 });

@@ -107,8 +107,8 @@ export interface TwoProcesses {
   readonly b: AccountSide;
 }
 
-/** Runs `suite` once per engine (a describe each), with two processes over a place of its own, at the clock `now`. */
-export function onEachEngine(name: string, now: () => number, suite: (sides: TwoProcesses) => void): void {
+/** Runs `suite` once per engine (a describe each, told which), with two processes over a place of its own, at the clock `now`. */
+export function onEachEngine(name: string, now: () => number, suite: (sides: TwoProcesses, engine: Engine) => void): void {
   const dir = tempDir(name);
   after(() => dir.remove());
   const postgres = fileCluster();
@@ -121,7 +121,7 @@ export function onEachEngine(name: string, now: () => number, suite: (sides: Two
         opened.push(await place.open(), await place.open());
       });
       after(() => place?.close());
-      suite({ get a() { return opened[0]; }, get b() { return opened[1]; } });
+      suite({ get a() { return opened[0]; }, get b() { return opened[1]; } }, engine);
     });
   }
 }
