@@ -43,11 +43,12 @@ interface StoreEntry {
 
 /**
  * The accounts core. Its PostgreSQL implementation is built (src/accounts/postgres-store.ts) and tested
- * (test/accounts/stores.test.ts, postgres-http.test.ts), but it stays in ACCOUNTS_DB until the partners',
- * OAuth's and billing's stores and the account events move as well: their tables reference the accounts
- * (foreign keys, ON DELETE CASCADE) and share its transactions (sign-out everywhere and recovery end the
- * OAuth grants, a claim's change appends to the event log), so moving it alone would split one account
- * across two databases. Then this becomes true together with theirs.
+ * (test/accounts/stores.test.ts, postgres-http.test.ts), as are the partners', billing's and OAuth's
+ * (src/<folder>/postgres-store.ts, test/<folder>/stores.test.ts), but it stays in ACCOUNTS_DB until the
+ * account events' store has one too and the app is assembled with them all: their tables reference the
+ * accounts (foreign keys, ON DELETE CASCADE) and share its transactions (sign-out everywhere and recovery
+ * end the OAuth grants, a claim's change appends to the event log), so moving it alone would split one
+ * account across two databases. Then this becomes true together with theirs (src/storage/README.md).
  */
 const ACCOUNTS_STORE: StoreEntry = { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false };
 

@@ -1,8 +1,8 @@
 // The account event log in PostgreSQL's accounts schema (event-log.ts says what it is; its table:
 // postgres-tables.ts, the schema's step 3). `seq` is an identity column: never used twice, though a transaction that rolls back
-// leaves a gap, and entries of concurrent transactions may commit out of seq order; a reader that keeps its
-// place by "after seq" must read only below the oldest seq still being written (left for when the partners'
-// store, the writer, moves here).
+// leaves a gap. Entries commit in seq order: an append first takes the log's lock (a transaction advisory
+// lock, held until the change it reports commits), so a reader that keeps its place by "after seq" (the
+// relay, a feed's cursor) never finds a smaller seq committed after it read a larger one.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { EventLogTables } from './postgres-tables.js';
 import { ACCOUNT_EVENT_RETENTION_MS, checkReadLimit, type AccountEvent, type AccountEventLog, type AccountEventQuery, type NewAccountEvent } from './event-log.js';
@@ -15,6 +15,7 @@ export class PostgresAccountEventLog implements AccountEventLog {
 
   /** Appends an entry inside `tx`, the transaction of the change it reports (of the accounts schema): its seq. */
   async append(tx: Transaction<EventLogTables>, event: NewAccountEvent): Promise<number> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('toilet-finder account events'))`.execute(tx);
     const row = await tx
       .insertInto('account_events')
       .values({ account_id: event.account, type: event.type, listing_id: event.listing, toilet_id: event.toilet, data: JSON.stringify(event.data), created_at: this.now() })
