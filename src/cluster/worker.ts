@@ -21,7 +21,8 @@ export class ClusterWorker {
   private jobs: readonly BackgroundJob[] = [];
 
   constructor(
-    private readonly lease: WorkerLease | null,
+    /** The lease with DATABASE_URL (its events: `taken`, `lost`, `tried`); null without it. */
+    readonly lease: WorkerLease | null,
     private readonly log: Logger,
   ) {}
 
