@@ -3,6 +3,7 @@
 // OpenStreetMap API on loopback. Only the lease holder runs the shared jobs, so each queued note reaches the
 // stand-in once, from it; when the holder closes (the lease given up) or is SIGKILLed (the lease left to
 // expire: WORKER_LEASE_SECONDS=2), the other replica takes the lease and sends what was queued meanwhile.
+// A holder cut off from PostgreSQL stops by its own (injected) clock before the lease expires.
 // Every wait is for an event (a lease's try, a note arriving); the timeouts are hang guards only.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -10,11 +11,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Clock, importedData, serve, startMain, TEST_ENV, TEST_START, type Data, type Served } from '../support/server.js';
+import { Clock, importedData, serve, SILENT, startMain, TEST_ENV, TEST_START, type Data, type Served } from '../support/server.js';
 import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { postgresUrl } from '../../src/config-values.js';
+import { WorkerLease } from '../../src/cluster/worker-lease.js';
 import type { App } from '../../src/app.js';
 
 const HANG_GUARD_MS = 60_000;
@@ -169,5 +171,31 @@ test('the lease holder SIGKILLed: the other replica takes the lease once it expi
   } finally {
     if (killed.child.exitCode === null && killed.child.signalCode === null) killed.child.kill('SIGKILL');
     await b?.close();
+  }
+});
+
+test('a holder that cannot renew (PostgreSQL down) gives the work up by its own clock before the lease expires, and takes it back after', { skip: noPostgres }, async () => {
+  const url = cluster!.database('worker_fence');
+  const database = await PostgresDatabase.open(postgresUrl(url)!, POSTGRES_SCHEMAS, () => {});
+  const clock = new Clock(Date.parse(TEST_START));
+  const lease = new WorkerLease({ db: database.schema('cluster'), ttlMs: 2000, now: clock.now, log: SILENT });
+  const tried = () => guarded(once(lease, 'tried'), 'the lease was never tried');
+  try {
+    lease.start();
+    await tried();
+    assert.equal(lease.held, true);
+    cluster!.pause();
+    while (lease.status().last_error === null) await tried(); // a try under way may still have answered
+    assert.equal(lease.held, true, 'a failed renewal alone does not end the holding');
+    const lost = guarded(once(lease, 'lost'), 'the holder never gave the lease up');
+    clock.ms += 1500; // three quarters of the TTL since the last renewal: another replica may take it a quarter later
+    await lost;
+    assert.equal(lease.held, false);
+    cluster!.resume();
+    await guarded(once(lease, 'taken'), 'the holder never took its lease back');
+    assert.equal(lease.status().last_error, null);
+  } finally {
+    await lease.close();
+    await database.close();
   }
 });
