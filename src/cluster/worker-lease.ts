@@ -75,14 +75,18 @@ export class WorkerLease extends EventEmitter {
     return { replica: this.replica, holder: this.holder, ttl_seconds: this.options.ttlMs / 1000, last_error: this.lastError };
   }
 
-  /** Stops trying; gives the lease up (the row deleted, so another replica takes it at its next try). */
+  /**
+   * Stops trying; gives the lease up (the row deleted, so another replica takes it at its next try). Waits
+   * for PostgreSQL a quarter of the TTL at most: a shutdown never hangs on it, and the lease expires anyway.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.trying;
+    const patience = this.options.ttlMs / 4;
+    await within(this.trying, patience);
     if (!this.holding) return;
     this.lose('this replica is stopping');
-    await sql`DELETE FROM cluster.leases WHERE name = ${WORKER} AND holder = ${this.replica}`.execute(this.options.db).catch(() => undefined); // it expires anyway
+    await within(sql`DELETE FROM cluster.leases WHERE name = ${WORKER} AND holder = ${this.replica}`.execute(this.options.db).catch(() => undefined), patience);
   }
 
   private tick(): void {
@@ -149,4 +153,11 @@ export class WorkerLease extends EventEmitter {
     this.lastError = null;
     this.options.log.info('the worker lease is read in PostgreSQL again');
   }
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever is first. */
+async function within(promise: Promise<unknown> | null, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise?.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -199,3 +199,14 @@ test('a holder that cannot renew (PostgreSQL down) gives the work up by its own 
     await database.close();
   }
 });
+
+test('a database the release before wrote (no cluster schema) gains the lease table at the next start', { skip: noPostgres }, async () => {
+  const url = cluster!.database('worker_upgrade');
+  const before = POSTGRES_SCHEMAS.filter((schema) => schema.name !== 'cluster');
+  await (await PostgresDatabase.open(postgresUrl(url)!, before, () => {})).close();
+  cluster!.psql("INSERT INTO overlay.osm_notes (report_id, lat, lon, text, queued_at) VALUES (1, 41.15, -8.61, 'kept', 0)", url);
+  await migrated(url);
+  assert.equal(cluster!.psql('SELECT count(*) FROM cluster.leases', url).trim(), '0');
+  assert.equal(cluster!.psql('SELECT name FROM cluster.layout_steps', url).trim(), '0001 the worker lease');
+  assert.equal(cluster!.psql('SELECT text FROM overlay.osm_notes', url).trim(), 'kept', 'the other schemas as they were');
+});
