@@ -129,7 +129,8 @@ export class WorkerLease extends EventEmitter {
 
   private take(expiresAtMs: number): void {
     this.expiresAtMs = expiresAtMs;
-    if (this.holding) return;
+    // a renewal that answered too late to be worth holding on: the next try renews afresh
+    if (this.holding || this.options.now() >= expiresAtMs - this.options.ttlMs / 4) return;
     this.holding = true;
     this.options.log.info(`this replica (${this.replica}) is the cluster's worker now: it runs the background work over the shared state`);
     this.emit('taken');
