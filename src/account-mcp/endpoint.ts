@@ -6,7 +6,7 @@
 // grant (src/oauth), so a revoked grant or a deleted account stops the next request. Discovery and lists
 // are private and never cached (ttlMs 0): what they hold depends on the caller and on the relay's state.
 import type { AuthInfo, McpServer, OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { GuardChain } from '../api/guards.js';
+import { GuardChain, type Refusal } from '../api/guards.js';
 import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
 import { storageTrouble } from '../storage/errors.js';
 import type { Limits } from '../api/limits.js';
@@ -16,7 +16,7 @@ import { toWebRequest } from '../http/fetch-bridge.js';
 import type { Problems } from '../http/problem.js';
 import type { HttpRequestInfo, HttpServer } from '../http/server.js';
 import type { Logger } from '../log.js';
-import { headerPairs, parseBody, refusalResponse, withHeaders, type HeaderPair } from '../mcp/json-rpc.js';
+import { headerPairs, parseBody, refusalError, refusalResponse, withHeaders, type HeaderPair, type JsonRpcError } from '../mcp/json-rpc.js';
 import { MAX_MCP_BODY_BYTES } from '../mcp/operations.js';
 import { SERVER_INFO } from '../mcp/server-card.js';
 import { mcpSdk, type McpSdk } from '../mcp/sdk.js';
@@ -65,6 +65,29 @@ const CORS = new CorsPolicy({
 const INSTRUCTIONS =
   "Acts for one account of the Public Toilet Finder, with the account's OAuth access token: get_my_partner_listings reads its partner claims and listings " +
   '(claim status, plan, profile). Read-only: nothing here changes the account. Account events, when advertised, report claim status and profile changes by webhook.';
+
+/** What a request answers while the store cannot be reached: what cannot be done now, why, and when to send again. */
+function unavailable(what: string, trouble: string): Refusal {
+  const detail = `${what}: the service cannot read or store anything (${trouble}). Send the request again in ${STORAGE_RETRY_SECONDS} seconds`;
+  return { slug: 'unavailable', detail, retryAfterSeconds: STORAGE_RETRY_SECONDS };
+}
+
+/** The requests whose handler met storage trouble (storeUnavailable), answered 503 once the handler returned. */
+const troubled = new WeakMap<AuthInfo, { trouble: string; refusal: Refusal; error: string }>();
+
+/**
+ * For a handler of this endpoint that met `error`: when it is storage trouble (src/storage/errors.ts), the
+ * JSON-RPC error every /mcp/account request answers for it (-32000 saying `what` cannot be done now, why,
+ * and `retry_after_seconds`), for the handler to throw; the endpoint then answers the request 503 with
+ * Retry-After, as it answers a token it cannot look up. null for any other error: the handler's own.
+ */
+export function storeUnavailable(authInfo: AuthInfo | undefined, error: unknown, what: string): JsonRpcError | null {
+  const trouble = storageTrouble(error);
+  if (trouble === null) return null;
+  const refusal = unavailable(what, trouble);
+  if (authInfo !== undefined) troubled.set(authInfo, { trouble, refusal, error: String(error) });
+  return refusalError(refusal);
+}
 
 /** The principal of a verified request (set by the verifier below). */
 export function principalOf(authInfo: AuthInfo | undefined): Principal {
@@ -121,12 +144,16 @@ export function registerAccountMcp(server: HttpServer, deps: AccountMcpDeps): Ac
       if (trouble === null) return withHeaders(bearerAuthChallengeResponse(error, bearer), [...rateHeaders, ['Cache-Control', 'no-store']]);
       // the token could not be looked up: a JSON-RPC error with Retry-After, not a verdict on the token
       log.error(`storage unavailable: ${trouble}`, { path: request.path, error: String(error) });
-      const detail = `The access token cannot be checked now: the service cannot read or store anything (${trouble}). Send the request again in ${STORAGE_RETRY_SECONDS} seconds`;
-      return refusalResponse({ slug: 'unavailable', detail, retryAfterSeconds: STORAGE_RETRY_SECONDS }, 503, [...rateHeaders, ['Cache-Control', 'no-store']], request.body);
+      return refusalResponse(unavailable('The access token cannot be checked now', trouble), 503, [...rateHeaders, ['Cache-Control', 'no-store']], request.body);
     }
     const message = parseBody(request.body);
     const response = await handler.fetch(toWebRequest(request, requestOrigin, message === undefined), message === undefined ? { authInfo } : { authInfo, parsedBody: message });
-    return withHeaders(response, [...rateHeaders, ['Cache-Control', 'no-store']]);
+    const failed = troubled.get(authInfo);
+    if (failed === undefined) return withHeaders(response, [...rateHeaders, ['Cache-Control', 'no-store']]);
+    // a store the handler needed cannot be reached: the same error, with the status and Retry-After the SDK cannot set
+    await response.body?.cancel();
+    log.error(`storage unavailable: ${failed.trouble}`, { path: request.path, error: failed.error });
+    return refusalResponse(failed.refusal, 503, [...rateHeaders, ['Cache-Control', 'no-store']], request.body);
   };
   for (const entry of ACCOUNT_MCP_ROUTES) {
     chain.operation(server, entry, {

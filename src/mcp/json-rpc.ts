@@ -58,13 +58,14 @@ export function headerPairs(list: HeaderList): HeaderPair[] {
   return pairs;
 }
 
+/** A refusal as a JSON-RPC error: the server error saying why, and when to send again if it says so. */
+export function refusalError(refusal: Refusal): JsonRpcError {
+  const seconds = refusal.retryAfterSeconds;
+  return { code: SERVER_ERROR, message: `${refusal.detail.replace(/\.$/, '')}.`, ...(seconds === undefined ? {} : { data: { retry_after_seconds: seconds } }) };
+}
+
 /** A refusal of the guard chain as a JSON-RPC error answering the request it refuses (its id, when it has one). */
 export function refusalResponse(refusal: Refusal, status: number, headers: readonly HeaderPair[], body: Buffer | null): Response {
   const seconds = refusal.retryAfterSeconds;
-  return jsonRpcErrorResponse(
-    status,
-    requestIdOf(parseBody(body)),
-    { code: SERVER_ERROR, message: `${refusal.detail.replace(/\.$/, '')}.`, ...(seconds === undefined ? {} : { data: { retry_after_seconds: seconds } }) },
-    seconds === undefined ? headers : [...headers, ['Retry-After', String(seconds)]],
-  );
+  return jsonRpcErrorResponse(status, requestIdOf(parseBody(body)), refusalError(refusal), seconds === undefined ? headers : [...headers, ['Retry-After', String(seconds)]]);
 }

@@ -10,11 +10,9 @@ import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import { PostgresAccountsStore } from '../../src/accounts/postgres-store.js';
 import type { AccountsTables } from '../../src/accounts/postgres-tables.js';
 import { secretHash, type AccountsStore, type NewPasskeyRow, type SessionRow } from '../../src/accounts/store.js';
-import { ACCOUNTS_DATABASE, POSTGRES_SCHEMAS } from '../../src/databases.js';
-import { PostgresDatabase } from '../../src/storage/postgres.js';
-import { postgresUrl } from '../../src/config-values.js';
+import { ACCOUNTS_DATABASE } from '../../src/databases.js';
 import { tempDir } from '../support/extracts.js';
-import { fileCluster, noPostgres } from '../support/postgres.js';
+import { fileCluster, noPostgres, postgresPlace } from '../support/postgres.js';
 
 const dir = tempDir('toilet-account-stores');
 after(() => dir.remove());
@@ -49,20 +47,8 @@ const IMPLEMENTATIONS: { name: string; skip: string | false; place(): Promise<Pl
   {
     name: 'PostgreSQL (the accounts schema)',
     skip: noPostgres,
-    place: async () => {
-      const address = postgresUrl(postgres.cluster.database(`accounts_${++places}`))!;
-      const opened: PostgresDatabase[] = [];
-      return {
-        open: async () => {
-          const database = await PostgresDatabase.open(address, POSTGRES_SCHEMAS, () => {});
-          opened.push(database);
-          return new PostgresAccountsStore(database.schema<AccountsTables>('accounts'));
-        },
-        close: async () => {
-          await Promise.all(opened.map((database) => database.close()));
-        },
-      };
-    },
+    place: async () =>
+      postgresPlace(postgres.cluster, `accounts_${++places}`, (database) => new PostgresAccountsStore(database.schema<AccountsTables>('accounts'))),
   },
 ];
 

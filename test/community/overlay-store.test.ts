@@ -10,11 +10,9 @@ import { SqliteOverlayStore } from '../../src/community/sqlite-store.js';
 import { OVERLAY_POSTGRES_SCHEMA, PostgresOverlayStore } from '../../src/community/postgres-store.js';
 import type { OverlayStore } from '../../src/community/store.js';
 import { moderationStoreOf } from '../../src/moderation/store-choice.js';
-import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
-import { postgresUrl } from '../../src/config-values.js';
 import { tempDir } from '../support/extracts.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { fileCluster, noPostgres, postgresPlace } from '../support/postgres.js';
 
 const NOW = Date.parse('2028-09-01T12:00:00Z');
 const DAY = '2028-09-01';
@@ -26,15 +24,9 @@ interface Kind {
   open(name: string): Promise<{ one: OverlayStore; two: OverlayStore; close(): Promise<void> }>;
 }
 
-let cluster: TestPostgres | undefined;
+const postgres = fileCluster();
 const dir = tempDir();
-before(async () => {
-  if (!noPostgres) cluster = await startPostgres();
-});
-after(() => {
-  cluster?.stop();
-  dir.remove();
-});
+after(() => dir.remove());
 
 const KINDS: Kind[] = [
   {
@@ -50,15 +42,14 @@ const KINDS: Kind[] = [
     name: 'PostgreSQL',
     skip: noPostgres,
     async open(name) {
-      const address = postgresUrl(cluster!.database(name))!;
-      const databases = await Promise.all([1, 2].map(() => PostgresDatabase.open(address, POSTGRES_SCHEMAS, () => {})));
-      const [one, two] = await Promise.all(databases.map((database) => PostgresOverlayStore.open(database)));
+      const place = postgresPlace(postgres.cluster, name, (database) => PostgresOverlayStore.open(database));
+      const [one, two] = await Promise.all([place.open(), place.open()]);
       return {
         one,
         two,
         close: async () => {
           await Promise.all([one.close(), two.close()]);
-          await Promise.all(databases.map((database) => database.close()));
+          await place.close();
         },
       };
     },

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { FileServerKey, PostgresServerKey, type ServerKeyStore, type ServerKeyTables } from '../../src/community/server-key.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
@@ -13,7 +13,7 @@ import { postgresUrl } from '../../src/config-values.js';
 import { openStorage } from '../../src/stores.js';
 import { loadConfig } from '../../src/config.js';
 import { tempDir } from '../api/support.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { fileCluster, noPostgres, postgresPlace } from '../support/postgres.js';
 
 /** One place a key is kept, and a way to open a store over it as another process would. */
 interface Place {
@@ -27,17 +27,10 @@ interface Implementation {
   place(): Promise<Place>;
 }
 
-let cluster: TestPostgres | undefined;
+const postgres = fileCluster();
 let databases = 0;
 const dir = tempDir('toilet-server-key');
-
-before(async () => {
-  if (!noPostgres) cluster = await startPostgres();
-});
-after(() => {
-  cluster?.stop();
-  dir.remove();
-});
+after(() => dir.remove());
 
 const IMPLEMENTATIONS: Implementation[] = [
   {
@@ -51,20 +44,7 @@ const IMPLEMENTATIONS: Implementation[] = [
   {
     name: 'PostgreSQL (accounts.server_key)',
     skip: noPostgres,
-    place: async () => {
-      const address = postgresUrl(cluster!.database(`key_${++databases}`))!;
-      const opened: PostgresDatabase[] = [];
-      return {
-        open: async () => {
-          const database = await PostgresDatabase.open(address, POSTGRES_SCHEMAS, () => {});
-          opened.push(database);
-          return new PostgresServerKey(database.schema<ServerKeyTables>('accounts'));
-        },
-        close: async () => {
-          await Promise.all(opened.map((database) => database.close()));
-        },
-      };
-    },
+    place: async () => postgresPlace(postgres.cluster, `key_${++databases}`, (database) => new PostgresServerKey(database.schema<ServerKeyTables>('accounts'))),
   },
 ];
 
@@ -109,19 +89,19 @@ test('the key file is the owner\'s only, and a short one is refused with what to
 });
 
 test('PostgreSQL keeps one key of 32 bytes: a second row or a short key is refused by the table', { skip: noPostgres }, async () => {
-  const url = cluster!.database('key_rules');
+  const url = postgres.cluster.database('key_rules');
   const database = await PostgresDatabase.open(postgresUrl(url)!, POSTGRES_SCHEMAS, () => {});
   try {
     await new PostgresServerKey(database.schema<ServerKeyTables>('accounts')).key();
-    assert.throws(() => cluster!.psql("INSERT INTO accounts.server_key (id, key) VALUES (2, decode(repeat('00', 32), 'hex'))", url), /server_key_id_check/);
-    assert.throws(() => cluster!.psql("UPDATE accounts.server_key SET key = decode('00', 'hex')", url), /server_key_key_check/);
+    assert.throws(() => postgres.cluster.psql("INSERT INTO accounts.server_key (id, key) VALUES (2, decode(repeat('00', 32), 'hex'))", url), /server_key_id_check/);
+    assert.throws(() => postgres.cluster.psql("UPDATE accounts.server_key SET key = decode('00', 'hex')", url), /server_key_key_check/);
   } finally {
     await database.close();
   }
 });
 
 test('an install moving to DATABASE_URL keeps the key of its key file; a replica whose file differs is told, in a line without the key', { skip: noPostgres }, async () => {
-  const url = cluster!.database('key_move');
+  const url = postgres.cluster.database('key_move');
   const lines: string[] = [];
   const log = { info() {}, error: (message: string) => void lines.push(message) };
   const install = (name: string, key: Buffer) => {

@@ -12,7 +12,8 @@ import { after, before } from 'node:test';
 import pg from 'pg';
 import { claimPort } from '../../src/http/port.js';
 import { POSTGRES_SCHEMAS } from '../../src/databases.js';
-import type { PostgresSchema, PostgresStep } from '../../src/storage/postgres.js';
+import { PostgresDatabase, type PostgresSchema, type PostgresStep } from '../../src/storage/postgres.js';
+import { postgresUrl } from '../../src/config-values.js';
 
 /** The newest installed major version's binaries, or null. */
 function binariesDir(): string | null {
@@ -146,4 +147,23 @@ async function refusesWrongPassword(url: string): Promise<void> {
 /** POSTGRES_SCHEMAS as a newer release has them: `steps` after the accounts schema's (rolling upgrades). */
 export function newerRelease(...steps: PostgresStep[]): PostgresSchema[] {
   return POSTGRES_SCHEMAS.map((schema) => (schema.name === 'accounts' ? { ...schema, steps: [...schema.steps, ...steps] } : schema));
+}
+
+/**
+ * A fresh database of `cluster` as one place a store is kept: each open() is one more process over it (its
+ * own pool, every schema of this release), `store` makes the store from that pool; close() ends every pool.
+ */
+export function postgresPlace<Store>(cluster: TestPostgres, name: string, store: (database: PostgresDatabase) => Store): { open(): Promise<Store>; close(): Promise<void> } {
+  const address = postgresUrl(cluster.database(name))!;
+  const opened: PostgresDatabase[] = [];
+  return {
+    open: async () => {
+      const database = await PostgresDatabase.open(address, POSTGRES_SCHEMAS, () => {});
+      opened.push(database);
+      return store(database);
+    },
+    close: async () => {
+      await Promise.all(opened.map((database) => database.close()));
+    },
+  };
 }
