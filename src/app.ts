@@ -1,5 +1,6 @@
 // Assembles the service from its parts: catalog (data), community overlay, accounts database, reads, limits
-// (shared with the other replicas through REDIS_URL), basemap tiles, the site's overview, HTTP routes.
+// (shared with the other replicas through REDIS_URL), basemap tiles, the site's overview, HTTP routes, and
+// the background jobs, those over shared state on the cluster's worker only (src/cluster/worker.ts).
 // main.ts runs it; tests build one on a loopback port with their own config and clock.
 import type { HttpServer } from './http/server.js';
 import type { Problems } from './http/problem.js';
@@ -45,6 +46,8 @@ import { McpCallCounts } from './observe/mcp-calls.js';
 import { registerMetricsRoute } from './observe/metrics-route.js';
 import { allLimiters, policyNames } from './api/limits.js';
 import { RateLimitSync } from './cluster/limit-sync.js';
+import { WorkerLease } from './cluster/worker-lease.js';
+import { ClusterWorker } from './cluster/worker.js';
 import { Heartbeats } from './api/health.js';
 import { registerStatusRoutes } from './status/status.js';
 import { PROBLEM_TYPES, problemTypesOf } from './problems.js';
@@ -115,6 +118,8 @@ export interface App {
   mcp: McpEndpoint;
   /** REDIS_URL: the reconciliation of the rate limits with the other replicas; null without it. */
   limitSync: RateLimitSync | null;
+  /** Runs the features' background jobs: those over shared state only while this replica holds the worker lease (DATABASE_URL). */
+  worker: ClusterWorker;
   /** The features with a start and a close, in their start order (src/feature.ts); they close in its reverse. */
   features: readonly Feature[];
   /** The read threads beside the main thread (HTTP_THREADS - 1 of them), or null with one thread. */
@@ -174,7 +179,8 @@ export function createApp(options: AppOptions): App {
   const shared: Shared = { config, log, now, server, catalog, limits, problems };
   metrics = serveMetrics(shared, { observing, accessLogDropped: () => accessLogWriter?.dropped() ?? 0, mcpCalls, sourceFetch });
   const limitSync = config.redisUrl === null ? null : new RateLimitSync({ redisUrl: config.redisUrl, limiters: allLimiters(limits), log, now });
-  registerStatusRoutes(server, { catalog, probes: storeProbes(storage, community, accounts.file.db), problems, now, sourceFetch, limitSync, transport: transport.name });
+  const worker = new ClusterWorker(storage.postgres && new WorkerLease({ db: storage.postgres.schema('cluster'), ttlMs: config.workerLeaseMs, now, log }), log);
+  registerStatusRoutes(server, { catalog, probes: storeProbes(storage, community, accounts.file.db), problems, now, sourceFetch, limitSync, worker, transport: transport.name });
   const overview = new Overview(catalog, config.toiletsDb);
   registerOverviewRoutes(server, { config, limits, problems, now, overview });
   registerPages(server, { config, catalog, reads, problems, now, siteTitle: (id) => overview.title(id) });
@@ -198,8 +204,8 @@ export function createApp(options: AppOptions): App {
 
   return {
     config, transport,
-    ...lifecycle({ config, now, announce: () => log.info(transport.reason), server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
-    server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, limitSync, features, threads,
+    ...lifecycle({ config, now, announce: () => log.info(transport.reason), server, catalog, heartbeats, threads, features, worker, storage, sourceFetch, closeFirst: () => { accessLogWriter?.close(); }, endpoints: [mcp, accountMcp] }),
+    server, catalog, reads, limits, problems, placeIndex, community, accounts, partners, oauth, accountEvents, billing, tiles, sourceFetch, mcp, limitSync, worker, features, threads,
     writeFirstDump: () => writeFirstDump(catalog, config, log, now),
   };
 }
@@ -290,6 +296,8 @@ interface LifecycleParts {
   heartbeats: Heartbeats;
   threads: ReadThreads | null;
   features: readonly Feature[];
+  /** Started after the features with their jobs; closed first, so another replica takes the shared jobs over at once. */
+  worker: ClusterWorker;
   /** Closed last, once every feature closed its stores. */
   storage: Storage;
   /** Started after the features (it reloads the tiles), stopped first: no swap during the shutdown. */
@@ -301,7 +309,7 @@ interface LifecycleParts {
 }
 
 /** Start: the features in their order (once), then the port and the read threads. Close: the reverse. */
-function lifecycle({ config, now, announce, server, catalog, heartbeats, threads, features, storage, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
+function lifecycle({ config, now, announce, server, catalog, heartbeats, threads, features, worker, storage, sourceFetch, closeFirst, endpoints }: LifecycleParts): Pick<App, 'start' | 'listen' | 'close'> {
   let started = false;
   const start = (): void => {
     if (started) return;
@@ -309,6 +317,7 @@ function lifecycle({ config, now, announce, server, catalog, heartbeats, threads
     heartbeats.start(0, now);
     for (const feature of features) feature.start();
     sourceFetch.start(); // after the features: it reloads the tiles
+    worker.start(features.flatMap((feature) => feature.jobs ?? []));
   };
   return {
     start,
@@ -321,6 +330,7 @@ function lifecycle({ config, now, announce, server, catalog, heartbeats, threads
     },
     close: async () => {
       heartbeats.stop(0);
+      await worker.close(); // the lease given up before the stores close: another replica takes over now
       await sourceFetch.close(); // no swap during the shutdown; a transfer under way leaves no file
       catalog.close();
       // Every thread stops accepting and finishes its requests in flight, MCP calls included (a read

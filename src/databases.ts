@@ -26,8 +26,8 @@ export function postgresSchemasOf(features: readonly FeatureSlice[]): readonly P
     name,
     steps: collectSteps(`${name} schema`, ...features.map((feature) => feature.postgres?.[name] ?? [])),
   });
-  return [schema('overlay'), schema('accounts')];
+  return [schema('overlay'), schema('accounts'), schema('cluster')];
 }
 
-/** overlay: contributions, moderation, OSM notes and the change log (1); accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3). */
+/** overlay: contributions, moderation, OSM notes and the change log (1); accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3); cluster: the worker lease (1). */
 export const POSTGRES_SCHEMAS: readonly PostgresSchema[] = postgresSchemasOf(FEATURES);

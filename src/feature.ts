@@ -19,9 +19,10 @@ export type SharedDatabase = 'accounts';
 
 /**
  * The PostgreSQL schemas of DATABASE_URL: `overlay` for what the overlay database keeps, `accounts` for
- * personal and secret data (readable by the service's role only).
+ * personal and secret data (readable by the service's role only), `cluster` for what the replicas
+ * coordinate by (the worker lease).
  */
-export type PostgresSchemaName = 'overlay' | 'accounts';
+export type PostgresSchemaName = 'overlay' | 'accounts' | 'cluster';
 
 /** What a feature adds to the contract: data only, so that a read thread may load every feature's. */
 export interface FeatureSlice {
@@ -60,6 +61,24 @@ export interface Feature {
   close(): void | Promise<void>;
   /** What it keeps for an account and erases when the account is deleted (app.ts registers it). */
   readonly accountDeletion?: DeletionHook;
+  /** Its background work that src/cluster/worker.ts starts and stops (read once the feature is served). */
+  readonly jobs?: readonly BackgroundJob[];
+}
+
+/**
+ * Background work beside the requests (timers, outboxes, clean-ups). A job over state every replica shares
+ * (DATABASE_URL) declares `cluster-worker`: it runs on the one replica holding the cluster's worker lease and
+ * stops when that replica loses it. A job over this replica's own files declares `every-replica`. Without
+ * DATABASE_URL every install is its own worker and runs both.
+ */
+export interface BackgroundJob {
+  /** As /status and the log name it, e.g. 'osm-notes'. */
+  readonly name: string;
+  readonly runsOn: 'cluster-worker' | 'every-replica';
+  /** Starts it (again, after a stop: a replica may lose the lease and take it back). */
+  start(): void;
+  /** Stops its timers; work under way may finish. */
+  stop(): void | Promise<void>;
 }
 
 /**

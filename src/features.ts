@@ -18,8 +18,9 @@ import { ACCOUNT_MCP_SLICE } from './account-mcp/slice.js';
 import { TILES_SLICE } from './tiles/slice.js';
 import { OVERVIEW_SLICE } from './overview/slice.js';
 import { DUMPS_SLICE } from './dumps/slice.js';
+import { CLUSTER_SLICE } from './cluster/slice.js';
 
 /** The public reads, the guard chain's own refusals and the service's own rate limits: its own part, in no feature's folder. */
 const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, schemas: READ_SCHEMAS, problems: GUARD_PROBLEMS, rateLimits: READ_RATE_LIMITS } satisfies FeatureSlice;
 
-export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE, MCP_SLICE, ACCOUNT_MCP_SLICE, TILES_SLICE, OVERVIEW_SLICE, DUMPS_SLICE] as const;
+export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE, MCP_SLICE, ACCOUNT_MCP_SLICE, TILES_SLICE, OVERVIEW_SLICE, DUMPS_SLICE, CLUSTER_SLICE] as const;

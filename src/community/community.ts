@@ -1,6 +1,6 @@
 // Assembles contributions for the server (app.ts): the overlay store (the SQLite file OVERLAY_DB, or the
 // PostgreSQL store src/stores.ts opened) and its OverlaySource, the contribution routes, the watcher of the
-// change log, the OSM note outbox. Moderation (src/moderation) and the open data dumps (src/dumps) use the
+// change log, and its background jobs: the OSM note outbox and the daily clean-up. Moderation (src/moderation) and the open data dumps (src/dumps) use the
 // same overlay store through `store`.
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -19,7 +19,9 @@ import type { HumanCheckPass, SessionReader } from '../api/guards.js';
 import { registerContributionRoutes } from './routes.js';
 import { OverlayWatcher } from './live.js';
 import { OsmNoteSender } from './osm-notes.js';
+import { OverlayCleanup } from './overlay-cleanup.js';
 import type { DeletionHook } from '../accounts/deletion.js';
+import type { BackgroundJob } from '../feature.js';
 
 export interface CommunityServeDeps {
   catalog: ToiletCatalog;
@@ -44,6 +46,7 @@ export class Community {
   humanCheck: HumanCheck | null = null;
   private watcher: OverlayWatcher | null = null;
   private notes: OsmNoteSender | null = null;
+  private readonly cleanup: OverlayCleanup;
 
   /** `store`: the overlay store to use (src/stores.ts: PostgreSQL's with DATABASE_URL); default OVERLAY_DB's. */
   constructor(
@@ -54,6 +57,7 @@ export class Community {
   ) {
     this.store = store ?? new SqliteOverlayStore(config.overlayDb);
     this.overlay = new CommunityOverlay(this.store, now);
+    this.cleanup = new OverlayCleanup(this.store, now, log);
   }
 
   /** The server key file without DATABASE_URL (server-key.ts): beside the overlay database, never inside it. */
@@ -108,9 +112,14 @@ export class Community {
     return this.notes;
   }
 
+  /** The watcher, on every replica; the jobs are src/cluster/worker.ts's to start. */
   start(): void {
     this.watcher?.start();
-    this.notes?.start();
+  }
+
+  /** Its background jobs over the overlay store (shared with DATABASE_URL): the worker's only (src/feature.ts). */
+  get jobs(): readonly BackgroundJob[] {
+    return [this.cleanup, ...(this.notes ? [this.notes] : [])];
   }
 
   /** Applies committed changes now (the watcher does every second and on NOTIFY); `look`: read the log whatever the store's cheap evidence says (live.ts). */

@@ -1,8 +1,9 @@
 // Keeps the served overlays current with the overlay store's change log: this process's own writes (each
 // write applies the log before it answers), what another process (the moderation command) or, with
 // DATABASE_URL, another replica committed, noticed by a poll every second and, on PostgreSQL, at once by
-// its NOTIFY; and the turn of the UTC day, which moves the 12- and 24-month count windows and ends the
-// per-address-per-day records. Polls run one after the other, so each sees what committed before it began.
+// its NOTIFY; and the turn of the UTC day, which moves the 12- and 24-month count windows. Polls run one
+// after the other, so each sees what committed before it began. The purge of old rows is a job of the
+// cluster's worker (overlay-cleanup.ts), not of every replica's watcher.
 import type { ToiletCatalog } from '../toilets/catalog.js';
 import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
@@ -31,7 +32,6 @@ export class OverlayWatcher {
 
   start(): void {
     this.day = utcDay(this.now());
-    this.polls = this.polls.then(() => this.store.purge(this.now())).catch((error) => this.failed('the daily purge', error));
     this.store.onChange(() => void this.poll(true));
     this.timer = setInterval(() => void this.poll(), POLL_INTERVAL_MS);
     this.timer.unref();
@@ -73,7 +73,6 @@ export class OverlayWatcher {
       const day = utcDay(nowMs);
       if (day !== this.day) {
         this.day = day;
-        await this.store.purge(nowMs);
         this.catalog.refreshOverlays(null);
       }
       const changes = await this.store.changesSince(this.seq, look);

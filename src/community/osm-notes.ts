@@ -1,8 +1,10 @@
 // The outbox of anonymous OpenStreetMap notes (queued by moderation.ts when a moderator approves a report
 // on an OpenStreetMap toilet). Off unless OSM_NOTES_API is set; the server sends what is queued every few
-// minutes, one note at a time, and retries failures on later rounds. With DATABASE_URL every replica's
-// round reads the one outbox; a note's attempt is counted only if no other round counted one since it was
-// read, so two replicas never send the same note in one go.
+// minutes (and at once when the job starts), one note at a time, and retries failures on later rounds.
+// With DATABASE_URL the outbox is shared, so it is a job of the cluster's worker only (src/cluster/worker.ts);
+// a note's attempt is still counted only if no other round counted one since it was read, so a round of a
+// worker that just lost the lease and one of the replica that took it never send the same note.
+import type { BackgroundJob } from '../feature.js';
 import type { Logger } from '../log.js';
 import type { OverlayStore } from './store.js';
 
@@ -16,7 +18,9 @@ export interface SendReport {
   failed: number;
 }
 
-export class OsmNoteSender {
+export class OsmNoteSender implements BackgroundJob {
+  readonly name = 'osm-notes';
+  readonly runsOn = 'cluster-worker';
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<SendReport> | null = null;
 
@@ -29,10 +33,11 @@ export class OsmNoteSender {
     private readonly log: Logger,
   ) {}
 
+  /** Sends what is queued now (a replica that became the worker sends what waited), then every SEND_INTERVAL_MS. */
   start(): void {
-    this.timer = setInterval(() => {
-      this.flush().catch((error) => this.log.error('sending OpenStreetMap notes stopped; the next round retries', { error: String(error) }));
-    }, SEND_INTERVAL_MS);
+    const round = () => void this.flush().catch((error) => this.log.error('sending OpenStreetMap notes stopped; the next round retries', { error: String(error) }));
+    round();
+    this.timer = setInterval(round, SEND_INTERVAL_MS);
     this.timer.unref();
   }
 

@@ -16,6 +16,7 @@ import { SOURCE_OF_ID_TYPE, Trait } from '../toilets/table.js';
 import type { SourceFetch, SourceFetchStatus } from '../source-fetch/source-fetch.js';
 import { REPLICA_SCOPE, type RateLimitScope } from '../cluster/limit-sync.js';
 import type { StoreProbe } from '../storage/probe.js';
+import type { WorkerStatus } from '../cluster/worker.js';
 
 /** The service's version, from package.json (dist/src/status/ → the repository root). */
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -33,6 +34,8 @@ export interface StatusDeps {
   sourceFetch: SourceFetch;
   /** REDIS_URL: how the rate limits are shared with the other replicas; null: they are not. */
   limitSync: { status(): RateLimitScope } | null;
+  /** Whether this replica runs the background work over shared state (the cluster's worker lease). */
+  worker: { status(): WorkerStatus };
   /** What serves the socket: 'uws' or 'node' (HTTP_TRANSPORT, src/http/transport-choice.ts). */
   transport: string;
 }
@@ -57,6 +60,8 @@ export interface ServiceStatus {
   source_fetch: SourceFetchStatus;
   /** Whether the rate limits are counted with the other replicas (REDIS_URL) or by this one alone, and why. */
   rate_limits: RateLimitScope;
+  /** Whether this replica is the cluster's worker (always, without DATABASE_URL), the jobs it runs, and the lease. */
+  worker: WorkerStatus;
   uptime_seconds: number;
   /** What serves HTTP: `uws` (uWebSockets.js) or `node` (node:http). */
   transport: string;
@@ -71,7 +76,7 @@ export interface DegradedStore {
 }
 
 export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void {
-  const { catalog, probes, problems, now, sourceFetch, limitSync, transport } = deps;
+  const { catalog, probes, problems, now, sourceFetch, limitSync, worker, transport } = deps;
   // Counting walks every toilet: done once per change of the data or of an overlay, not per request.
   let counts: { toilets: number; community_toilets: number } | null = null;
   const forget = () => (counts = null);
@@ -100,6 +105,7 @@ export function registerStatusRoutes(server: HttpServer, deps: StatusDeps): void
       source_layout: { missing: info.missing, note: missingPartsNote(info.missing) },
       source_fetch: sourceFetch.status(),
       rate_limits: limitSync?.status() ?? REPLICA_SCOPE,
+      worker: worker.status(),
       uptime_seconds: Math.floor(process.uptime()),
       transport,
       ...(degraded.length > 0 ? { degraded } : {}),

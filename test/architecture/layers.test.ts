@@ -77,7 +77,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   // contributions and the overlay database they, moderation and the dumps share
-  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/feature', 'src/config', 'src/log', 'src/storage'],
   // the moderation queue and actions, and the operator's command, which opens the accounts database as well (recovery links, deletions, claims)
   // and the frame of that command, which loads the subcommands the features' slices name (src/features.ts)
   'src/moderation': [...BASE, 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/community', 'src/accounts', 'src/partners', 'src/databases', 'declarations', 'src/feature', 'src/stores', 'src/config', 'src/log', 'src/storage', 'src/cli'],
@@ -100,10 +100,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // a replica's fetch of the files the import job publishes: checked as the source and tiles loads would
   'src/source-fetch': ['src/source', 'src/tiles', 'src/storage', 'src/observe', 'src/config', 'src/log', 'src/cli'],
   // the rate limits shared with the other replicas through Redis (REDIS_URL): main thread only
-  'src/cluster': ['src/http', 'src/config', 'src/log'],
+  'src/cluster': ['src/http', 'src/config', 'src/log', 'src/feature', 'src/storage'],
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/storage', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
-  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps'],
+  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps', 'src/cluster'],
   // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
   'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
   'src/resources': ['declarations', 'src/feature', 'src/schemas'],

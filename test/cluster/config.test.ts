@@ -1,6 +1,6 @@
-// REDIS_URL is checked at start: a value the replicas could not use stops the start with a message
-// saying what to write, never repeating the value (it may carry a password). Shown anywhere, the address
-// is its host and port only.
+// REDIS_URL and WORKER_LEASE_SECONDS are checked at start. A REDIS_URL the replicas could not use stops
+// the start with a message saying what to write, never repeating the value (it may carry a password).
+// Shown anywhere, the address is its host and port only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -22,4 +22,12 @@ test('unset: each replica counts alone; set: the URL as given, shown as host and
   assert.equal(loadConfig({ REDIS_URL: 'rediss://default:s3cret@redis.internal:6380/2' }).redisUrl, 'rediss://default:s3cret@redis.internal:6380/2');
   assert.equal(redisHost('rediss://default:s3cret@redis.internal:6380/2'), 'redis.internal:6380');
   assert.equal(redisHost('redis://10.0.0.7'), '10.0.0.7:6379');
+});
+
+test('WORKER_LEASE_SECONDS: 30 unless set; a value that is not a whole number of seconds stops the start saying what to write', () => {
+  assert.equal(loadConfig({}).workerLeaseMs, 30_000);
+  assert.equal(loadConfig({ WORKER_LEASE_SECONDS: '2' }).workerLeaseMs, 2000);
+  for (const bad of ['0', '1.5', 'soon', '3601']) {
+    assert.throws(() => loadConfig({ WORKER_LEASE_SECONDS: bad }), (error) => error instanceof ConfigError && error.message === `WORKER_LEASE_SECONDS=${bad} is not valid: use a whole number from 1 to 3600 (default 30)`);
+  }
 });

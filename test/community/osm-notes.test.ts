@@ -37,16 +37,21 @@ test('a database that refuses writes stops the round before anything is sent; th
   await assert.rejects(sender.flush(), { code: 'SQLITE_READONLY' });
   assert.deepEqual(posted, [], 'nothing sent that could not be counted');
 
-  // the timer's round: its failure is logged, and the process lives on (an unhandled rejection would end it)
+  // the start's round and the timer's: each failure is logged, and the process lives on (an unhandled
+  // rejection would end it)
   mock.timers.enable({ apis: ['setInterval'] });
   t.after(() => mock.timers.reset());
   sender.start();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(logged.length, 1, 'the round at the start');
   mock.timers.tick(SEND_INTERVAL_MS);
   await new Promise((resolve) => setImmediate(resolve));
   sender.stop();
-  assert.equal(logged.length, 1);
-  assert.match(logged[0].message, /sending OpenStreetMap notes stopped; the next round retries/);
-  assert.match(String(logged[0].fields?.error), /readonly|read-only/i);
+  assert.equal(logged.length, 2, 'and the timer\'s');
+  for (const { message, fields } of logged) {
+    assert.match(message, /sending OpenStreetMap notes stopped; the next round retries/);
+    assert.match(String(fields?.error), /readonly|read-only/i);
+  }
   assert.deepEqual(posted, []);
 
   store.db.pragma('query_only = OFF');

@@ -1,0 +1,9 @@
+// The cluster's slice: the PostgreSQL step of its schema (the worker lease). Data only (src/feature.ts):
+// src/features.ts lists it, so src/databases.ts migrates the schema with the others.
+import type { FeatureSlice } from '../feature.js';
+import { LEASE_STEP } from './lease-step.js';
+
+export const CLUSTER_SLICE = {
+  name: 'cluster',
+  postgres: { cluster: [LEASE_STEP] },
+} satisfies FeatureSlice;
