@@ -15,7 +15,8 @@ import { SqliteAccountEventLog } from '../accounts/event-log.js';
 import { SqlitePartnerStore } from '../partners/sqlite-store.js';
 import { ACCOUNTS_DATABASE } from '../databases.js';
 import { UsageError } from '../cli/command.js';
-import type { CommandPart, Subcommand, SubcommandRun } from '../cli/subcommands.js';
+import { CommandRefusal, type CommandPart, type Subcommand, type SubcommandRun } from '../cli/subcommands.js';
+import { storageTrouble } from '../storage/errors.js';
 import { Moderation } from './moderation.js';
 import { AccountModeration } from './account-moderation.js';
 import { ClaimModeration } from './claim-moderation.js';
@@ -51,6 +52,22 @@ async function open(run: SubcommandRun): Promise<Opened> {
 /** A subcommand over the opened moderation modules. */
 function moderating(spec: Omit<Subcommand, 'run'>, run: (opened: Opened, run: SubcommandRun) => number | Promise<number>): Subcommand {
   return { ...spec, run: async (given) => run(await open(given), given) };
+}
+
+/**
+ * A subcommand that changes the accounts database (the moderator role, a recovery link): a storage trouble
+ * there is said as the accounts database's, since the frame's own line names the overlay's.
+ */
+function onAccounts(spec: Omit<Subcommand, 'run'>, run: (opened: Opened, run: SubcommandRun) => Promise<number>): Subcommand {
+  return moderating(spec, async (opened, given) => {
+    try {
+      return await run(opened, given);
+    } catch (error) {
+      const trouble = storageTrouble(error);
+      if (trouble === null) throw error;
+      throw new CommandRefusal(`the accounts database cannot be changed now: ${trouble} (${(error as Error).message}); nothing was changed, run the command again once that is mended`);
+    }
+  });
 }
 
 /** Says what a change did: `{ done }` with --json. */
@@ -129,7 +146,7 @@ const log = moderating(
   },
 );
 
-const moderators = moderating(
+const moderators = onAccounts(
   {
     name: 'moderators',
     words: ['list|add|remove', '[<account>]'],
@@ -157,7 +174,7 @@ const moderators = moderating(
   },
 );
 
-const recoveryLink = moderating(
+const recoveryLink = onAccounts(
   { name: 'accounts', words: ['recovery-link', '<account>'], changes: true, help: ['  accounts recovery-link <account> --reason TEXT  a single-use link (15 minutes) that registers a new passkey'] },
   async ({ accounts, reason }, run) => {
     const [which, who] = run.args;

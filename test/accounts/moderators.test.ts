@@ -3,6 +3,7 @@
 // ending the sessions, recovery links that work once for 15 minutes, every action in the moderation log
 // without the person's name or address.
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
 import { Clock, moderate } from '../community/support.js';
 import { accountsSuite, Browser } from './support.js';
@@ -86,5 +87,23 @@ describe('moderators and recovery links', () => {
     assert.equal((await squatter.request('GET', '/account')).json.moderator, false, 'the account that typed the address is no moderator');
     assert.match((await moderate(suite.data, ['--help'])).stdout, /acc_… id only/);
     assert.equal((await moderate(suite.data, ['moderators', 'add', first.id, '--reason', 'by id'])).status, 0);
+  });
+
+  test('an account command refused by a locked accounts database says so, and changes nothing', async () => {
+    clock.set(START);
+    const account = await new Browser(suite.service).signUp('Grace', 'grace@example.org');
+    // another process holding the file's write lock past the command's busy timeout
+    const holder = new Database(suite.service.app.config.accountsDb);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const refused = await moderate(suite.data, ['moderators', 'add', account.id, '--reason', 'runs the queue']);
+      assert.equal(refused.status, 1);
+      assert.match(refused.stderr, /^the accounts database cannot be changed now: .*; nothing was changed, run the command again once that is mended\n$/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const list = await moderate(suite.data, ['moderators', 'list', '--json']);
+    assert.equal(list.json.some((m: { id: string }) => m.id === account.id), false, 'the refused grant was not made');
   });
 });
