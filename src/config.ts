@@ -1,29 +1,27 @@
 // Every setting the service reads, from the environment, with its default: the service's own here, each
-// feature's in its folder's config.ts (read with the parsers of config-values.ts). README.md lists them;
-// keep the two in step. A bad value stops the start with a message naming the variable.
+// feature's in its folder's config.ts (read with the parsers of config-values.ts), named by its slice
+// (src/features.ts), so a feature's new setting touches its folder only. README.md lists them; keep the
+// two in step. A bad value stops the start with a message naming the variable.
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OPERATIONS } from './operations.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { baseUrl, boolean, ConfigError, httpUrl, integer, oneOf, postgresUrl, type PostgresUrl } from './config-values.js';
-import { readAccountSettings, type AccountSettings } from './accounts/config.js';
-import { readOAuthSettings, type OAuthSettings } from './oauth/config.js';
-import { readCommunitySettings, type CommunitySettings } from './community/config.js';
-import { readObserveSettings, type ObserveSettings } from './observe/config.js';
-import { readBillingConfig, type BillingConfig } from './billing/config.js';
 import { readSourceFetchConfig, type SourceFetchConfig } from './source-fetch/config.js';
-import { readClusterSettings, type ClusterSettings } from './cluster/config.js';
+import { FEATURES } from './features.js';
+import type { FeatureSlice, ServiceSettings, SettingsReader } from './feature.js';
 
 export { ConfigError };
 
 /**
- * Every setting: the service's own (CoreConfig) and each feature's, read by the feature's config.ts. A
- * feature with settings of its own adds its part here and its reader to loadConfig.
+ * Every setting: the service's own (CoreConfig) and each feature's, the part its slice's reader returns
+ * (FeatureSlice.settings), typed as that reader types it.
  */
-export interface Config extends CoreConfig, AccountSettings, OAuthSettings, CommunitySettings, ObserveSettings, ClusterSettings {
-  /** Partner payments through Stripe (src/billing); null while STRIPE_SECRET_KEY is unset: the billing operations answer 503. */
-  billing: BillingConfig | null;
-}
+export type Config = CoreConfig & SettingsOf<(typeof FEATURES)[number]>;
+
+/** The settings the readers of `slices` return, as one type (an intersection of each reader's part). */
+export type SettingsOf<S extends FeatureSlice> = PartsTogether<ReturnType<Extract<S, { readonly settings: SettingsReader }>['settings']>>;
+type PartsTogether<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer All) => void ? All : never;
 
 /** The settings of the service as a whole: where it listens, its data, its limits, its reads. */
 export interface CoreConfig {
@@ -129,16 +127,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapStyleUrl: styleUrl(env.MAP_STYLE_URL),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
   };
-  const accounts = readAccountSettings(env, { overlayDb, toiletsDb });
-  return {
-    ...core,
-    ...accounts,
-    ...readOAuthSettings(env, accounts.accountRateLimitPerMinute),
-    ...readCommunitySettings(env, toiletsDb),
-    ...readObserveSettings(env, trustProxy),
-    ...readClusterSettings(env),
-    billing: readBillingConfig(env),
-  };
+  return { ...core, ...featureSettings(FEATURES, env, core) };
+}
+
+/**
+ * The settings of every slice with a reader, in the list's order, as one object. Two features naming the
+ * same property is a mistake of the assembly (one would silently win), said at once.
+ */
+export function featureSettings<S extends FeatureSlice>(slices: readonly S[], env: NodeJS.ProcessEnv, service: ServiceSettings & object): SettingsOf<S> {
+  const settings: Record<string, unknown> = {};
+  const owners = new Map<string, string>(Object.keys(service).map((name) => [name, 'the service']));
+  for (const slice of slices) {
+    for (const [name, value] of Object.entries(slice.settings?.(env, service) ?? {})) {
+      const owner = owners.get(name);
+      if (owner !== undefined) throw new Error(`${owner} and the feature ${slice.name} both have a setting named ${name}`);
+      owners.set(name, `the feature ${slice.name}`);
+      settings[name] = value;
+    }
+  }
+  return settings as SettingsOf<S>;
 }
 
 /** A setting an earlier release read and this one does not: what the operator does instead. */

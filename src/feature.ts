@@ -1,7 +1,7 @@
 // A feature in two parts. Its slice (FeatureSlice, the folder's slice.ts) is data: the registry entries,
-// problem types and layout steps it adds to the service's contract, listed once in src/features.ts; the
-// registry, the problem catalogue and the databases' steps are made from that list, so the read threads
-// and the operator's commands take them without any feature code. Its running part (Feature, its main
+// problem types, layout steps and settings reader it adds to the service's contract, listed once in
+// src/features.ts; the registry, the problem catalogue, the databases' steps and the configuration are
+// made from that list, so the read threads and the operator's commands take them without any feature code. Its running part (Feature, its main
 // class) is what app.ts knows to run it: its name, the features it stands on, its start and close, and
 // what it erases of a deleted account. The start order follows the declared needs (a feature starts after
 // what it needs) and the close order is its reverse, so no hand-ordered list has to be kept right when a
@@ -24,6 +24,23 @@ export type SharedDatabase = 'accounts';
  */
 export type PostgresSchemaName = 'overlay' | 'accounts' | 'cluster';
 
+/**
+ * The service's own settings that a feature's defaults follow (src/config.ts reads them before any
+ * feature's): the feature's files beside its databases, its addresses as the proxy hops make them.
+ */
+export interface ServiceSettings {
+  readonly toiletsDb: string;
+  readonly overlayDb: string;
+  readonly trustProxy: number;
+}
+
+/**
+ * A feature's settings, read from the environment and checked in its folder's config.ts: its part of Config
+ * (src/config.ts joins every slice's), a ConfigError naming the variable when a value is wrong. A pure
+ * function of the environment (and of the service's settings), so a read thread may load it.
+ */
+export type SettingsReader = (env: NodeJS.ProcessEnv, service: ServiceSettings) => object;
+
 /** What a feature adds to the contract: data only, so that a read thread may load every feature's. */
 export interface FeatureSlice {
   /** Its folder's name, e.g. 'billing'. */
@@ -41,6 +58,8 @@ export interface FeatureSlice {
   readonly problems?: ProblemTypes;
   /** Its layout steps, by the database that keeps its tables, each with its fixed global number. */
   readonly tables?: Readonly<Partial<Record<SharedDatabase, readonly Migration[]>>>;
+  /** Its settings (its folder's config.ts), a part of Config with property names no other feature uses. */
+  readonly settings?: SettingsReader;
   /** Its PostgreSQL steps by schema, numbered like `tables`, once its store has a PostgreSQL implementation. */
   readonly postgres?: Readonly<Partial<Record<PostgresSchemaName, readonly PostgresStep[]>>>;
   /**

@@ -21,12 +21,18 @@ export interface SessionLifetimes {
   moderatorAbsoluteMs: number;
 }
 
+/** `databases`: the service's, the accounts database is beside the overlay and never either of them. */
 export function readAccountSettings(env: NodeJS.ProcessEnv, databases: { overlayDb: string; toiletsDb: string }): AccountSettings {
   return {
-    accountRateLimitPerMinute: integer(env, 'ACCOUNT_RATE_LIMIT_PER_MINUTE', 10, 0, 1e9),
+    accountRateLimitPerMinute: accountRateLimitPerMinute(env),
     sessions: sessionLifetimes(env),
     accountsDb: accountsDb(env, databases.overlayDb, databases.toiletsDb),
   };
+}
+
+/** ACCOUNT_RATE_LIMIT_PER_MINUTE: the sign-in budget, also the default of budgets like it (OAuth's registrations). */
+export function accountRateLimitPerMinute(env: NodeJS.ProcessEnv): number {
+  return integer(env, 'ACCOUNT_RATE_LIMIT_PER_MINUTE', 10, 0, 1e9);
 }
 
 const HOUR_MS = 3_600_000;

@@ -1,7 +1,8 @@
 // The accounts' slice: the operations of accounts, passkeys and sessions, their refusals, the accounts
-// database's steps 1 and 3, and the PostgreSQL accounts schema's steps 2 and 3.
+// database's steps 1 and 3, the PostgreSQL accounts schema's steps 2 and 3, and the accounts' settings.
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
+import { readAccountSettings } from './config.js';
 import { ACCOUNT_OPERATIONS } from './operations.js';
 import { ACCOUNT_SCHEMAS } from './resources.js';
 import { ACCOUNT_PROBLEMS } from './problems.js';
@@ -11,6 +12,7 @@ import { ACCOUNTS_POSTGRES_STEP, EVENT_LOG_POSTGRES_STEP } from './postgres-tabl
 
 export const ACCOUNTS_SLICE = {
   name: 'accounts',
+  settings: readAccountSettings,
   operations: ACCOUNT_OPERATIONS,
   schemas: ACCOUNT_SCHEMAS,
   problems: ACCOUNT_PROBLEMS,

@@ -20,10 +20,19 @@ export interface BillingConfig {
   pastDueGraceDays: number;
 }
 
+export interface BillingSettings {
+  /** Partner payments through Stripe; null while STRIPE_SECRET_KEY is unset: the billing operations answer 503. */
+  billing: BillingConfig | null;
+}
+
+export function readBillingSettings(env: NodeJS.ProcessEnv): BillingSettings {
+  return { billing: readBillingConfig(env) };
+}
+
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]', '::1'];
 
 /** STRIPE_*: null while STRIPE_SECRET_KEY is unset (partner payments off); a stray STRIPE_* then is a mistake. */
-export function readBillingConfig(env: NodeJS.ProcessEnv): BillingConfig | null {
+function readBillingConfig(env: NodeJS.ProcessEnv): BillingConfig | null {
   const secretKey = env.STRIPE_SECRET_KEY || null;
   if (secretKey === null) {
     const stray = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_BASIC', 'STRIPE_PRICE_PLUS', 'STRIPE_API_BASE'].filter((name) => env[name]);

@@ -1,7 +1,8 @@
 // The billing's slice: the partner payment operations (Stripe), their refusals, and the accounts database's
-// step 5, and the PostgreSQL accounts schema's step 5.
+// step 5, the PostgreSQL accounts schema's step 5, and the Stripe settings.
 // Data only (src/feature.ts): src/features.ts lists it; the read threads load it with the catalogue.
 import type { FeatureSlice } from '../feature.js';
+import { readBillingSettings } from './config.js';
 import { BILLING_OPERATIONS, BILLING_ROUTES } from './operations.js';
 import { BILLING_SCHEMAS } from './resources.js';
 import { BILLING_PROBLEMS } from './problems.js';
@@ -10,6 +11,7 @@ import { BILLING_POSTGRES_STEP } from './postgres-tables.js';
 
 export const BILLING_SLICE = {
   name: 'billing',
+  settings: readBillingSettings,
   operations: [...BILLING_OPERATIONS, ...BILLING_ROUTES],
   schemas: BILLING_SCHEMAS,
   problems: BILLING_PROBLEMS,

@@ -30,7 +30,7 @@ export interface CommunitySettings {
 }
 
 /** `toiletsDb`: the dumps' folder is beside it by default. */
-export function readCommunitySettings(env: NodeJS.ProcessEnv, toiletsDb: string): CommunitySettings {
+export function readCommunitySettings(env: NodeJS.ProcessEnv, { toiletsDb }: { toiletsDb: string }): CommunitySettings {
   return {
     contributionsEnabled: boolean(env, 'CONTRIBUTIONS_ENABLED', true),
     humanCheck: {

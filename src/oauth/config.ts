@@ -1,6 +1,7 @@
 // The settings of the authorization server (README.md): its own budget of client registrations and the
 // bound on clients nobody authorized. Read from the environment and checked here, at the start.
 import { integer } from '../config-values.js';
+import { accountRateLimitPerMinute } from '../accounts/config.js';
 
 export interface OAuthSettings {
   /** OAuth client registrations (POST /oauth/register) per minute per IP, a budget of their own; 0 lifts it. */
@@ -9,10 +10,10 @@ export interface OAuthSettings {
   oauthPendingClientsMax: number;
 }
 
-/** `accountRateLimitPerMinute`: the sign-in budget, the registrations' default. */
-export function readOAuthSettings(env: NodeJS.ProcessEnv, accountRateLimitPerMinute: number): OAuthSettings {
+/** The registrations' budget is the sign-in budget unless set apart. */
+export function readOAuthSettings(env: NodeJS.ProcessEnv): OAuthSettings {
   return {
-    registrationRateLimitPerMinute: integer(env, 'OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE', accountRateLimitPerMinute, 0, 1e9),
+    registrationRateLimitPerMinute: integer(env, 'OAUTH_REGISTRATION_RATE_LIMIT_PER_MINUTE', accountRateLimitPerMinute(env), 0, 1e9),
     oauthPendingClientsMax: integer(env, 'OAUTH_PENDING_CLIENTS_MAX', 10_000, 1, 10_000_000),
   };
 }

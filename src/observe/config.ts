@@ -19,7 +19,7 @@ export interface ObserveSettings {
 }
 
 /** `trustProxy`: behind a proxy, loopback is the proxy, so METRICS_ALLOW's default is then nobody. */
-export function readObserveSettings(env: NodeJS.ProcessEnv, trustProxy: number): ObserveSettings {
+export function readObserveSettings(env: NodeJS.ProcessEnv, { trustProxy }: { trustProxy: number }): ObserveSettings {
   return {
     metrics: boolean(env, 'METRICS', true),
     metricsAllow: metricsAllow(env.METRICS_ALLOW, trustProxy),

@@ -1,9 +1,10 @@
 // Adding a feature is its folder and one line in src/features.ts (docs/ARCHITECTURE.md, "Adding a
 // feature"): a small example feature, an operation with a problem type of its own, a table in the accounts
-// database and a subcommand of `npm run moderate`, is added to the list and taken off again. With it, the
-// registry, the OpenAPI document, the problem catalogue, the accounts database's steps and the operator's
-// command have its parts, and its operation is served behind the guard chain; without it, none of them
-// has. A step number or an operation another feature already has is refused when the list is made.
+// database, a setting and a subcommand of `npm run moderate`, is added to the list and taken off again.
+// With it, the registry, the OpenAPI document, the problem catalogue, the accounts database's steps, the
+// configuration and the operator's command have its parts, and its operation is served behind the guard
+// chain; without it, none of them has. A step number, an operation or a setting another feature already
+// has is refused when the list is made.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,7 +20,8 @@ import { userVersion } from '../../src/storage/migrations.js';
 import { GuardChain } from '../../src/api/guards.js';
 import { importedCopy, tempDir } from '../support/extracts.js';
 import { serve, FIXED_NOW, SERVER_ENV, type Served } from '../support/server.js';
-import { loadConfig } from '../../src/config.js';
+import { featureSettings, loadConfig } from '../../src/config.js';
+import { integer } from '../../src/config-values.js';
 import { accountsDatabase } from '../../src/accounts/store.js';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
 import type { CommandPart } from '../../src/cli/subcommands.js';
@@ -82,6 +84,8 @@ const EXAMPLE_SLICE = {
   problems: EXAMPLE_PROBLEMS,
   tables: { accounts: [NOTES_TABLE_STEP] },
   rateLimits: [{ policy: NOTES_POLICY, setting: 'rateLimitPerMinute' }],
+  // in a folder: its config.ts's reader
+  settings: (env) => ({ exampleNotesMax: integer(env, 'EXAMPLE_NOTES_MAX', 100, 1, 1_000_000) }),
   // in a folder: () => import('./commands.js')
   commands: () => Promise.resolve({ COMMANDS: NOTES_COMMANDS }),
 } satisfies FeatureSlice;
@@ -183,4 +187,13 @@ test('a feature that takes a step number or an operation another feature has is 
   const getToilet = operationIn(operationsOf(FEATURES), 'getToilet');
   assert.throws(() => operationsOf([...FEATURES, { name: 'twice', operations: [getToilet] }]), /two operations are getToilet/);
   assert.throws(() => problemTypesOf([...FEATURES, EXAMPLE_SLICE, { name: 'again', problems: EXAMPLE_PROBLEMS }]), /no-such-note is declared twice/);
+});
+
+test("a feature's settings join the configuration, and a setting another feature or the service has is refused", () => {
+  const service = { toiletsDb: db, overlayDb: join(dir.path, 'overlay.db'), trustProxy: 0 };
+  const settings = featureSettings([...FEATURES, EXAMPLE_SLICE], { EXAMPLE_NOTES_MAX: '7' }, service);
+  assert.deepEqual([settings.exampleNotesMax, settings.metrics], [7, true], "beside the other features' own");
+  assert.equal('exampleNotesMax' in featureSettings(FEATURES, {}, service), false);
+  assert.throws(() => featureSettings([...FEATURES, { name: 'again', settings: () => ({ metrics: false }) }], {}, service), /the feature observe and the feature again both have a setting named metrics/);
+  assert.throws(() => featureSettings([{ name: 'again', settings: () => ({ trustProxy: 1 }) }], {}, service), /the service and the feature again both have a setting named trustProxy/);
 });

@@ -55,7 +55,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/schemas': ['src/rules'],
   // the parsers of settings every feature's config.ts uses (node: modules only)
   'src/config-values': [],
-  'src/config': ['src/schemas', 'src/operations', 'src/log', 'src/config-values'],
+  // the service's settings, joined with those the features' slices read (src/features.ts)
+  'src/config': ['src/schemas', 'src/operations', 'declarations', 'src/feature', 'src/log', 'src/config-values'],
   'src/places': [...BASE, 'src/config'],
   'src/source': ['src/rules', 'src/places'],
   'src/http': ['src/storage'],
@@ -102,8 +103,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the rate limits shared with the other replicas through Redis (REDIS_URL): main thread only
   'src/cluster': ['src/http', 'src/config', 'src/log', 'src/feature', 'src/storage'],
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/storage', 'src/source-fetch', 'src/cluster'],
-  // the features' slices (registry entries, problem types, layout steps: data) and the one list of them
-  declarations: ['src/feature', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps', 'src/cluster'],
+  // the features' slices (registry entries, problem types, layout steps: data; settings readers) and the one list of them
+  declarations: ['src/feature', 'src/config', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps', 'src/cluster'],
   // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
   'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
   'src/resources': ['declarations', 'src/feature', 'src/schemas'],
@@ -197,8 +198,12 @@ test('the problem types are data: their modules load nothing but other problem t
   assert.deepEqual(catalogue.filter((module) => !DATA_MODULE.some((pattern) => pattern.test(module))), []);
 });
 
-/** What a slice may load: entries, problem types, layout steps (SQL text), the registry's schemas and the rules. */
-const DATA_MODULE = [SLICE_MODULE, OPERATIONS_MODULE, PROBLEM_MODULE, /^src\/[a-z-]+\/(([a-z-]+-)?tables|[a-z-]+-step)\.ts$/, /^src\/(schemas|rules)\//];
+/**
+ * What a slice may load: entries, problem types, layout steps (SQL text), the registry's schemas and the
+ * rules, and its settings reader (a pure function of the environment) with the parsers it uses (and the
+ * built-ins that join its default paths and check its addresses).
+ */
+const DATA_MODULE = [SLICE_MODULE, OPERATIONS_MODULE, PROBLEM_MODULE, /^src\/[a-z-]+\/(([a-z-]+-)?tables|[a-z-]+-step|config)\.ts$/, /^src\/config-values\.ts$/, /^node:(path|net)$/, /^src\/(schemas|rules)\//];
 
 test('the slices are data: the list of features loads no code that runs a feature', () => {
   const loaded = [...runtimeClosure(graph, 'src/features.ts')];
