@@ -49,87 +49,118 @@ const MANAGED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connect
  * client sees a truncated answer) and is reported to `onLateError`.
  */
 export async function sendResponse(target: ResponseTarget, response: Response, onLateError: (error: unknown) => void): Promise<number> {
-  const { res, signal } = target;
-  const body = response.body;
   // HEAD and 204/304 send no body; a null body is an empty one (Content-Length: 0), e.g. MCP's 202.
   const withoutBody = target.head || isBodiless(response.status);
-  if (withoutBody || body === null || !isEventStream(response)) {
-    let bytes: Uint8Array | undefined;
-    if (withoutBody) await body?.cancel();
-    else if (body !== null) bytes = new Uint8Array(await response.arrayBuffer());
-    if (signal.aborted) return 0;
-    const coded = bytes === undefined ? null : compressResponseBody(bytes, response.headers.get('content-type'), response.headers.get('content-encoding'), target.acceptEncoding);
-    res.cork(() => {
-      writeHead(target, response);
-      if (coded !== null) writeHeaders(res, coded.headers);
-      endResponse(res, coded?.body ?? bytes, withoutBody, target.closeConnection);
-    });
-    return (coded?.body ?? bytes)?.byteLength ?? 0;
-  }
+  if (withoutBody || response.body === null || !isEventStream(response)) return sendWhole(target, response, withoutBody);
+  return streamBody(target, response, response.body, onLateError);
+}
 
+/** The body read whole (or dropped: `withoutBody`), compressed when it is worth it, written in one corked call. */
+async function sendWhole(target: ResponseTarget, response: Response, withoutBody: boolean): Promise<number> {
+  const { res, signal } = target;
+  let bytes: Uint8Array | undefined;
+  if (withoutBody) await response.body?.cancel();
+  else if (response.body !== null) bytes = new Uint8Array(await response.arrayBuffer());
+  if (signal.aborted) return 0;
+  const coded = bytes === undefined ? null : compressResponseBody(bytes, response.headers.get('content-type'), response.headers.get('content-encoding'), target.acceptEncoding);
+  res.cork(() => {
+    writeHead(target, response);
+    if (coded !== null) writeHeaders(res, coded.headers);
+    endResponse(res, coded?.body ?? bytes, withoutBody, target.closeConnection);
+  });
+  return (coded?.body ?? bytes)?.byteLength ?? 0;
+}
+
+/** The body streamed chunk by chunk, pausing while the socket drains; the stream is cancelled when the client goes. */
+async function streamBody(target: ResponseTarget, response: Response, body: ReadableStream<Uint8Array>, onLateError: (error: unknown) => void): Promise<number> {
+  const { signal } = target;
   const reader = body.getReader();
-  let wakeWriter: (() => void) | null = null;
-  const wake = (): void => {
-    const resume = wakeWriter;
-    wakeWriter = null;
-    resume?.();
-  };
+  const drain = drainWaiter(target.res);
   const onAbort = (): void => {
     reader.cancel().catch(() => {}); // the stream's own error, if any, no longer matters to anyone
-    wake();
+    drain.wake();
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  let started = false;
-  let writableHandlerSet = false;
   let sent = 0;
   try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        if (!started) throw error;
-        if (!signal.aborted) {
-          onLateError(error); // first: the error hook may still read the request (e.g. its ip)
-          res.close();
-        }
-        return sent;
-      }
-      if (signal.aborted) return sent;
-      // Status and headers go out with the first chunk (uWS sends them no sooner anyway).
-      const first = !started;
-      started = true;
+    // status and headers go out with the first chunk (uWS sends them no sooner anyway)
+    for (let first = true; ; first = false) {
+      const chunk = await nextChunk(reader, first, target, onLateError);
+      if (chunk === null || signal.aborted) return sent;
       if (chunk.done) {
-        res.cork(() => {
-          if (first) writeHead(target, response);
-          res.end(undefined, target.closeConnection);
-        });
+        endStream(target, response, first);
         return sent;
       }
-      const data = chunk.value;
-      sent += data.byteLength;
-      let drained = true;
-      res.cork(() => {
-        if (first) writeHead(target, response);
-        drained = res.write(data);
-      });
-      if (!drained) {
-        // uWS buffered the chunk; read no more until the socket drains (or the client leaves).
-        // uWS keeps the first onWritable handler of a response, so register one that wakes whoever waits.
-        if (!writableHandlerSet) {
-          writableHandlerSet = true;
-          res.onWritable(() => {
-            wake();
-            return true;
-          });
-        }
-        await new Promise<void>((resolve) => (wakeWriter = resolve));
+      sent += chunk.value.byteLength;
+      if (!writeChunk(target, response, chunk.value, first)) {
+        await drain.wait(); // uWS buffered the chunk: read no more until the socket drains (or the client leaves)
         if (signal.aborted) return sent;
       }
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+type Chunk = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
+/**
+ * The stream's next chunk. A failure before anything was written throws (the caller can still answer 500);
+ * after, it closes the connection (the client sees a truncated answer), goes to `onLateError` and gives null.
+ */
+async function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>, first: boolean, target: ResponseTarget, onLateError: (error: unknown) => void): Promise<Chunk | null> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    if (first) throw error;
+    if (!target.signal.aborted) {
+      onLateError(error); // first: the error hook may still read the request (e.g. its ip)
+      target.res.close();
+    }
+    return null;
+  }
+}
+
+/** Writes one chunk (after the head, for the first); false when uWS buffered it until the socket drains. */
+function writeChunk(target: ResponseTarget, response: Response, data: Uint8Array, first: boolean): boolean {
+  let drained = true;
+  target.res.cork(() => {
+    if (first) writeHead(target, response);
+    drained = target.res.write(data);
+  });
+  return drained;
+}
+
+function endStream(target: ResponseTarget, response: Response, first: boolean): void {
+  target.res.cork(() => {
+    if (first) writeHead(target, response);
+    target.res.end(undefined, target.closeConnection);
+  });
+}
+
+/**
+ * Waits for the socket to drain. uWS keeps the first onWritable handler of a response, so one handler,
+ * set at the first wait, wakes whoever waits; `wake` also ends a wait when the client leaves.
+ */
+function drainWaiter(res: HttpResponse): { wait(): Promise<void>; wake(): void } {
+  let waiting: (() => void) | null = null;
+  let handlerSet = false;
+  const wake = (): void => {
+    const resume = waiting;
+    waiting = null;
+    resume?.();
+  };
+  const wait = (): Promise<void> => {
+    if (!handlerSet) {
+      handlerSet = true;
+      res.onWritable(() => {
+        wake();
+        return true;
+      });
+    }
+    return new Promise<void>((resolve) => (waiting = resolve));
+  };
+  return { wait, wake };
 }
 
 export function isEventStream(response: Response): boolean {
