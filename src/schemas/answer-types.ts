@@ -49,7 +49,7 @@ export type ClientRoutes<Op> = Op extends OperationSpec ? ClientRoute<Op> : neve
 /**
  * What the guard chain hands an entry's handler as `context.input`, from the entry's schemas: its query
  * parameters as parsed, its JSON body as its schema describes it, its form's fields; else nothing. A
- * handler that reads a field its entry does not declare does not compile (src/api/routes.typecheck.ts).
+ * handler that reads a field its entry does not declare does not compile (test/types/registry.typecheck.ts).
  * Of an entry typed only as an entry (not declared `as const`), unknown.
  */
 export type InputOf<E> =
