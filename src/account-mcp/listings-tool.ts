@@ -7,7 +7,6 @@ import type { Logger } from '../log.js';
 import { toolArguments, toolOutput } from '../mcp/arguments.js';
 import { inputSchemaOf, operationIn } from '../schemas/operations.js';
 import { PARTNER_OPERATIONS } from '../partners/operations.js';
-import { selfContainedSchema } from '../schemas/catalogue.js';
 import { principalOf, type AccountFeature } from './endpoint.js';
 import { STORAGE_RETRY_SECONDS } from '../api/server-hooks.js';
 import { storageTrouble } from '../storage/errors.js';
@@ -26,9 +25,15 @@ const DESCRIPTION = [
   'Read-only: changes are made on the website. Takes no arguments.',
 ].join(' ');
 
+function makeSchemas() {
+  return { input: toolArguments<Record<string, never>>(inputSchemaOf(operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings'))), output: toolOutput('PartnerListingList') };
+}
+
+let sharedSchemas: ReturnType<typeof makeSchemas> | undefined;
+
 export function listingsTool(read: ListingsReader, log: Logger): AccountFeature {
-  const input = toolArguments<Record<string, never>>(inputSchemaOf(operationIn(PARTNER_OPERATIONS, 'listMyPartnerListings')));
-  const output = toolOutput(selfContainedSchema('PartnerListingList'));
+  // once per process, so each validator compiles once however many endpoints it serves (a test makes many)
+  const { input, output } = (sharedSchemas ??= makeSchemas());
   return {
     register(server: McpServer): void {
       server.registerTool(

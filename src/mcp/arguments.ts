@@ -1,22 +1,19 @@
 // Tool arguments and results checked against the service's own JSON Schemas (src/schemas), wrapped as the
 // Standard Schemas the MCP SDK validates with and lists. Arguments are refused the way REST refuses a query:
 // every offending argument, each with what to send instead, so a model can correct the call in one go.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { unknownNameReason } from '../schemas/describe.js';
-import { BODY_NAME, invalidParamsFromErrors } from '../schemas/validate.js';
+import { BODY_NAME, compiledOnFirstUse, invalidParamsFromErrors, validatorFor } from '../schemas/validate.js';
+import { selfContainedSchema } from '../schemas/catalogue.js';
 import type { JsonSchema } from '../schemas/refs.js';
-import type { InvalidParam } from '../schemas/resources.js';
+import type { InvalidParam, SchemaName } from '../schemas/resources.js';
 
-// Same options as src/schemas/validate.ts, plus defaults: a tool gets `limit: 5` and the filters as
-// `false` when the caller leaves them out, exactly as the query parser fills them in for REST.
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, useDefaults: true });
-formats.default(ajv, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
-// The same schemas for a yes or no (the fast path, src/mcp/fast-path.ts): stopping at the first error,
-// without its details, takes a third of the time; a no goes to the SDK, which says why in full.
-const quick = new Ajv2020({ allErrors: false, verbose: false, strict: true, allowUnionTypes: true, useDefaults: true });
-formats.default(quick, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
+// The validators are compiled in the process's one ajv (src/schemas/validate.ts), on first use: compiling
+// the tools' schemas (the results' are large) took ~0.2 s of every start, before any MCP client had
+// called. A tool gets `limit: 5` and the filters as `false` when the caller leaves them out, exactly as
+// the query parser fills them in for REST; a no of the quick check (the fast path) goes to the SDK, which
+// says why in full. Tests call every tool.
 
 /** A tool's Standard Schema, with the same schema's check as a yes or no. */
 export type CheckedSchema<I, O> = StandardSchemaWithJSON<I, O> & {
@@ -29,19 +26,10 @@ export type ArgumentCheck<T> = (args: T) => InvalidParam[];
 
 type Issues = { issues: { message: string }[] };
 
-/**
- * A validator compiled on its first call: compiling the tools' schemas (the results' are large) took ~0.2 s
- * of every start, before any MCP client had called. Tests call every tool.
- */
-function compiledOnFirstUse(schema: JsonSchema, compiler = ajv): () => ValidateFunction {
-  let validate: ValidateFunction | undefined;
-  return () => (validate ??= compiler.compile(schema));
-}
-
 /** A tool's input schema: lists as `schema`, validates with it, fills in its defaults. */
 export function toolArguments<T>(schema: JsonSchema, check?: ArgumentCheck<T>): CheckedSchema<unknown, T> {
   const validator = compiledOnFirstUse(schema);
-  const quickly = compiledOnFirstUse(schema, quick);
+  const quickly = compiledOnFirstUse(schema, true);
   const plain = plainShape(schema);
   const known = Object.keys((schema.properties ?? {}) as object);
   const checked = standardSchema<unknown, T>(schema, (value) => {
@@ -110,14 +98,14 @@ function plainCheck(property: JsonSchema): ((value: unknown) => boolean) | null 
 }
 
 /**
- * A tool's output schema; a result that fails it is a bug the SDK reports as a tool error. The fast path
- * does not check its answers: they are the reads' answers by construction, which test/mcp/answer-schema
- * checks against this schema over generated answers.
+ * A tool's output schema, the named schema of its entry's answer: listed self-contained (a client need
+ * resolve no reference), checked with the validator REST and the tests use. A result that fails it is a
+ * bug the SDK reports as a tool error. The fast path does not check its answers: they are the reads'
+ * answers by construction, which test/mcp/answer-schema checks against this schema over generated answers.
  */
-export function toolOutput<T>(schema: JsonSchema): StandardSchemaWithJSON<T, T> {
-  const validator = compiledOnFirstUse(schema);
-  return standardSchema<T, T>(schema, (value) => {
-    const validate = validator();
+export function toolOutput<T>(name: SchemaName): StandardSchemaWithJSON<T, T> {
+  return standardSchema<T, T>(selfContainedSchema(name), (value) => {
+    const validate = validatorFor(name);
     return validate(value) ? { value: value as T } : { issues: invalidParamsFromErrors(validate.errors ?? []).map((p) => ({ message: `${p.name} ${p.reason}` })) };
   });
 }

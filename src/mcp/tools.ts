@@ -9,7 +9,6 @@ import type { Logger } from '../log.js';
 import { inputSchemaOf, operationIn, READ_OPERATIONS } from '../schemas/operations.js';
 import type { FindParams } from '../schemas/params.js';
 import type { JsonSchema } from '../schemas/refs.js';
-import { selfContainedSchema } from '../schemas/catalogue.js';
 import { toolArguments, toolOutput } from './arguments.js';
 import { hostHintOrigin } from './host-hint.js';
 import type { Pieces } from '../rules/json-bytes.js';
@@ -78,16 +77,30 @@ export function isRead(answer: ToolAnswer): answer is ReadAnswer {
   return (answer as Partial<ReadAnswer>).body !== undefined;
 }
 
-export class ToolSet {
-  private readonly arguments = {
-    find_toilets_near: toolArguments<FindParams>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
-      args.country !== undefined && !isCountryCode(args.country)
-        ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
-        : [],
-    ),
-    get_toilet: toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'getToilet')), GET_ARGUMENT_NOTES)),
+/** The tools' arguments and results, as they list and check them. */
+function makeToolSchemas() {
+  return {
+    arguments: {
+      find_toilets_near: toolArguments<FindParams>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'findToiletsNear')), FIND_ARGUMENT_NOTES), (args) =>
+        args.country !== undefined && !isCountryCode(args.country)
+          ? [{ name: 'country', reason: `${args.country} is not an ISO 3166-1 alpha-2 country code; use one such as PT, LI or AD` }]
+          : [],
+      ),
+      get_toilet: toolArguments<{ id: string }>(withNotes(inputSchemaOf(operationIn(READ_OPERATIONS, 'getToilet')), GET_ARGUMENT_NOTES)),
+    },
+    output: { find_toilets_near: toolOutput('FindResult'), get_toilet: toolOutput('ToiletAnswer') },
   };
-  private readonly output = { find_toilets_near: toolOutput(selfContainedSchema('FindResult')), get_toilet: toolOutput(selfContainedSchema('ToiletAnswer')) };
+}
+
+let sharedSchemas: ReturnType<typeof makeToolSchemas> | undefined;
+/** Made once per process (per thread), so each validator compiles once however many endpoints it serves (a test makes many). */
+function toolSchemas(): ReturnType<typeof makeToolSchemas> {
+  return (sharedSchemas ??= makeToolSchemas());
+}
+
+export class ToolSet {
+  private readonly arguments = toolSchemas().arguments;
+  private readonly output = toolSchemas().output;
 
   constructor(private readonly deps: ToolDeps) {}
 

@@ -1,6 +1,9 @@
 // ajv validators (JSON Schema 2020-12) for every named schema, compiled on first use: request bodies are checked with
-// them, and tests check every answer against the response schemas. Errors become invalid_params entries
-// named like `votes[2].value`, with reasons in plain words taken from the failing schema.
+// them, MCP tools check their results, and tests check every answer against the response schemas. Errors
+// become invalid_params entries named like `votes[2].value`, with reasons in plain words taken from the
+// failing schema. The process's one ajv (per thread: a read thread has its own): each ajv compiles the
+// JSON Schema meta-schema before its first schema (40–80 ms), and a schema compiled in two would be
+// compiled twice (docs/PERFORMANCE.md, "Schema compilation").
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
@@ -12,7 +15,14 @@ import { isSchemaName, schemaCatalogue } from './catalogue.js';
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = formats.default;
 
+/**
+ * `useDefaults`: a tool's arguments are completed with their defaults (`limit: 5`), as the query parser
+ * fills them in for REST; no named schema declares a default, so a body is checked as it was sent.
+ */
+const OPTIONS = { strict: true, allowUnionTypes: true, useDefaults: true } as const;
+
 let registry: Ajv2020 | undefined;
+let yesOrNo: Ajv2020 | undefined;
 
 /**
  * The validators' ajv, with every named schema registered at the first validation, not at start: checking
@@ -20,11 +30,43 @@ let registry: Ajv2020 | undefined;
  */
 function ajv(): Ajv2020 {
   if (registry === undefined) {
-    registry = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-    addFormats(registry, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
+    registry = new Ajv2020({ ...OPTIONS, allErrors: true, verbose: true });
+    withFormats(registry);
     for (const schema of Object.values(schemaCatalogue())) registry.addSchema(schema);
   }
   return registry;
+}
+
+/**
+ * The same schemas for a yes or no (the MCP fast path, src/mcp/fast-path.ts): stopping at the first error,
+ * without its details, takes a third of the time. It checks no schema against the meta-schema (compiling
+ * that again cost 40–80 ms per thread): ajv() does before each is compiled here.
+ */
+function quickAjv(): Ajv2020 {
+  if (yesOrNo === undefined) {
+    yesOrNo = new Ajv2020({ ...OPTIONS, allErrors: false, verbose: false, validateSchema: false });
+    withFormats(yesOrNo);
+  }
+  return yesOrNo;
+}
+
+/** The string formats the schemas use. */
+function withFormats(instance: Ajv2020): void {
+  addFormats(instance, ['uri', 'uri-reference', 'email', 'date-time', 'date']);
+}
+
+/**
+ * A validator of a schema that has no name (a tool's arguments, made from an entry's parameters), compiled
+ * on its first call; `quick`: one that only says yes or no, for a no to be asked again in full.
+ */
+export function compiledOnFirstUse(schema: JsonSchema, quick = false): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= quick ? compiledQuickly(schema) : ajv().compile(schema));
+}
+
+function compiledQuickly(schema: JsonSchema): ValidateFunction {
+  if (!ajv().validateSchema(schema)) throw new Error(`not a valid JSON Schema: ${ajv().errorsText()}`);
+  return quickAjv().compile(schema);
 }
 
 /**
