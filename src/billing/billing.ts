@@ -2,7 +2,7 @@
 // unset: the operations answer 503), checkouts and the portal (checkout.ts), the webhook's events
 // (events.ts), the routes, the account deletion hook (a subscription that can still charge blocks the
 // deletion unless the person confirms its cancellation; then it is canceled at Stripe), and an hourly
-// sweep, a background job of the cluster's worker (one replica runs it: src/cluster/worker.ts): past-due plans whose grace ended stop without waiting for an event, and handled event ids older
+// sweep, a background job (src/cluster/worker.ts; with the tables in PostgreSQL on the cluster's worker only): past-due plans whose grace ended stop without waiting for an event, and handled event ids older
 // than Stripe's resending (three days) are forgotten after 30 days.
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -38,8 +38,8 @@ export class Billing {
   readonly needs: readonly string[] = ['accounts', 'partners'];
   /** null while partner payments are not configured. */
   readonly parts: BillingParts | null;
-  /** The hourly sweep, on the cluster's worker. */
-  readonly jobs: readonly BackgroundJob[] = [this.sweepJob()];
+  /** The hourly sweep. */
+  readonly jobs: readonly BackgroundJob[];
 
   constructor(
     private readonly config: Config,
@@ -49,6 +49,7 @@ export class Billing {
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
+    this.jobs = [this.sweepJob()];
     const billing = config.billing;
     if (billing === null) {
       this.parts = null;
@@ -87,13 +88,13 @@ export class Billing {
 
   close(): void {}
 
-  /** The sweep at once and then hourly, while this replica is the cluster's worker. */
+  /** The sweep at once and then hourly: on the cluster's worker when the tables are shared, else on every replica (its own file). */
   private sweepJob(): BackgroundJob {
     let timer: NodeJS.Timeout | null = null;
     let sweeping: Promise<void> = Promise.resolve();
     return {
       name: 'billing-sweep',
-      runsOn: 'cluster-worker',
+      runsOn: this.store.shared ? 'cluster-worker' : 'every-replica',
       start: () => {
         if (timer !== null) return;
         sweeping = this.sweep();

@@ -6,7 +6,7 @@
 //   (the file's data_version, PostgreSQL's count of partner writes) and applied to the toilets whose partner
 //   object changed; the answers read the showing listings from memory (PostgreSQL: the store's copy);
 // - the end of 12-hour closures (recorded with their event; the answers needed no write): a background job
-//   of the cluster's worker (src/cluster/worker.ts), so one replica records each end;
+//   (src/cluster/worker.ts), in PostgreSQL on the cluster's worker only, so one replica records each end;
 // - the toilets themselves: after every load (all listings) and overlay change (the listings on the
 //   toilets it re-read, so a contribution costs no read of every listing), a listing whose toilet moved
 //   id is carried to the new id, and one whose toilet was marked gone or left the map (or came back) is
@@ -66,7 +66,7 @@ export class Partners {
   readonly profiles: PartnerProfiles;
   /** The Plus listings' monthly figures (figures.ts). */
   readonly figures: ListingFigures;
-  /** The ends of 12-hour closures, recorded by the cluster's worker. */
+  /** The recording of the ends of 12-hour closures. */
   readonly jobs: readonly BackgroundJob[];
   private catalog: ToiletCatalog | null = null;
   /** The data version the showing listings were last compared at; null: compare at the next poll. */
@@ -103,7 +103,8 @@ export class Partners {
     this.claims = new PartnerClaims(this.context);
     this.plans = new PartnerPlans(this.context);
     this.profiles = new PartnerProfiles(this.context);
-    this.jobs = [new ClosureEnds(this.profiles, log)];
+    // over shared tables one replica records each end; over a file of its own, every replica its own
+    this.jobs = [new ClosureEnds(this.profiles, log, engine.kind === 'postgres' ? 'cluster-worker' : 'every-replica')];
   }
 
   /** The catalog whose toilets the listings are on (made with this.overlay). */
@@ -216,16 +217,16 @@ function keyed(showing: readonly ListingWithClaim[]): Map<string, string> {
   return new Map(showing.map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
 }
 
-/** Records the closures whose 12 hours are over, with their events (profile.ts), every PARTNER_POLL_MS on the cluster's worker. */
+/** Records the closures whose 12 hours are over, with their events (profile.ts), every PARTNER_POLL_MS. */
 class ClosureEnds implements BackgroundJob {
   readonly name = 'partner-closures';
-  readonly runsOn = 'cluster-worker';
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly profiles: PartnerProfiles,
     private readonly log: Logger,
+    readonly runsOn: BackgroundJob['runsOn'],
   ) {}
 
   start(): void {
