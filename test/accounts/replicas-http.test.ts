@@ -134,7 +134,7 @@ describe('two replicas on one PostgreSQL database, the accounts side in it', { s
     const onB = on(b, onA);
     const body = { business_name: 'Twice Bakery', contact_email: 'twice@example.org' };
     const answers = await Promise.all([onA.request('POST', `/toilets/${toilet}/claims`, { body }), onB.request('POST', `/toilets/${toilet}/claims`, { body })]);
-    assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 409], JSON.stringify(answers.map((answer) => answer.json)));
+    assert.deepEqual(answers.map((answer) => answer.status).sort((x, y) => x - y), [201, 409], JSON.stringify(answers.map((answer) => answer.json)));
     assert.equal(Number(cluster.psql(`SELECT count(*) FROM accounts.partner_claims WHERE toilet_id = '${toilet}'`, databaseUrl).trim()), 1);
   });
 
@@ -157,7 +157,7 @@ describe('two replicas on one PostgreSQL database, the accounts side in it', { s
     for (const event of events) {
       const answers = await Promise.all([a, b].map((replica) => webhook(replica, JSON.stringify(event))));
       assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
-      assert.deepEqual(answers.map((answer) => answer.json.duplicate === true).sort(), [false, true], `${event.type}: handled once`);
+      assert.deepEqual(answers.map((answer) => answer.json.duplicate === true).sort((x, y) => Number(x) - Number(y)), [false, true], `${event.type}: handled once`);
     }
     standIn.webhooks.release(); // Stripe's own deliveries, to A: duplicates now
     await standIn.webhooks.idle();
