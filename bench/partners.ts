@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createApp, type App } from '../src/app.js';
 import type { PartnerContext } from '../src/partners/context.js';
 import { SqlitePartnerStore } from '../src/partners/sqlite-store.js';
+import type { SqliteAccountEventLog } from '../src/accounts/event-log.js';
 import { PartnerClaims } from '../src/partners/claims.js';
 import { PartnerPlans } from '../src/partners/plans.js';
 import { PartnerProfiles } from '../src/partners/profile.js';
@@ -113,7 +114,7 @@ async function makeListings(app: App, count: number): Promise<{ listings: number
   const t = app.catalog.snapshot.table;
   const account = 'acc_partner_bench';
   const accounts = app.accounts.file;
-  const context: PartnerContext = { store: new SqlitePartnerStore(accounts, app.accounts.events), now: () => NOW, toilets: app.catalog, changed: () => {} };
+  const context: PartnerContext = { store: new SqlitePartnerStore(accounts, app.accounts.events as SqliteAccountEventLog), now: () => NOW, toilets: app.catalog, changed: () => {} };
   const [claims, plans, profiles] = [new PartnerClaims(context), new PartnerPlans(context), new PartnerProfiles(context)];
   const step = t.count / count;
   let closed = 0;

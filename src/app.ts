@@ -27,7 +27,7 @@ import { eventsFeature } from './account-mcp/events-feature.js';
 import { AccountEvents } from './account-events/account-events.js';
 import { listMyPartnerListings } from './partners/listings.js';
 import { Billing } from './billing/billing.js';
-import { SqliteBillingStore } from './billing/sqlite-store.js';
+import { billingStoreOf } from './billing/store-choice.js';
 import { partnerListings } from './billing/partner-listings.js';
 import type { PlaceLookup } from './places/lookup.js';
 import { CurrentPlaceIndex } from './places/current.js';
@@ -189,7 +189,7 @@ export function createApp(options: AppOptions): App {
   partners.serve(server, { limits, problems, sessions: accounts.sessions });
   oauth.serve(server, { limits, problems });
   const { accountEvents, accountMcp } = serveAccountEvents(shared, accounts, oauth, partners);
-  const billing = new Billing(config, new SqliteBillingStore(accounts.file, partners.store.tables), partnerListings(partners), log, now);
+  const billing = new Billing(config, billingStoreOf(partners.store), partnerListings(partners), log, now);
   billing.serve(server, { limits, problems, sessions: accounts.sessions });
   const mcp = registerMcpRoutes(server, { config, reads, limits, problems, places, log, now, onToolCall: (tool, outcome) => mcpCalls.count(tool, outcome) });
   const tiles = new TileSource(config.tilesDb, `${config.baseUrl}${TILE_PATH}`, log, () => catalog.snapshot.info.demo);

@@ -39,16 +39,17 @@ interface StoreEntry {
   what: string;
   file: 'OVERLAY_DB' | 'ACCOUNTS_DB';
   postgres: boolean;
+  /** Kept wherever the accounts core is (their tables reference the accounts and share its transactions): `postgres` is ACCOUNTS_STORE's. */
+  withAccounts?: true;
 }
 
 /**
- * The accounts core. Its PostgreSQL implementation is built (src/accounts/postgres-store.ts) and tested
- * (test/accounts/stores.test.ts, postgres-http.test.ts), as are the partners', billing's and OAuth's
- * (src/<folder>/postgres-store.ts, test/<folder>/stores.test.ts), but it stays in ACCOUNTS_DB until the
- * account events' store has one too and the app is assembled with them all: their tables reference the
- * accounts (foreign keys, ON DELETE CASCADE) and share its transactions (sign-out everywhere and recovery
- * end the OAuth grants, a claim's change appends to the event log), so moving it alone would split one
- * account across two databases. Then this becomes true together with theirs (src/storage/README.md).
+ * The accounts core. Its PostgreSQL implementation is built (src/accounts/postgres-store.ts), as are the
+ * partners', billing's and OAuth's (src/<folder>/postgres-store.ts), and an app given `storage.accounts`
+ * keeps them all there (test/accounts/replicas-http.test.ts: two replicas on one database), but it stays in
+ * ACCOUNTS_DB until the account events' subscriptions have a PostgreSQL store too: they reference the OAuth
+ * grants (ON DELETE CASCADE), so moving the grants without them would split one account across two
+ * databases. Then this and the account events' entry become true (src/storage/README.md).
  */
 const ACCOUNTS_STORE: StoreEntry = { what: 'accounts, sessions and passkeys', file: 'ACCOUNTS_DB', postgres: false };
 
@@ -57,11 +58,21 @@ const STORES: readonly StoreEntry[] = [
   { what: 'the server key', file: 'OVERLAY_DB', postgres: true },
   { what: 'contributions, moderation and the OSM note outbox', file: 'OVERLAY_DB', postgres: true },
   ACCOUNTS_STORE,
-  { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: false },
-  { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'partner claims, listings and figures', file: 'ACCOUNTS_DB', postgres: ACCOUNTS_STORE.postgres, withAccounts: true },
+  { what: 'OAuth clients and grants', file: 'ACCOUNTS_DB', postgres: ACCOUNTS_STORE.postgres, withAccounts: true },
   { what: 'account events', file: 'ACCOUNTS_DB', postgres: false },
-  { what: 'billing', file: 'ACCOUNTS_DB', postgres: false },
+  { what: 'billing', file: 'ACCOUNTS_DB', postgres: ACCOUNTS_STORE.postgres, withAccounts: true },
 ];
+
+/** Whether the store is in PostgreSQL when the accounts core is (`accounts`) or is not. */
+function inPostgres(store: StoreEntry, accounts: boolean): boolean {
+  return store === ACCOUNTS_STORE || store.withAccounts === true ? accounts : store.postgres;
+}
+
+/** What DATABASE_URL keeps when the accounts core is (`accounts`) or is not there. */
+function movedStores(accounts: boolean): string[] {
+  return STORES.filter((store) => inPostgres(store, accounts)).map((store) => store.what);
+}
 
 /** Connects to DATABASE_URL and migrates it when set (rejecting with a message without the password); else the files. */
 export async function openStorage(config: Config, log: Logger): Promise<Storage> {
@@ -107,28 +118,30 @@ export function fileStorage(config: Config): Storage {
 
 /**
  * The readiness probes of the write side (src/status): the overlay file, the accounts file, and with
- * DATABASE_URL PostgreSQL, each with what is refused while it cannot take a write.
+ * DATABASE_URL PostgreSQL, each with what is refused while it cannot take a write (the stores of
+ * `storage`: with the accounts in PostgreSQL the file keeps the account events' subscriptions only).
  */
 export function storeProbes(storage: Storage, community: Community, accountsDb: Database.Database): StoreProbe[] {
   const overlayFile: StoreProbe = { store: 'overlay database', refused: 'Contributions', trouble: async () => community.writeTrouble() };
+  const accounts = storage.accounts !== null;
+  const accountsFile = accounts ? 'Account event subscriptions' : 'Sign-ups, sign-ins, business claims, partner payments and app connections';
   const files: StoreProbe[] = [
     // the overlay in PostgreSQL is the database's probe below
     ...(storage.overlay === null ? [overlayFile] : []),
-    { store: 'accounts database', refused: 'Sign-ups, sign-ins, business claims, partner payments and app connections', trouble: () => troubleOf(() => writeVersionBack(accountsDb)) },
+    { store: 'accounts database', refused: accountsFile, trouble: () => troubleOf(() => writeVersionBack(accountsDb)) },
   ];
   const { postgres } = storage;
   if (postgres === null) return files;
-  const moved = STORES.filter((store) => store.postgres).map((store) => store.what);
-  return [...files, { store: `PostgreSQL database ${postgres.shown}`, refused: `Writes of ${moved.join(', ')}`, trouble: () => troubleOf(() => postgres.reachable()) }];
+  return [...files, { store: `PostgreSQL database ${postgres.shown}`, refused: `Writes of ${movedStores(accounts).join(', ')}`, trouble: () => troubleOf(() => postgres.reachable()) }];
 }
 
 /** The start's one line on what DATABASE_URL holds and what is still in which file (null without it). */
 export function postgresNote(config: Config): string | null {
   if (config.database === null) return null;
-  const moved = STORES.filter((store) => store.postgres).map((store) => store.what);
+  const moved = movedStores(ACCOUNTS_STORE.postgres);
   const files = { OVERLAY_DB: config.overlayDb, ACCOUNTS_DB: config.accountsDb };
   const left = (['OVERLAY_DB', 'ACCOUNTS_DB'] as const)
-    .map((file) => ({ file, what: STORES.filter((store) => !store.postgres && store.file === file).map((store) => store.what) }))
+    .map((file) => ({ file, what: STORES.filter((store) => !inPostgres(store, ACCOUNTS_STORE.postgres) && store.file === file).map((store) => store.what) }))
     .filter(({ what }) => what.length > 0);
   const kept = `DATABASE_URL is set: ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} kept in PostgreSQL (${config.database.shown})`;
   if (left.length === 0) return `${kept}; OVERLAY_DB and ACCOUNTS_DB are not used`;

@@ -1,8 +1,10 @@
 // Assembles accounts for the server (app.ts): the accounts' store (the ACCOUNTS_DB file, or PostgreSQL's
 // accounts schema when the app is given it: src/stores.ts), sessions (which the session guard of every
 // thread-main route reads), the WebAuthn ceremonies, the deletion hooks, the routes, and the hourly
-// clean-up of ended sessions and expired challenges and recovery links. The ACCOUNTS_DB file is opened
-// either way: the partners', OAuth's and billing's tables and the event log are in it until they move.
+// clean-up of ended sessions and expired challenges and recovery links. `engine` says where the accounts
+// side is kept, so the partners', OAuth's and billing's stores and the event log go where the accounts are
+// (they share its transactions). The ACCOUNTS_DB file is opened either way: the account events'
+// subscriptions are in it until their store moves.
 import type { DatabaseKind } from '../storage/database.js';
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -19,7 +21,10 @@ import { Sessions } from './sessions.js';
 import { PasskeyCeremonies } from './passkeys.js';
 import { DeletionHooks } from './deletion.js';
 import { ConnectedCredentialsRegistry } from './connected-credentials.js';
-import { SqliteAccountEventLog } from './event-log.js';
+import { SqliteAccountEventLog, type AccountEventLog } from './event-log.js';
+import { PostgresAccountEventLog } from './event-log-postgres.js';
+import type { EventLogTables } from './postgres-tables.js';
+import type { Kysely } from 'kysely';
 import { registerAccountRoutes, type HumanCheckLedger } from './routes.js';
 
 const CLEAN_UP_EVERY_MS = 3_600_000;
@@ -31,6 +36,14 @@ export interface AccountsServeDeps {
   humanCheck: HumanCheckVerifier;
   ledger: HumanCheckLedger;
 }
+
+/**
+ * Where the accounts side is kept, for the features whose tables reference the accounts: the file (its
+ * connection, its event log) or PostgreSQL's accounts schema (its event log appended in their transactions).
+ */
+export type AccountsEngine =
+  | { readonly kind: 'sqlite'; readonly file: SqliteAccountsStore; readonly events: SqliteAccountEventLog }
+  | { readonly kind: 'postgres'; readonly db: Kysely<unknown>; readonly events: PostgresAccountEventLog };
 
 export class Accounts {
   /** Its name and what it stands on, for the start and close order (src/feature.ts): its routes use the human check and the ledger of contributions. */
@@ -45,8 +58,10 @@ export class Accounts {
   readonly deletion = new DeletionHooks();
   /** What sign-out everywhere (with connections=all) and a recovery end besides sessions (connected-credentials.ts). */
   readonly connected = new ConnectedCredentialsRegistry();
+  /** Where the accounts side is kept: the other features' stores follow it. */
+  readonly engine: AccountsEngine;
   /** What happened to the account's claims and listings, for account-events delivery (event-log.ts). */
-  readonly events: SqliteAccountEventLog;
+  readonly events: AccountEventLog;
   private timer: NodeJS.Timeout | null = null;
   /** The clean-up under way, which close() waits for. */
   private cleaning: Promise<void> = Promise.resolve();
@@ -62,8 +77,12 @@ export class Accounts {
   ) {
     this.file = new SqliteAccountsStore(config.accountsDb, database);
     this.store = postgres === null ? this.file : new PostgresAccountsStore(postgres.schema<AccountsTables>('accounts'));
+    this.engine =
+      postgres === null
+        ? { kind: 'sqlite', file: this.file, events: new SqliteAccountEventLog(this.file.db, now) }
+        : { kind: 'postgres', db: postgres.schema('accounts'), events: new PostgresAccountEventLog(postgres.schema<EventLogTables>('accounts'), now) };
+    this.events = this.engine.events;
     this.sessions = new Sessions(this.store, config.sessions, config.baseUrl);
-    this.events = new SqliteAccountEventLog(this.file.db, now);
   }
 
   serve(server: HttpServer, deps: AccountsServeDeps): void {

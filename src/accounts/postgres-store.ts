@@ -18,6 +18,7 @@ import {
   type SessionRow,
 } from './store.js';
 import type { AccountsTables } from './postgres-tables.js';
+import { runSteps } from '../storage/postgres-steps.js';
 
 type Db = Kysely<AccountsTables> | Transaction<AccountsTables>;
 
@@ -115,7 +116,7 @@ export class PostgresAccountsStore implements AccountsStore {
   async deleteOtherSessions(accountId: string, keep: Buffer, endConnected: EndConnected): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
       const result = await tx.deleteFrom('sessions').where('account_id', '=', accountId).where('token_hash', '!=', keep).executeTakeFirst();
-      endConnected(); // before the commit: when it fails, no session has ended either, and the request can be sent again
+      await runSteps(endConnected(tx as Transaction<unknown>)); // before the commit: when it fails, no session has ended either, and the request can be sent again
       return Number(result.numDeletedRows);
     });
   }
@@ -154,7 +155,7 @@ export class PostgresAccountsStore implements AccountsStore {
       if (account === null) return null;
       await insertPasskey(tx, passkey);
       await tx.deleteFrom('sessions').where('account_id', '=', account.id).execute();
-      endConnected();
+      await runSteps(endConnected(tx as Transaction<unknown>));
       await tx.insertInto('sessions').values(session).execute();
       return account;
     });

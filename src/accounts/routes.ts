@@ -200,8 +200,9 @@ class AccountHandlers {
   readonly signOutEverywhere: Handler<'signOutEverywhere'> = async (query, context) => {
     const session = context.session!;
     let connections_ended = 0;
-    const ended = await this.deps.store.deleteOtherSessions(session.account, session.tokenHash, () => {
-      if (query.connections === 'all') connections_ended = this.deps.connected.endAll(session.account, 'signed out everywhere');
+    const { connected } = this.deps;
+    const ended = await this.deps.store.deleteOtherSessions(session.account, session.tokenHash, function* (within) {
+      if (query.connections === 'all') connections_ended = yield* connected.endAll(session.account, 'signed out everywhere', within);
       return connections_ended;
     });
     this.deps.log.info('other sessions ended', { account: session.account, ended, connections_ended });
@@ -220,8 +221,8 @@ class AccountHandlers {
     const session = this.deps.sessions.issue(target.id, target.moderator === 1, nowMs, request.headers['user-agent']);
     // the link is taken in the transaction that stores the passkey it admits (one passkey per link); whoever
     // held the lost passkeys is signed out, and every app connected with them ends
-    const account = await this.deps.store.recover(tokenHash, passkeyRow(verified.value, target.id, body.name?.trim() ?? 'Recovered passkey', nowMs), session.row, () =>
-      this.deps.connected.endAll(target.id, 'account recovered'),
+    const account = await this.deps.store.recover(tokenHash, passkeyRow(verified.value, target.id, body.name?.trim() ?? 'Recovered passkey', nowMs), session.row, (within) =>
+      this.deps.connected.endAll(target.id, 'account recovered', within),
     );
     if (account === null) return this.refuse(RECOVERY_GONE, context);
     this.deps.log.info('account recovered with an operator link', { account: account.id });

@@ -5,6 +5,7 @@
 // change of theirs and its event-log entry commit together. Only the main thread of the server and the
 // operator's commands open it; src/accounts/README.md lists what it holds and for how long.
 import type Database from 'better-sqlite3';
+import { runNow } from '../storage/steps.js';
 import { openDatabase, type DatabaseKind } from '../storage/database.js';
 import {
   passkeyName,
@@ -155,7 +156,7 @@ export class SqliteAccountsStore implements AccountsStore {
   async deleteOtherSessions(accountId: string, keep: Buffer, endConnected: EndConnected): Promise<number> {
     return this.transaction(() => {
       const ended = this.sql.deleteOtherSessions.run(accountId, keep).changes;
-      endConnected();
+      runNow(endConnected(null));
       return ended;
     });
   }
@@ -192,7 +193,7 @@ export class SqliteAccountsStore implements AccountsStore {
       if (account === null) return null;
       this.insertPasskey(passkey);
       this.sql.deleteSessions.run(account.id);
-      endConnected();
+      runNow(endConnected(null));
       this.insertSession(session);
       return account;
     });

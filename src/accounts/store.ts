@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { DatabaseKind } from '../storage/database.js';
 import type { Migration } from '../storage/migrations.js';
+import type { Step } from '../storage/steps.js';
+import type { Transaction } from 'kysely';
 
 export type ChallengePurpose = 'create-account' | 'add-passkey' | 'sign-in' | 'recover';
 
@@ -67,10 +69,16 @@ export interface SessionEnds {
 }
 
 /**
- * The credentials other parts derive from a session (connected-credentials.ts), ended in the transaction
- * that ends the sessions: how many ended.
+ * The transaction a unit of the store runs in, for what other parts end inside it: null in the file (their
+ * tables are on the store's connection, inside its immediate transaction), else PostgreSQL's transaction.
  */
-export type EndConnected = () => number;
+export type AccountsTransaction = Transaction<unknown> | null;
+
+/**
+ * The credentials other parts derive from a session (connected-credentials.ts), ended in the transaction
+ * that ends the sessions, written as Steps (src/storage/steps.ts) on that transaction: how many ended.
+ */
+export type EndConnected = (within: AccountsTransaction) => Step<number>;
 
 /** What removePasskey did: the account has no such passkey, it is the last one (kept), or it is gone. */
 export type PasskeyRemoval = 'unknown' | 'last' | 'removed';

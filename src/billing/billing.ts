@@ -2,7 +2,7 @@
 // unset: the operations answer 503), checkouts and the portal (checkout.ts), the webhook's events
 // (events.ts), the routes, the account deletion hook (a subscription that can still charge blocks the
 // deletion unless the person confirms its cancellation; then it is canceled at Stripe), and an hourly
-// sweep: past-due plans whose grace ended stop without waiting for an event, and handled event ids older
+// sweep, a background job (src/cluster/worker.ts; with the tables in PostgreSQL on the cluster's worker only): past-due plans whose grace ended stop without waiting for an event, and handled event ids older
 // than Stripe's resending (three days) are forgotten after 30 days.
 import type { HttpServer } from '../http/server.js';
 import type { Problems } from '../http/problem.js';
@@ -20,6 +20,7 @@ import { askStripe, ProviderRefused, ProviderUnreachable, stripeClient } from '.
 import { registerBillingRoutes } from './routes.js';
 import type { BillingStore } from './store.js';
 import { webhookVerifier } from './signature.js';
+import type { BackgroundJob } from '../feature.js';
 
 const SWEEP_EVERY_MS = 3_600_000;
 /** Handled event ids are kept this long: far beyond Stripe's three days of resending. */
@@ -37,16 +38,18 @@ export class Billing {
   readonly needs: readonly string[] = ['accounts', 'partners'];
   /** null while partner payments are not configured. */
   readonly parts: BillingParts | null;
-  private timer: NodeJS.Timeout | null = null;
+  /** The hourly sweep. */
+  readonly jobs: readonly BackgroundJob[];
 
   constructor(
     private readonly config: Config,
-    /** The billing tables (sqlite-store.ts), with the partner listings' of the same database. */
+    /** The billing tables, with the partner listings' of the same database (store-choice.ts). */
     readonly store: BillingStore,
     private readonly listings: ListingPlans,
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
+    this.jobs = [this.sweepJob()];
     const billing = config.billing;
     if (billing === null) {
       this.parts = null;
@@ -80,13 +83,29 @@ export class Billing {
     remote: true,
   };
 
-  start(): void {
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
-  }
+  /** Its work is the sweep job's (the worker starts it). */
+  start(): void {}
 
-  close(): void {
-    if (this.timer !== null) clearInterval(this.timer);
+  close(): void {}
+
+  /** The sweep at once and then hourly: on the cluster's worker when the tables are shared, else on every replica (its own file). */
+  private sweepJob(): BackgroundJob {
+    let timer: NodeJS.Timeout | null = null;
+    let sweeping: Promise<void> = Promise.resolve();
+    return {
+      name: 'billing-sweep',
+      runsOn: this.store.shared ? 'cluster-worker' : 'every-replica',
+      start: () => {
+        if (timer !== null) return;
+        sweeping = this.sweep();
+        timer = setInterval(() => void (sweeping = this.sweep()), SWEEP_EVERY_MS).unref();
+      },
+      stop: async () => {
+        if (timer !== null) clearInterval(timer);
+        timer = null;
+        await sweeping;
+      },
+    };
   }
 
   /** Cancels the account's subscriptions and expires its open checkouts at Stripe (idempotent). */

@@ -17,6 +17,7 @@ const CHECKOUT_LOCK = 'toilet-finder billing checkout';
 const EVENT_LOCK = 'toilet-finder stripe event';
 
 export class PostgresBillingStore implements BillingStore {
+  readonly shared = true;
   constructor(private readonly partners: PostgresPartnerStore) {}
 
   transaction<T>(work: (tables: BillingTables) => Step<T>): Promise<T> {

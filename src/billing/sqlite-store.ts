@@ -8,6 +8,7 @@ import { answered, runNow, type Step } from '../storage/steps.js';
 import { FINAL_STATUSES, type BillingStore, type BillingTables, type CheckoutRow, type SubscriptionRow } from './store.js';
 
 export class SqliteBillingStore implements BillingStore {
+  readonly shared = false;
   private readonly tables: SqliteBillingTables;
 
   /** `listings`: the partner tables of the same connection (src/partners/sqlite-store.ts). */

@@ -59,6 +59,8 @@ export interface BillingTables {
 }
 
 export interface BillingStore {
+  /** Whether every replica shares these tables (PostgreSQL): then the sweep runs on the cluster's worker only, else on every replica over its own file. */
+  readonly shared: boolean;
   /** Runs `work` as one transaction, as if nothing else ran meanwhile; what it answers, once committed. A throw rolls it back. */
   transaction<T>(work: (tables: BillingTables) => Step<T>): Promise<T>;
   /** Runs reads that see one state of the tables (work must not write). */

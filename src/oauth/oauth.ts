@@ -5,6 +5,7 @@
 import type { Accounts } from '../accounts/accounts.js';
 import type { DeletionHook } from '../accounts/deletion.js';
 import type { CredentialsEnd } from '../accounts/connected-credentials.js';
+import type { AccountsTransaction } from '../accounts/store.js';
 import type { Limits } from '../api/limits.js';
 import type { Problems } from '../http/problem.js';
 import type { HttpServer } from '../http/server.js';
@@ -18,7 +19,8 @@ import { Grants } from './grants.js';
 import { GRANT_ABSOLUTE_MS, REFRESH_IDLE_MS, UNAUTHORIZED_CLIENT_MS } from './lifetimes.js';
 import { registerPageAssets } from './page.js';
 import { SqliteOAuthStore } from './sqlite-store.js';
-import { runNow } from '../storage/steps.js';
+import { PostgresOAuthStore } from './postgres-store.js';
+import type { OAuthStore } from './store.js';
 import { ClientDocuments } from './client-documents.js';
 import { OutboundHttp, type OutboundTestAllowance, type Resolver } from '../outbound/outbound-http.js';
 
@@ -41,8 +43,8 @@ export class OAuth {
   readonly needs: readonly string[] = ['accounts'];
   /** A deleted account's grants are revoked, every token derived from them with them (src/feature.ts). */
   readonly accountDeletion: DeletionHook = { name: 'oauth grants', erase: async (accountId) => void (await this.grants.revokeAll(accountId, 'account deleted')) };
-  /** The OAuth tables (the SQLite implementation of OAuthStore, on the accounts database's connection). */
-  readonly store: SqliteOAuthStore;
+  /** The OAuth tables, where the accounts are: on the ACCOUNTS_DB file's connection, or in PostgreSQL's accounts schema. */
+  readonly store: OAuthStore;
   readonly grants: Grants;
   readonly documents: ClientDocuments;
   private timer: NodeJS.Timeout | null = null;
@@ -54,12 +56,14 @@ export class OAuth {
     private readonly now: () => number,
     fetchForTests?: DocumentFetchForTests,
   ) {
-    this.store = new SqliteOAuthStore(accounts.file.db);
+    const { engine } = accounts;
+    this.store = engine.kind === 'sqlite' ? new SqliteOAuthStore(engine.file.db) : new PostgresOAuthStore(engine.db);
     this.grants = new Grants(this.store, log);
     const outbound = new OutboundHttp({ allowPrivate: config.outboundAllowPrivate, resolver: fetchForTests?.resolver, timeoutMs: fetchForTests?.timeoutMs, testAllowance: fetchForTests });
     this.documents = new ClientDocuments({ store: this.store, outbound, log, pendingClientsMax: config.oauthPendingClientsMax });
-    // inside the accounts' own transaction (sign-out everywhere, a recovery), on the same connection
-    const endAll = (accountId: string, why: CredentialsEnd) => runNow(this.grants.revokeAllIn(this.store.tables, accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account'));
+    // inside the accounts' own transaction (sign-out everywhere, a recovery): the file's connection or PostgreSQL's transaction
+    const endAll = (accountId: string, why: CredentialsEnd, within: AccountsTransaction) =>
+      this.grants.revokeAllIn(this.store.tablesIn(within), accountId, why === 'account recovered' ? 'account recovered' : 'revoked by the account');
     accounts.connected.register({ name: 'oauth grants', endAll });
   }
 

@@ -9,6 +9,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { changedBy, rowsOf, stepTransaction } from '../storage/postgres-steps.js';
 import type { Step } from '../storage/steps.js';
+import type { AccountsTransaction } from '../accounts/store.js';
 import type { AccessRow, ClientRow, CodeRow, ConnectionRow, ConsentRow, GrantRow, OAuthStore, OAuthTables, RefreshRow } from './store.js';
 
 const CLIENT = sql.raw('id, name, redirect_uris, metadata, created_at, authorized_at, document_expires_at');
@@ -17,6 +18,12 @@ const GRANT = sql.raw('g.id, g.account_id, g.client_id, g.scope, g.resource, g.c
 export class PostgresOAuthStore implements OAuthStore {
   /** `db`: the accounts schema's database (PostgresDatabase.schema('accounts')). */
   constructor(private readonly db: Kysely<unknown>) {}
+
+  /** The tables on the accounts' PostgreSQL transaction (the accounts and the grants are in one schema). */
+  tablesIn(within: AccountsTransaction): OAuthTables {
+    if (within === null) throw new Error('the OAuth tables in PostgreSQL cannot join a transaction of the accounts file');
+    return new PostgresOAuthTables(within);
+  }
 
   transaction<T>(work: (tables: OAuthTables) => Step<T>): Promise<T> {
     return stepTransaction(this.db, 'write', (trx) => new PostgresOAuthTables(trx), work);

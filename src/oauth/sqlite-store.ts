@@ -3,6 +3,7 @@
 // (src/storage/steps.ts), so nothing else runs between a read and the write that depends on it.
 import type Database from 'better-sqlite3';
 import { answered, runNow, type Step } from '../storage/steps.js';
+import type { AccountsTransaction } from '../accounts/store.js';
 import type { AccessRow, ClientRow, CodeRow, ConnectionRow, ConsentRow, GrantRow, OAuthStore, OAuthTables, RefreshRow } from './store.js';
 
 export class SqliteOAuthStore implements OAuthStore {
@@ -10,6 +11,12 @@ export class SqliteOAuthStore implements OAuthStore {
 
   constructor(private readonly db: Database.Database) {
     this.tables = new SqliteOAuthTables(db);
+  }
+
+  /** The file's tables: the accounts' transaction runs on the same connection. */
+  tablesIn(within: AccountsTransaction): OAuthTables {
+    if (within !== null) throw new Error('the OAuth tables in the file cannot join a PostgreSQL transaction of the accounts');
+    return this.tables;
   }
 
   async transaction<T>(work: (tables: OAuthTables) => Step<T>): Promise<T> {

@@ -4,6 +4,7 @@
 // transaction's work is written once as Steps (src/storage/steps.ts): a code is checked and redeemed, a
 // refresh token checked and rotated, with nothing between. Secrets arrive here already hashed (tokens.ts).
 import type { Step } from '../storage/steps.js';
+import type { AccountsTransaction } from '../accounts/store.js';
 
 export interface ClientRow {
   id: string;
@@ -111,6 +112,11 @@ export interface OAuthTables {
 }
 
 export interface OAuthStore {
+  /**
+   * The tables on the accounts' transaction `within` (AccountsStore's units that end connected credentials):
+   * the grants end in it, with the sessions, in the file or in PostgreSQL.
+   */
+  tablesIn(within: AccountsTransaction): OAuthTables;
   /** Runs `work` as one transaction, as if nothing else ran meanwhile; what it answers, once committed. A throw rolls it back. */
   transaction<T>(work: (tables: OAuthTables) => Step<T>): Promise<T>;
   /** Runs reads that see one state of the tables (work must not write). */

@@ -1,9 +1,12 @@
 // Assembles business claims and partner listings for the server (app.ts): the tables (in the accounts
 // database), the overlay that adds the partner object to every answer, the routes, and what keeps the
 // served listings current without a request:
-// - commits of other processes (the moderation command approving a claim or setting a plan), noticed by
-//   the accounts database's data_version and applied to the toilets whose partner object changed;
-// - the end of 12-hour closures (recorded with their event; the answers needed no write);
+// - commits of other processes (the moderation command approving a claim or setting a plan; with the
+//   accounts in PostgreSQL another replica's claim, decision or plan), noticed by the store's data version
+//   (the file's data_version, PostgreSQL's count of partner writes) and applied to the toilets whose partner
+//   object changed; the answers read the showing listings from memory (PostgreSQL: the store's copy);
+// - the end of 12-hour closures (recorded with their event; the answers needed no write): a background job
+//   (src/cluster/worker.ts), in PostgreSQL on the cluster's worker only, so one replica records each end;
 // - the toilets themselves: after every load (all listings) and overlay change (the listings on the
 //   toilets it re-read, so a contribution costs no read of every listing), a listing whose toilet moved
 //   id is carried to the new id, and one whose toilet was marked gone or left the map (or came back) is
@@ -21,8 +24,10 @@ import type { Logger } from '../log.js';
 import type { Accounts } from '../accounts/accounts.js';
 import type { DeletionHook } from '../accounts/deletion.js';
 import type { SnapshotHolder } from '../toilets/snapshot.js';
-import type { ToiletState } from './store.js';
+import type { ListingWithClaim, ToiletState } from './store.js';
 import { SqlitePartnerStore } from './sqlite-store.js';
+import { PostgresPartnerStore } from './postgres-store.js';
+import type { BackgroundJob } from '../feature.js';
 import { PartnerOverlay } from './overlay.js';
 import type { PartnerContext } from './context.js';
 import { PartnerClaims } from './claims.js';
@@ -32,7 +37,7 @@ import { registerPartnerRoutes } from './routes.js';
 import { FIGURES_FOLD_MS, ListingFigures } from './figures.js';
 import type { ListingCounters } from '../toilets/listing-counters.js';
 
-/** Another process's commit shows within about this long, and a closure's end is recorded as late. */
+/** Another process's (replica's) commit shows within about this long, and a closure's end is recorded as late. */
 export const PARTNER_POLL_MS = 1000;
 /** Contact details of a decided claim are kept this long after the decision (docs/PRIVACY.md). */
 export const CONTACT_RETENTION_MS = 90 * 24 * 3_600_000;
@@ -50,8 +55,8 @@ export class Partners {
   readonly needs: readonly string[] = ['accounts', 'community'];
   /** A deleted account's pending claims are rejected and their contact details erased (src/feature.ts). */
   readonly accountDeletion: DeletionHook = { name: 'partner claims', erase: (accountId) => this.claims.forgetAccount(accountId) };
-  /** The partner tables (the SQLite implementation of PartnerStore; billing's transactions include its tables). */
-  readonly store: SqlitePartnerStore;
+  /** The partner tables, where the accounts are (billing's transactions include them). */
+  readonly store: SqlitePartnerStore | PostgresPartnerStore;
   /** The overlay the catalog merges into every answer: the community's, with the partner objects. */
   readonly overlay: PartnerOverlay;
   readonly context: PartnerContext;
@@ -61,8 +66,11 @@ export class Partners {
   readonly profiles: PartnerProfiles;
   /** The Plus listings' monthly figures (figures.ts). */
   readonly figures: ListingFigures;
+  /** The recording of the ends of 12-hour closures. */
+  readonly jobs: readonly BackgroundJob[];
   private catalog: ToiletCatalog | null = null;
-  private version = 0;
+  /** The data version the showing listings were last compared at; null: compare at the next poll. */
+  private version: number | null = null;
   private shown = new Map<string, string>();
   /** A following of every listing failed: the next change follows them all again. */
   private followAllNext = false;
@@ -77,7 +85,9 @@ export class Partners {
     /** Every thread's counters of the Plus listings' figures (shared memory). */
     counters: ListingCounters,
   ) {
-    this.store = new SqlitePartnerStore(accounts.file, accounts.events);
+    const { engine } = accounts;
+    // PostgreSQL's showing copy is read at start(): until then the catalog's first load shows no partner
+    this.store = engine.kind === 'sqlite' ? new SqlitePartnerStore(engine.file, engine.events) : new PostgresPartnerStore(engine.db, engine.events);
     const figures = (this.figures = new ListingFigures(this.store, counters, log, now));
     this.overlay = new PartnerOverlay(community, this.store.showing, (listing) => figures.counterOf(listing));
     const toilets: SnapshotHolder = {
@@ -93,6 +103,8 @@ export class Partners {
     this.claims = new PartnerClaims(this.context);
     this.plans = new PartnerPlans(this.context);
     this.profiles = new PartnerProfiles(this.context);
+    // over shared tables one replica records each end; over a file of its own, every replica its own
+    this.jobs = [new ClosureEnds(this.profiles, log, engine.kind === 'postgres' ? 'cluster-worker' : 'every-replica')];
   }
 
   /** The catalog whose toilets the listings are on (made with this.overlay). */
@@ -108,7 +120,8 @@ export class Partners {
   }
 
   start(): void {
-    void this.watchFromNow();
+    this.shown = keyed(this.store.showing.all()); // what the catalog merged when it loaded
+    void this.poll();
     this.timers = [
       setInterval(() => void this.poll(), PARTNER_POLL_MS),
       setInterval(() => void this.eraseOldContacts(), ERASE_EVERY_MS),
@@ -118,23 +131,16 @@ export class Partners {
     void this.eraseOldContacts();
   }
 
-  /** What the poll compares with: the data version and the showing listings now. */
-  private async watchFromNow(): Promise<void> {
-    try {
-      this.version = await this.store.dataVersion();
-      this.shown = await this.showingNow();
-    } catch (error) {
-      this.log.error('partner listings could not be read at start; the poll reads them again', { error: (error as Error).stack ?? String(error) });
-    }
-  }
-
-  /** Applies other processes' commits and records ended closures; the timer calls it, tests at the moment they choose. */
+  /**
+   * Applies other processes' (replicas') commits to the answers; the timer calls it, tests at the moment they
+   * choose. It reads only the data version (PostgreSQL: and the showing copy when it moved), never per request.
+   */
   async poll(): Promise<void> {
     try {
-      await this.profiles.endClosures();
       const version = await this.store.dataVersion();
       if (version === this.version) return;
-      const shown = await this.showingNow();
+      // the showing listings the overlay reads (the file, or the copy dataVersion just read again)
+      const shown = keyed(this.store.showing.all());
       const changed = new Set<string>();
       for (const [listing, key] of shown) if (this.shown.get(listing) !== key) changed.add(JSON.parse(key).toilet);
       for (const [listing, key] of this.shown) if (!shown.has(listing)) changed.add(JSON.parse(key).toilet);
@@ -144,12 +150,6 @@ export class Partners {
     } catch (error) {
       this.log.error('partner listings refresh failed; will retry', { error: (error as Error).stack ?? String(error) });
     }
-  }
-
-  /** Every showing listing by id, with what its answers show (to tell which changed). */
-  private async showingNow(): Promise<Map<string, string>> {
-    const showing = await this.store.read((tables) => tables.showingListings());
-    return new Map(showing.map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
   }
 
   /**
@@ -209,5 +209,41 @@ export class Partners {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     await this.figures.fold();
+  }
+}
+
+/** Every showing listing by id, with what its answers show (to tell which changed). */
+function keyed(showing: readonly ListingWithClaim[]): Map<string, string> {
+  return new Map(showing.map((l) => [l.id, JSON.stringify({ toilet: l.toilet_id, name: l.name, tier: l.plan_tier, conditions: l.conditions, hours: l.opening_hours, closed: l.closed_until })]));
+}
+
+/** Records the closures whose 12 hours are over, with their events (profile.ts), every PARTNER_POLL_MS. */
+class ClosureEnds implements BackgroundJob {
+  readonly name = 'partner-closures';
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly profiles: PartnerProfiles,
+    private readonly log: Logger,
+    readonly runsOn: BackgroundJob['runsOn'],
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.run(), PARTNER_POLL_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private run(): Promise<void> {
+    this.running = this.profiles.endClosures().then(
+      () => undefined,
+      (error: unknown) => this.log.error('recording the ends of closures failed; will retry', { error: (error as Error).stack ?? String(error) }),
+    );
+    return this.running;
   }
 }

@@ -35,12 +35,13 @@ export class PostgresPartnerStore implements PartnerStore {
     on: (ids) => this.shownCopy.filter((listing) => ids.includes(listing.toilet_id)).sort(newestFirst)[0] ?? null,
   };
 
-  private constructor(
+  /** `db`: the accounts schema's database (PostgresDatabase.schema('accounts')); the showing copy is empty until the first dataVersion(). */
+  constructor(
     private readonly db: Kysely<unknown>,
     private readonly events: PostgresAccountEventLog,
   ) {}
 
-  /** `db`: the accounts schema's database (PostgresDatabase.schema('accounts')); the showing listings read first. */
+  /** The store with its showing listings read first. */
   static async open(db: Kysely<unknown>, events: PostgresAccountEventLog): Promise<PostgresPartnerStore> {
     const store = new PostgresPartnerStore(db, events);
     await store.dataVersion();

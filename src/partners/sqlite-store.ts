@@ -21,7 +21,8 @@ export class SqlitePartnerStore implements PartnerStore {
   readonly showing: ShowingListings;
 
   constructor(
-    private readonly accounts: SqliteAccountsStore,
+    /** The file's store, whose connection and transactions these tables share (billing's too). */
+    readonly accounts: SqliteAccountsStore,
     events: SqliteAccountEventLog,
   ) {
     const tables = (this.tables = new SqlitePartnerTables(accounts.db, events));

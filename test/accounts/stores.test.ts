@@ -4,6 +4,7 @@
 // credential derived from what they end; a challenge and a recovery link are used once; the last passkey
 // stays even when two removals race; and what one process writes another sees (two stores over one place).
 import assert from 'node:assert/strict';
+import { answered } from '../../src/storage/steps.js';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
@@ -150,7 +151,7 @@ for (const implementation of IMPLEMENTATIONS) {
       );
       assert.equal(await store.countOtherSessions(di.id, di.session.token_hash), 2, 'nothing ended when the connected credentials could not be');
       let connectedEnded = 0;
-      const ended = await store.deleteOtherSessions(di.id, di.session.token_hash, () => (connectedEnded = 3));
+      const ended = await store.deleteOtherSessions(di.id, di.session.token_hash, () => answered((connectedEnded = 3)));
       assert.deepEqual([ended, connectedEnded], [2, 3]);
       for (const other of others) assert.equal(await store.session(other.token_hash), null);
       assert.notEqual(await store.session(di.session.token_hash), null, 'this session stays');
@@ -191,14 +192,14 @@ for (const implementation of IMPLEMENTATIONS) {
       let why = '';
       const recovered = await store.recover(link, passkeyOf(fi.id, `cred-${fi.id}-new`, T0 + 2, 'New phone'), fresh, () => {
         why = 'grants ended';
-        return 1;
+        return answered(1);
       });
       assert.equal(recovered?.id, fi.id);
       assert.equal(why, 'grants ended');
       assert.deepEqual((await store.sessionsOf(fi.id)).map((s) => s.token_hash), [fresh.token_hash], 'every earlier session ended, the new one started');
       assert.equal((await store.passkey(`cred-${fi.id}-new`))?.name, 'New phone');
       const again = sessionOf(fi.id, `token-${fi.id}-again`, T0 + 3);
-      assert.equal(await store.recover(link, passkeyOf(fi.id, `cred-${fi.id}-again`, T0 + 3), again, () => 0), null, 'a used link admits nothing');
+      assert.equal(await store.recover(link, passkeyOf(fi.id, `cred-${fi.id}-again`, T0 + 3), again, () => answered(0)), null, 'a used link admits nothing');
       assert.equal(await store.passkey(`cred-${fi.id}-again`), null);
       assert.equal(await store.session(again.token_hash), null);
     });

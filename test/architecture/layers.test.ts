@@ -73,9 +73,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the site's overview of the coverage (counts per zoom level, places, titles of unnamed toilets): main thread only (SQLite)
   'src/overview': ['src/rules', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/config'],
   // business claims and partner listings: tables in the accounts database, the partner object as overlay data
-  'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/config', 'src/log', 'src/storage'],
+  'src/partners': [...BASE, 'src/hours', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/feature', 'src/config', 'src/log', 'src/storage'],
   // partner billing with Stripe: its tables in the accounts database, the listings' plan seam
-  'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/config', 'src/log', 'src/storage'],
+  'src/billing': ['src/api', 'src/http', 'src/schemas', 'src/accounts', 'src/partners', 'src/feature', 'src/config', 'src/log', 'src/storage'],
   // the moderation command opens the accounts database as well (recovery links, deletions, claims)
   // contributions and the overlay database they, moderation and the dumps share
   'src/community': [...BASE, 'src/hours', 'src/index', 'src/api', 'src/http', 'src/schemas', 'src/toilets', 'src/accounts', 'src/feature', 'src/config', 'src/log', 'src/storage'],

@@ -21,6 +21,9 @@ import type { App } from '../../src/app.js';
 
 const HANG_GUARD_MS = 60_000;
 const SHARED_JOBS = ['osm-notes', 'overlay-cleanup'];
+/** Over each replica's own ACCOUNTS_DB (the accounts side is not in PostgreSQL yet): every replica runs them. */
+const OWN_JOBS = ['billing-sweep', 'partner-closures'];
+const ALL_JOBS = [...SHARED_JOBS, ...OWN_JOBS].sort();
 
 let cluster: TestPostgres | undefined;
 let data: Data;
@@ -128,8 +131,8 @@ test('two replicas on one database: only the lease holder runs the note outbox; 
     assert.equal(workers.length, 1, 'exactly one replica is the worker');
     const [holder, standby] = workers[0] === a ? [a, b] : [b, a];
     await Promise.all(['note 1', 'note 2', 'note 3'].map((text) => osm.received(text)));
-    assert.deepEqual([...holder.app.worker.status().jobs].sort(), SHARED_JOBS, 'the holder runs the shared jobs');
-    assert.deepEqual(standby.app.worker.status().jobs, [], 'the standby runs none');
+    assert.deepEqual([...holder.app.worker.status().jobs].sort(), ALL_JOBS, 'the holder runs the shared jobs');
+    assert.deepEqual([...standby.app.worker.status().jobs].sort(), OWN_JOBS, 'the standby runs none of them');
     const status = (await (await fetch(`${standby.origin}/status`)).json()) as { worker: { this_replica: boolean; lease: { holder: string; replica: string } } };
     assert.equal(status.worker.this_replica, false);
     assert.equal(status.worker.lease.holder, holder.app.worker.lease!.replica, '/status names the holder');
@@ -138,7 +141,7 @@ test('two replicas on one database: only the lease holder runs the note outbox; 
     await holder.close();
     await afterTries(standby.app, () => standby.app.worker.isWorker, 'the standby never took the lease over');
     await osm.received('note 4');
-    assert.deepEqual(standby.app.worker.status().jobs.sort(), SHARED_JOBS);
+    assert.deepEqual(standby.app.worker.status().jobs.sort(), ALL_JOBS);
     assert.deepEqual(osm.texts.filter((text) => /^note [1-4]$/.test(text)).sort(), ['note 1', 'note 2', 'note 3', 'note 4'], 'each note sent once');
     assert.deepEqual(await attempts(standby.app, url), { 'note 1': 1, 'note 2': 1, 'note 3': 1, 'note 4': 1 }, 'and attempted once');
   } finally {

@@ -69,7 +69,7 @@ describe('/mcp/account', () => {
 
   test('wrong audience is 401, a token without the scope 403 insufficient_scope', async () => {
     const { tokens } = await connected();
-    const store = service.app.oauth.store.tables;
+    const store = service.app.oauth.store.tablesIn(null);
     const grant = runNow(store.access(secretHash(tokens.access_token)))!;
     const forge = (token: string, changes: { resource?: string; scope?: string }) => {
       const id = `og_${token}`;

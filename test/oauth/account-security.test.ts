@@ -117,11 +117,11 @@ describe('account security of OAuth (issue 38)', () => {
     await approve(browser, authorizationUrl);
     clock.ms += 59 * MINUTE;
     await oauth.cleanUp();
-    assert.notEqual(runNow(oauth.store.tables.client(idle.client.client_id)), null, 'kept for an hour');
+    assert.notEqual(runNow(oauth.store.tablesIn(null).client(idle.client.client_id)), null, 'kept for an hour');
     clock.ms += 2 * MINUTE;
     await oauth.cleanUp();
-    assert.equal(runNow(oauth.store.tables.client(idle.client.client_id)), null, 'gone after an hour without an authorization');
-    assert.notEqual(runNow(oauth.store.tables.client(used.client.client_id)), null, 'an authorized client stays');
+    assert.equal(runNow(oauth.store.tablesIn(null).client(idle.client.client_id)), null, 'gone after an hour without an authorization');
+    assert.notEqual(runNow(oauth.store.tablesIn(null).client(used.client.client_id)), null, 'an authorized client stays');
     clock.ms = START;
   });
 
@@ -142,7 +142,7 @@ describe('account security of OAuth (issue 38)', () => {
         ids.push(await registerThere(`203.0.113.${90 + i}`));
       }
       assert.equal(count(), 5, 'never more than the bound');
-      assert.deepEqual(ids.map((id) => runNow(bounded.app.oauth.store.tables.client(id)) !== null), [false, false, false, true, true, true, true, true], 'the oldest went first');
+      assert.deepEqual(ids.map((id) => runNow(bounded.app.oauth.store.tablesIn(null).client(id)) !== null), [false, false, false, true, true, true, true, true], 'the oldest went first');
     } finally {
       await bounded.close();
       clock.ms = START;

@@ -79,7 +79,7 @@ describe('client ID metadata documents', () => {
   before(() => {
     ({ service, host } = suite);
   });
-  const storedClient = (id: string) => runNow(service.app.oauth.store.tables.client(id));
+  const storedClient = (id: string) => runNow(service.app.oauth.store.tablesIn(null).client(id));
   const consents = () => service.app.accounts.file.db.prepare('SELECT count(*) FROM oauth_consents').pluck().get() as number;
 
   const signedIn = async (name: string) => {

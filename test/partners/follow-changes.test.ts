@@ -69,7 +69,7 @@ describe('following the toilets reads the listings a change touches', () => {
       }
     })();
     service.app.catalog.load();
-    counter = countRowsRead(service.app.partners.store);
+    counter = countRowsRead(service.app.partners.store as SqlitePartnerStore);
   });
   after(async () => {
     await service.close();

@@ -36,7 +36,7 @@ test('a client the previous release registered keeps working after the client-bo
   try {
     assert.equal(userVersion(service.app.accounts.file.db), ACCOUNTS_MIGRATIONS[ACCOUNTS_MIGRATIONS.length - 1].version);
     await service.app.oauth.cleanUp();
-    assert.notEqual(runNow(service.app.oauth.store.tables.client(metadata.client_id)), null, 'not deleted as a client nobody authorized within an hour');
+    assert.notEqual(runNow(service.app.oauth.store.tablesIn(null).client(metadata.client_id)), null, 'not deleted as a client nobody authorized within an hour');
     const browser = new Browser(service);
     await browser.signUp('Ada');
     const redirectUri = uris[9];

@@ -267,7 +267,7 @@ describe('accounts in a browser', { skip: browserPath === null ? 'chromium is no
       const oauth = site.app.oauth;
       const registered = checkRegistration({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Assistant' }, nowMs);
       assert.ok(!('error' in registered));
-      runNow(oauth.store.tables.insertClient(clientRow(registered, nowMs)));
+      runNow(oauth.store.tablesIn(null).insertClient(clientRow(registered, nowMs)));
       const verifier = 'v'.repeat(43);
       const code = await oauth.grants.issueCode({ client_id: registered.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: createHash('sha256').update(verifier).digest('base64url'), resource: `${site.base}/mcp/account`, scope: 'account:events', state: null }, account.id, nowMs);
       const tokens = await oauth.grants.redeemCode({ code, clientId: registered.client_id, redirectUri: 'http://127.0.0.1:9/cb', verifier, resource: null }, nowMs);
