@@ -20,7 +20,7 @@ import { WorkerLease } from '../../src/cluster/worker-lease.js';
 import type { App } from '../../src/app.js';
 
 const HANG_GUARD_MS = 60_000;
-const SHARED_JOBS = ['osm-notes', 'overlay-cleanup'];
+const SHARED_JOBS = ['account-events', 'osm-notes', 'overlay-cleanup'];
 
 let cluster: TestPostgres | undefined;
 let data: Data;
