@@ -15,7 +15,7 @@ export function accountsMigrationsOf(features: readonly FeatureSlice[]): readonl
   return collectSteps('accounts database', ...features.map((feature) => feature.tables?.accounts ?? []));
 }
 
-/** ACCOUNTS_DB: accounts (1, 3), partners (2, 6), OAuth (4, 7, 8), billing (5). */
+/** ACCOUNTS_DB: accounts (1, 3), partners (2, 6), OAuth (4, 7, 8), billing (5), account events (9). */
 export const ACCOUNTS_MIGRATIONS = accountsMigrationsOf(FEATURES);
 
 export const ACCOUNTS_DATABASE: DatabaseKind = accountsDatabase(ACCOUNTS_MIGRATIONS);
@@ -29,5 +29,5 @@ export function postgresSchemasOf(features: readonly FeatureSlice[]): readonly P
   return [schema('overlay'), schema('accounts'), schema('cluster')];
 }
 
-/** overlay: contributions, moderation, OSM notes and the change log (1); accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3); cluster: the worker lease (1). */
+/** overlay: contributions, moderation, OSM notes and the change log (1); accounts: the server key (1), accounts, passkeys, sessions, challenges and recovery links (2), the account event log (3), partners (4), billing (5), OAuth (6), account events (7); cluster: the worker lease (1). */
 export const POSTGRES_SCHEMAS: readonly PostgresSchema[] = postgresSchemasOf(FEATURES);

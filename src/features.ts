@@ -12,6 +12,7 @@ import { PARTNERS_SLICE } from './partners/slice.js';
 import { MODERATION_SLICE } from './moderation/slice.js';
 import { BILLING_SLICE } from './billing/slice.js';
 import { OAUTH_SLICE } from './oauth/slice.js';
+import { ACCOUNT_EVENTS_SLICE } from './account-events/slice.js';
 import { OBSERVE_SLICE } from './observe/slice.js';
 import { MCP_SLICE } from './mcp/slice.js';
 import { ACCOUNT_MCP_SLICE } from './account-mcp/slice.js';
@@ -23,4 +24,4 @@ import { CLUSTER_SLICE } from './cluster/slice.js';
 /** The public reads, the guard chain's own refusals and the service's own rate limits: its own part, in no feature's folder. */
 const READS_SLICE = { name: 'reads', operations: READ_OPERATIONS, schemas: READ_SCHEMAS, problems: GUARD_PROBLEMS, rateLimits: READ_RATE_LIMITS } satisfies FeatureSlice;
 
-export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, OBSERVE_SLICE, MCP_SLICE, ACCOUNT_MCP_SLICE, TILES_SLICE, OVERVIEW_SLICE, DUMPS_SLICE, CLUSTER_SLICE] as const;
+export const FEATURES = [READS_SLICE, COMMUNITY_SLICE, ACCOUNTS_SLICE, PARTNERS_SLICE, MODERATION_SLICE, BILLING_SLICE, OAUTH_SLICE, ACCOUNT_EVENTS_SLICE, OBSERVE_SLICE, MCP_SLICE, ACCOUNT_MCP_SLICE, TILES_SLICE, OVERVIEW_SLICE, DUMPS_SLICE, CLUSTER_SLICE] as const;

@@ -1,8 +1,11 @@
-// Assembles account events for app.ts: the subscriptions and outbox in the accounts database, the one
-// outbound-HTTP module, the relay that polls the account event log, and the hook that sends a terminated
-// envelope to every subscription of a grant that ends (revocation, reuse detection, account deletion).
+// Assembles account events for app.ts: the subscriptions and outbox (the store given, PostgreSQL's with
+// DATABASE_URL, else the accounts database file's), the one outbound-HTTP module, the relay that polls the
+// account event log (a background job of the cluster's worker: with DATABASE_URL only the lease holder
+// relays), and the hook that sends a terminated envelope to every subscription of a grant that ends
+// (revocation, reuse detection, account deletion).
 import type { AccountEventLog } from '../accounts/event-log.js';
 import type { SqliteAccountsStore } from '../accounts/sqlite-store.js';
+import type { BackgroundJob } from '../feature.js';
 import type { Logger } from '../log.js';
 import type { Grants } from '../oauth/grants.js';
 import { OutboundHttp, type Resolver } from '../outbound/outbound-http.js';
@@ -10,9 +13,10 @@ import { EventRelay } from './relay.js';
 import { SqliteEventStore, type EventStore } from './store.js';
 import { Subscriptions } from './subscriptions.js';
 
-export interface AccountEventsDeps {
-  /** The ACCOUNTS_DB file, where the subscriptions are kept beside the OAuth grants. */
-  accounts: SqliteAccountsStore;
+/** Where the subscriptions are kept: the store given (PostgresEventStore), or the ACCOUNTS_DB file beside the OAuth grants. */
+export type EventStoreChoice = { store: EventStore } | { accounts: SqliteAccountsStore };
+
+export type AccountEventsDeps = EventStoreChoice & {
   log: AccountEventLog;
   grants: Grants;
   /** OUTBOUND_ALLOW_PRIVATE. */
@@ -21,7 +25,7 @@ export interface AccountEventsDeps {
   resolver?: Resolver;
   logger: Logger;
   now: () => number;
-}
+};
 
 export class AccountEvents {
   /** Its name and what it stands on, for the start and close order (src/feature.ts). */
@@ -33,15 +37,18 @@ export class AccountEvents {
 
   constructor(deps: AccountEventsDeps) {
     const { now } = deps;
-    this.store = new SqliteEventStore(deps.accounts.db);
+    this.store = 'store' in deps ? deps.store : new SqliteEventStore(deps.accounts.db);
     const outbound = new OutboundHttp({ allowPrivate: deps.allowPrivate, resolver: deps.resolver });
-    this.relay = new EventRelay({ store: this.store, log: deps.log, outbound, logger: deps.logger, now });
+    this.relay = new EventRelay({ store: this.store, log: deps.log, outbound, logger: deps.logger, now, shared: 'store' in deps });
     this.subscriptions = new Subscriptions(this.store, outbound, () => deps.log.lastSeq(), now);
     deps.grants.onGrantEnd((grantId, why) => void this.relay.terminate(grantId, why));
   }
 
-  start(): void {
-    this.relay.start();
+  /** The relay runs as the worker's job (src/cluster/worker.ts); nothing else starts. */
+  start(): void {}
+
+  get jobs(): readonly BackgroundJob[] {
+    return [this.relay];
   }
 
   close(): Promise<void> {

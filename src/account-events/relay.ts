@@ -8,6 +8,7 @@
 // that ends sends each of its subscriptions a signed `terminated` envelope. The relay is "ready" (and the
 // events extension advertised) while its worker runs and its last poll could write.
 import type { AccountEventLog } from '../accounts/event-log.js';
+import type { BackgroundJob } from '../feature.js';
 import type { Logger } from '../log.js';
 import type { OutboundHttp } from '../outbound/outbound-http.js';
 import { admits, occurrence, type EventArguments } from './descriptors.js';
@@ -30,14 +31,21 @@ export interface RelayDeps {
   outbound: OutboundHttp;
   logger: Logger;
   now: () => number;
+  /** Whether the outbox and the log's place are shared by every replica (PostgreSQL): then only the cluster's worker relays. */
+  shared: boolean;
 }
 
-export class EventRelay {
+/** A background job (src/cluster/worker.ts): on the cluster's worker when its store is shared, else on every replica over its own file. */
+export class EventRelay implements BackgroundJob {
+  readonly name = 'account-events';
+  readonly runsOn: BackgroundJob['runsOn'];
   private timer: NodeJS.Timeout | null = null;
   private healthy = false;
   private polling: Promise<void> | null = null;
 
-  constructor(private readonly deps: RelayDeps) {}
+  constructor(private readonly deps: RelayDeps) {
+    this.runsOn = deps.shared ? 'cluster-worker' : 'every-replica';
+  }
 
   start(): void {
     void this.poll();
@@ -45,7 +53,7 @@ export class EventRelay {
     this.timer.unref();
   }
 
-  /** Whether deliveries go out now: the worker runs and the outbox took its last write. */
+  /** Whether deliveries go out now: this replica relays (the worker's job runs) and the outbox took its last write. */
   ready(): boolean {
     return this.timer !== null && this.healthy;
   }
@@ -70,10 +78,15 @@ export class EventRelay {
     return this.deps.store.enqueueForGrant(grantId, controlId('terminated'), body, this.deps.now());
   }
 
-  async close(): Promise<void> {
+  /** Stops polling (the worker lost its lease, or the server closes); a poll under way finishes. */
+  async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     await this.polling;
+  }
+
+  close(): Promise<void> {
+    return this.stop();
   }
 
   /** Moves the log's new entries into the outbox, a batch a transaction; a write refused leaves the relay not ready. */

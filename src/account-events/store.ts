@@ -1,9 +1,10 @@
 // The event subscriptions, their delivery outbox and the relay's place in the account event log, behind one
-// asynchronous interface; kept in the accounts database (layout: src/oauth/tables.ts) beside the OAuth grants
-// they belong to. A subscription's principal is an OAuth grant: it goes with the grant (ON DELETE CASCADE),
-// which is why these tables move to PostgreSQL with OAuth's, not before (src/account-events/README.md).
-// Outbox rows carry their URL and secret, so the terminated envelope of a revoked grant is still delivered
-// after its subscription is gone.
+// asynchronous interface; kept in the accounts database (layout: src/oauth/tables.ts and outbox-once-step.ts)
+// beside the OAuth grants they belong to, or in PostgreSQL's accounts schema (postgres-store.ts). A
+// subscription's principal is an OAuth grant: it goes with the grant (ON DELETE CASCADE). Outbox rows carry
+// their URL and secret, so the terminated envelope of a revoked grant is still delivered after its
+// subscription is gone; the outbox holds a change's delivery to a subscription once (unique subscription +
+// webhook id), however many relays record it.
 import type Database from 'better-sqlite3';
 
 export interface SubscriptionRow {
@@ -52,7 +53,8 @@ export interface EventStore {
   delete(key: SubscriptionKey): Promise<boolean>;
   /**
    * Queues `body` for every subscription of the grant (its terminated envelope). The file's implementation
-   * writes before it returns, so called inside the transaction that ends the grant it commits with it.
+   * writes before it returns, so called inside the transaction that ends the grant it commits with it;
+   * PostgreSQL's takes that transaction (PostgresEventStore.enqueueForGrantIn).
    */
   enqueueForGrant(grantId: string, webhookId: string, body: string, atMs: number): Promise<number>;
   /** The account's subscriptions to `name` that are live now and not suspended (failing since before `suspendedBefore`). */
@@ -89,13 +91,16 @@ export class SqliteEventStore implements EventStore {
       delete: db.prepare('DELETE FROM event_subscriptions WHERE grant_id = ? AND url = ? AND name = ? AND arguments = ?'),
       enqueueForGrant: db.prepare(
         `INSERT INTO event_outbox (subscription_id, webhook_id, url, secret, body, next_attempt_at)
-         SELECT id, @webhookId, url, secret, @body, @atMs FROM event_subscriptions WHERE grant_id = @grantId`,
+         SELECT id, @webhookId, url, secret, @body, @atMs FROM event_subscriptions WHERE grant_id = @grantId
+         ON CONFLICT (subscription_id, webhook_id) DO NOTHING`,
       ),
       liveOfAccount: db.prepare(
         'SELECT s.* FROM event_subscriptions s JOIN oauth_grants g ON g.id = s.grant_id WHERE g.account_id = ? AND s.name = ? AND s.refresh_before > ? AND (s.failed_since IS NULL OR s.failed_since > ?)',
       ),
       purgeExpired: db.prepare('DELETE FROM event_subscriptions WHERE refresh_before <= ?'),
-      enqueue: db.prepare('INSERT INTO event_outbox (subscription_id, webhook_id, url, secret, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      enqueue: db.prepare(
+        'INSERT INTO event_outbox (subscription_id, webhook_id, url, secret, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (subscription_id, webhook_id) DO NOTHING',
+      ),
       due: db.prepare('SELECT * FROM event_outbox WHERE next_attempt_at <= ? ORDER BY id LIMIT ?'),
       done: db.prepare('DELETE FROM event_outbox WHERE id = ?'),
       retry: db.prepare('UPDATE event_outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?'),

@@ -47,5 +47,10 @@ export function* rowsOf<R>(trx: Transaction<unknown>, query: RawBuilder<unknown>
 
 /** A write's count of changed rows, as a Step on `trx`. */
 export function* changedBy(trx: Transaction<unknown>, query: RawBuilder<unknown>): Step<number> {
-  return Number((yield* awaited(query.execute(trx))).numAffectedRows ?? 0n);
+  return affectedRows(yield* awaited(query.execute(trx)));
+}
+
+/** How many rows a raw write changed. */
+export function affectedRows(result: { numAffectedRows?: bigint }): number {
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -91,7 +91,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // the one way out to addresses others chose (webhooks, client documents): SSRF-hardened, node: modules only
   'src/outbound': [],
   // account events: webhook subscriptions of OAuth grants, the relay that delivers the account event log
-  'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/log'],
+  'src/account-events': ['src/accounts', 'src/oauth', 'src/outbound', 'src/schemas', 'src/feature', 'src/log', 'src/storage'],
   // the protected MCP endpoint /mcp/account: its tools and account events, behind the OAuth bearer check;
   // a store that cannot answer is said in MCP's own forms (src/storage's errors)
   'src/account-mcp': ['src/oauth', 'src/account-events', 'src/mcp', 'src/partners', 'src/accounts', 'src/api', 'src/http', 'src/schemas', 'src/config', 'src/log', 'src/storage'],
@@ -104,7 +104,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'src/cluster': ['src/http', 'src/config', 'src/log', 'src/feature', 'src/storage'],
   'src/status': ['src/api', 'src/http', 'src/toilets', 'src/storage', 'src/source-fetch', 'src/cluster'],
   // the features' slices (registry entries, problem types, layout steps: data; settings readers) and the one list of them
-  declarations: ['src/feature', 'src/config', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps', 'src/cluster'],
+  declarations: ['src/feature', 'src/config', 'src/schemas', 'src/http', 'src/api', 'src/community', 'src/accounts', 'src/partners', 'src/moderation', 'src/billing', 'src/oauth', 'src/account-events', 'src/observe', 'src/mcp', 'src/account-mcp', 'src/tiles', 'src/overview', 'src/dumps', 'src/cluster'],
   // the registry, the catalogues of schemas and problem types and the accounts database's steps: made from the slices
   'src/operations': ['declarations', 'src/feature', 'src/schemas', 'src/resources'],
   'src/resources': ['declarations', 'src/feature', 'src/schemas'],

@@ -22,7 +22,7 @@ import type { App } from '../../src/app.js';
 const HANG_GUARD_MS = 60_000;
 const SHARED_JOBS = ['osm-notes', 'overlay-cleanup'];
 /** Over each replica's own ACCOUNTS_DB (the accounts side is not in PostgreSQL yet): every replica runs them. */
-const OWN_JOBS = ['billing-sweep', 'partner-closures'];
+const OWN_JOBS = ['account-events', 'billing-sweep', 'partner-closures'];
 const ALL_JOBS = [...SHARED_JOBS, ...OWN_JOBS].sort();
 
 let cluster: TestPostgres | undefined;

@@ -107,7 +107,7 @@ test('no data, no TOILETS_EXTRACT: the demo is imported and served, the log and 
       source_layout: { missing: [], note: null },
       source_fetch: { toilets: null, tiles: null },
       rate_limits: { scope: 'replica', redis: null },
-      worker: { this_replica: true, jobs: ['partner-closures', 'billing-sweep', 'overlay-cleanup'], lease: null },
+      worker: { this_replica: true, jobs: ['partner-closures', 'account-events', 'billing-sweep', 'overlay-cleanup'], lease: null },
       transport: EXPECTED_TRANSPORT,
     });
     assert.equal(server.messages.filter((m) => m.startsWith('HTTP_TRANSPORT=')).length, 1, 'one line says which transport serves');

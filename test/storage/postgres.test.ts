@@ -43,7 +43,7 @@ test('three replicas starting together on an empty database apply each step once
   const url = cluster.database('replicas');
   const opened = await Promise.all([1, 2, 3].map(() => PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG)));
   try {
-    assert.deepEqual(applied(url, 'accounts'), ['0001 server key', '0002 accounts, passkeys, sessions, challenges, recovery links', '0003 account event log', '0004 partner claims, partner listings, listing figures', '0005 billing customers, checkouts, subscriptions, handled events', '0006 oauth clients, grants, codes, tokens, consents']);
+    assert.deepEqual(applied(url, 'accounts'), ['0001 server key', '0002 accounts, passkeys, sessions, challenges, recovery links', '0003 account event log', '0004 partner claims, partner listings, listing figures', '0005 billing customers, checkouts, subscriptions, handled events', '0006 oauth clients, grants, codes, tokens, consents', '0007 event subscriptions, outbox, relay position']);
     assert.deepEqual(applied(url, 'overlay'), ['0001 contributions, moderation, OSM notes and the change log']);
     const again = await PostgresDatabase.open(address(url), POSTGRES_SCHEMAS, NO_LOG);
     await again.close();

@@ -1,7 +1,8 @@
 // The stores of the accounts side in both engines, for tests that run the same checks on each: a place (an
 // ACCOUNTS_DB file, or a PostgreSQL database of the test cluster) and open(), one more process over it with
-// its own connection(s): the accounts, the event log, the partner, billing and OAuth stores, as app.ts puts them
-// together. Two open() of one place race as two replicas (or a server and the moderation command) do.
+// its own connection(s): the accounts, the event log, the partner, billing, OAuth and event subscription
+// stores, as app.ts puts them together. Two open() of one place race as two replicas (or a server and the
+// moderation command) do.
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { SqliteAccountsStore } from '../../src/accounts/sqlite-store.js';
@@ -19,6 +20,9 @@ import type { BillingStore } from '../../src/billing/store.js';
 import { SqliteOAuthStore } from '../../src/oauth/sqlite-store.js';
 import { PostgresOAuthStore } from '../../src/oauth/postgres-store.js';
 import type { OAuthStore } from '../../src/oauth/store.js';
+import { SqliteEventStore, type EventStore } from '../../src/account-events/store.js';
+import { PostgresEventStore } from '../../src/account-events/postgres-store.js';
+import { sql } from 'kysely';
 import { ACCOUNTS_DATABASE, POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { PostgresDatabase } from '../../src/storage/postgres.js';
 import { postgresUrl } from '../../src/config-values.js';
@@ -34,7 +38,21 @@ export interface AccountSide {
   partners: PartnerStore;
   billing: BillingStore;
   oauth: OAuthStore;
+  subscriptions: EventStore;
+  /**
+   * Ends a grant as OAuth does (its row deleted, its subscriptions with it), queueing its terminated
+   * envelope inside that transaction, which commits or, when told, rolls back (throws ROLLED_BACK).
+   */
+  endGrant(grantId: string, envelope: Envelope, outcome: 'commit' | 'roll back'): Promise<void>;
 }
+
+export interface Envelope {
+  webhookId: string;
+  body: string;
+  atMs: number;
+}
+
+export const ROLLED_BACK = 'the grant-ending transaction rolled back';
 
 export interface Place {
   open(): Promise<AccountSide>;
@@ -62,7 +80,15 @@ export function engines(dir: string, cluster: () => TestPostgres, now: () => num
           opened.push(accounts);
           const events = new SqliteAccountEventLog(accounts.db, now);
           const partners = new SqlitePartnerStore(accounts, events);
-          return { accounts, events, partners, billing: new SqliteBillingStore(accounts, partners.tables), oauth: new SqliteOAuthStore(accounts.db) };
+          const oauth = new SqliteOAuthStore(accounts.db);
+          const subscriptions = new SqliteEventStore(accounts.db);
+          const endGrant: AccountSide['endGrant'] = (grantId, { webhookId, body, atMs }, outcome) =>
+            oauth.transaction(function* (t) {
+              void subscriptions.enqueueForGrant(grantId, webhookId, body, atMs); // written at the call, in this transaction
+              yield* t.deleteGrant(grantId);
+              if (outcome === 'roll back') throw new Error(ROLLED_BACK);
+            });
+          return { accounts, events, partners, billing: new SqliteBillingStore(accounts, partners.tables), oauth, subscriptions, endGrant };
         },
         close: async () => void (await Promise.all(opened.map((store) => store.close()))),
       };
@@ -81,7 +107,14 @@ export function engines(dir: string, cluster: () => TestPostgres, now: () => num
           const events = new PostgresAccountEventLog(database.schema<EventLogTables>('accounts'), now);
           const partners = await PostgresPartnerStore.open(database.schema<unknown>('accounts'), events);
           const accounts = new PostgresAccountsStore(database.schema<AccountsTables>('accounts'));
-          return { accounts, events, partners, billing: new PostgresBillingStore(partners), oauth: new PostgresOAuthStore(database.schema<unknown>('accounts')) };
+          const subscriptions = new PostgresEventStore(database.schema<unknown>('accounts'));
+          const endGrant: AccountSide['endGrant'] = (grantId, { webhookId, body, atMs }, outcome) =>
+            database.schema<unknown>('accounts').transaction().execute(async (tx) => {
+              await subscriptions.enqueueForGrantIn(tx, grantId, webhookId, body, atMs);
+              await sql`DELETE FROM accounts.oauth_grants WHERE id = ${grantId}`.execute(tx);
+              if (outcome === 'roll back') throw new Error(ROLLED_BACK);
+            });
+          return { accounts, events, partners, billing: new PostgresBillingStore(partners), oauth: new PostgresOAuthStore(database.schema<unknown>('accounts')), subscriptions, endGrant };
         },
         close: async () => void (await Promise.all(opened.map((database) => database.close()))),
       };
