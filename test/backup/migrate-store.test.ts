@@ -7,14 +7,16 @@
 // with CI=true, where it fails (as a missing PostgreSQL does).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { main } from '../../src/backup/migrate-store-cli.js';
 import { secretHash } from '../../src/accounts/store.js';
 import { keptStream } from '../support/streams.js';
 import { REPO_DIR } from '../support/paths.js';
-import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { noPostgres, postgresProgram, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { createInstall, kept, startService, stopService, TOILETS, type Install } from '../upgrade/install.js';
 import { buildRelease, findPreviousRelease, type BuiltRelease } from '../upgrade/previous-release.js';
 import type { MainProcess } from '../community/support.js';
@@ -156,5 +158,33 @@ describe('an install of the previous release moved to PostgreSQL with npm run mi
     assert.equal(report.status, 201, JSON.stringify(report.json));
     assert.equal(cluster.psql('SELECT count(*) FROM overlay.reports', target).trim(), '2');
     assert.ok(Number(cluster.psql('SELECT max(seq) FROM overlay.changes', target).trim()) > lastChange);
+  });
+
+  /** What the moved service answers for a toilet, before it stops. */
+  const fetchToilet = (id: string) => install.site.client.toilet(id);
+  /** Runs a PostgreSQL client program; throws with its output when it fails. */
+  const pgProgram = (name: string, args: string[]) => {
+    const ran = spawnSync(postgresProgram(name), args, { encoding: 'utf8' });
+    assert.equal(ran.status, 0, `${name}: ${ran.stderr}`);
+    assert.ok(!`${ran.stdout}${ran.stderr}`.includes(PASSWORD), `${name} shows no password`);
+  };
+
+  test('pg_dump of the moved database, restored into a new one: this release serves the same there', async () => {
+    const answers = new Map<string, unknown>();
+    for (const id of install.before.toilets.keys()) answers.set(id, kept(await fetchToilet(id)));
+    await stopService(moved!);
+    const file = join(install.data.dir, 'toilets.dump');
+    pgProgram('pg_dump', ['--format=custom', `--file=${file}`, target]);
+    cluster.psql('CREATE DATABASE restored OWNER mover');
+    const restored = target.replace('/toilets', '/restored');
+    pgProgram('pg_restore', ['--exit-on-error', '--single-transaction', '--no-owner', `--dbname=${restored}`, file]);
+    for (const table of ['overlay.reports', 'overlay.changes', 'overlay.moderation_log', 'accounts.server_key', 'accounts.sessions', 'accounts.passkeys', 'accounts.partner_claims', 'accounts.oauth_grants']) {
+      assert.equal(cluster.psql(`SELECT count(*) FROM ${table}`, restored), cluster.psql(`SELECT count(*) FROM ${table}`, target), table);
+    }
+    moved = await startService(REPO_DIR, release.dir, { data: install.data, env: { ...install.env, DATABASE_URL: restored } });
+    install.site.url = moved.url;
+    for (const [id, answer] of answers) assert.deepEqual(kept(await install.site.client.toilet(id)), answer, id);
+    const account = await install.browser.request('GET', '/account');
+    assert.deepEqual([account.status, account.json.id], [200, install.account]);
   });
 });
