@@ -14,7 +14,7 @@ import { readBillingConfig, type BillingConfig } from './billing/config.js';
 import { readSourceFetchConfig, type SourceFetchConfig } from './source-fetch/config.js';
 import { readClusterSettings, type ClusterSettings } from './cluster/config.js';
 
-export { ConfigError };
+export { ConfigError, postgresUrl, type PostgresUrl };
 
 /**
  * Every setting: the service's own (CoreConfig) and each feature's, read by the feature's config.ts. A

@@ -4,15 +4,14 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { loadConfig, ConfigError } from '../config.js';
-import { postgresUrl } from '../config-values.js';
+import { loadConfig, ConfigError, postgresUrl } from '../config.js';
 import { NewerDatabaseError } from '../storage/migrations.js';
 import { storageTrouble } from '../storage/errors.js';
 import { commandConsole, parseCommand, processIo, runAsScript, usageFailure, type CommandIo } from '../cli/command.js';
 import { MigrateStoreError } from './held-files.js';
 import { migrateStore } from './migrate-store.js';
 import { POSTGRES_SCHEMAS } from '../databases.js';
-import type { PostgresSchema } from '../storage/postgres.js';
+import { hidden, type PostgresSchema } from '../storage/postgres.js';
 
 const COMMAND = {
   name: 'migrate-store',
@@ -52,7 +51,7 @@ export async function main(argv: string[], io: CommandIo = processIo(), schemas:
     const trouble = storageTrouble(error);
     const said = error instanceof MigrateStoreError || error instanceof ConfigError || error instanceof NewerDatabaseError;
     const message = said ? error.message : trouble !== null ? `cannot copy: ${trouble} (${(error as Error).message}); nothing was copied` : ((error as Error).stack ?? String(error));
-    console.error(to.secrets.reduce((text, secret) => text.split(secret).join('***'), message));
+    console.error(hidden(message, to.secrets));
     return 1;
   }
 }

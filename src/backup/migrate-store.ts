@@ -13,11 +13,10 @@ import pg from 'pg';
 import type Database from 'better-sqlite3';
 import { readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
-import type { PostgresUrl } from '../config-values.js';
+import type { Config, PostgresUrl } from '../config.js';
 import { Community } from '../community/community.js';
 import { POSTGRES_SCHEMAS } from '../databases.js';
-import { PostgresDatabase, type PostgresSchema } from '../storage/postgres.js';
+import { hidden, PostgresDatabase, type PostgresSchema } from '../storage/postgres.js';
 import { copyStoppedFiles, MigrateStoreError, type HeldCopy } from './held-files.js';
 
 /** One table copied: where from, where to, and how many rows (checked equal on both sides). */
@@ -83,7 +82,7 @@ async function withClient<T>(to: PostgresUrl, work: (client: pg.Client) => Promi
     return await work(client);
   } catch (error) {
     if (error instanceof MigrateStoreError) throw error;
-    const message = to.secrets.reduce((text, secret) => text.split(secret).join('***'), (error as Error).message || String(error));
+    const message = hidden((error as Error).message || String(error), to.secrets);
     throw Object.assign(new Error(`PostgreSQL database ${to.shown}: ${message}`), { code: (error as { code?: string }).code });
   } finally {
     await client.end().catch(() => undefined);
