@@ -2,8 +2,9 @@
 // that has a file open in WAL mode (the server, `npm run moderate`) holds a shared lock on it for as long
 // as it is open, and its -wal is on disk meanwhile. So a file with a -wal or -shm beside it is refused
 // (a server has it open, or did not stop cleanly: reading it would fold the log into the file), and the
-// copy is made under an exclusive lock (locking_mode EXCLUSIVE), which SQLite refuses while any other
-// connection is open and which keeps a server from opening the file until the copy is made. The copy, not
+// copy is made under an exclusive lock (locking_mode EXCLUSIVE and an empty exclusive transaction), which
+// SQLite refuses while any other connection has the file open in WAL mode or is reading it in rollback mode,
+// and which keeps a server from opening the file until the copy is made. The copy, not
 // the file, is then brought to this release's layout (an install of an older release moves too).
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +63,9 @@ function holdExclusively(owned: OwnedDatabase, path: string): Database.Database 
   const db = new Database(path, { fileMustExist: true, timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
-    db.prepare('SELECT count(*) FROM sqlite_master').get(); // takes the lock (the first read in this mode)
+    // an empty exclusive transaction takes the lock (in WAL mode, at once; in rollback mode the first read
+    // would take only a shared one), and this locking mode keeps it after the transaction until close()
+    db.exec('BEGIN EXCLUSIVE; ROLLBACK');
     return db;
   } catch (error) {
     db.close();
