@@ -5,6 +5,8 @@
 --   psql "$DATABASE_URL" -f deploy/postgresql/dump-role.sql
 -- as the service's role (the owner of the schemas, which made them at its first start); then the dump
 -- runs with DATABASE_URL naming toilet_dump (deploy/systemd/toilet-finder-refresh.service's environment).
+-- The dump never lays out the schema itself (this role may not): after an upgrade, the new release's
+-- server starts (and migrates) before the next dump runs, as the refresh timer's order has it anyway.
 -- test/backup/postgres-roles.test.ts runs this file and checks both sides.
 GRANT USAGE ON SCHEMA overlay TO toilet_dump;
 GRANT SELECT ON ALL TABLES IN SCHEMA overlay TO toilet_dump;

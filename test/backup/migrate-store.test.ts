@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { main } from '../../src/backup/migrate-store-cli.js';
@@ -118,6 +118,7 @@ describe('an install of the previous release moved to PostgreSQL with npm run mi
     const run = await migrateStore(install.env, target);
     assert.equal(run.status, 0, run.err);
     assert.ok(!`${run.out}${run.err}`.includes(PASSWORD), 'the password is in no line');
+    for (const file of [files[0], files[2]]) assert.deepEqual(readdirSync(dirname(file)).filter((name) => /-(wal|shm)$/.test(name)), [], `nothing left beside ${file}`);
     const printed = new Map([...run.out.matchAll(/^(\w+)\.(\w+): (\d+) rows$/gm)].map(([, schema, table, rows]) => [`${schema}.${table}`, Number(rows)]));
     for (const [schema, file] of [['overlay', install.env.OVERLAY_DB], ['accounts', install.env.ACCOUNTS_DB]] as const) {
       const db = new Database(file, { readonly: true });
