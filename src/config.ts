@@ -11,7 +11,7 @@ import { readSourceFetchConfig, type SourceFetchConfig } from './source-fetch/co
 import { FEATURES } from './features.js';
 import type { FeatureSlice, ServiceSettings, SettingsReader } from './feature.js';
 
-export { ConfigError };
+export { ConfigError, postgresUrl, type PostgresUrl };
 
 /**
  * Every setting: the service's own (CoreConfig) and each feature's, the part its slice's reader returns
@@ -69,6 +69,8 @@ export interface CoreConfig {
   overlayDb: string;
   /** DATABASE_URL: the PostgreSQL database the stores src/stores.ts lists keep their data in; null: SQLite files only. */
   database: PostgresUrl | null;
+  /** DUMP_DATABASE_URL: the role `npm run dump` reads the overlay schema as (one that cannot read accounts); null: DATABASE_URL's. */
+  dumpDatabase: PostgresUrl | null;
   /**
    * OUTBOUND_ALLOW_PRIVATE: account-event webhooks may go to non-public addresses (and plain http there).
    * Off in production (it would let an OAuth client make this server call into its own network); for a
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deprecated: deprecations(env.DEPRECATED_OPERATIONS),
     overlayDb,
     database: postgresUrl(env.DATABASE_URL),
+    dumpDatabase: postgresUrl(env.DUMP_DATABASE_URL, 'DUMP_DATABASE_URL'),
     outboundAllowPrivate: boolean(env, 'OUTBOUND_ALLOW_PRIVATE', false),
     // importer/cli.ts writes here by default too
     tilesDb: env.TILES_DB || join(dirname(toiletsDb), 'tiles.mbtiles'),

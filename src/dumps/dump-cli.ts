@@ -17,7 +17,7 @@ const COMMAND = {
   help: `usage: npm run dump [-- --help]
 Writes toilets.geojson.gz, toilets.csv.gz and NOTICE.txt (ODbL) of the data as served, community decisions
 applied and nothing about contributors, to DUMP_DIR (default: dumps beside TOILETS_DB), replacing the
-previous three together once all are written. Settings: TOILETS_DB, OVERLAY_DB (or DATABASE_URL), DUMP_DIR, BASE_URL.
+previous three together once all are written. Settings: TOILETS_DB, OVERLAY_DB (or DATABASE_URL, read as DUMP_DATABASE_URL when set), DUMP_DIR, BASE_URL.
 Exit codes: 0 written, 1 not written (the message says why; the previous dump is unchanged), 2 wrong arguments.`,
   options: {},
   positionals: { min: 0, max: 0, what: '' },
@@ -32,8 +32,9 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     const log = jsonLogger(io.stderr, io.stderr);
     const config = loadConfig(io.env);
     const lost = (message: string) => log.error(`a PostgreSQL connection was lost between queries; the next query opens a new one: ${message}`);
-    // with DATABASE_URL the overlay schema alone: the dump never reads the accounts side
-    const overlay = config.database === null ? undefined : await openOverlayAlone(config.database, lost);
+    // with DATABASE_URL the overlay schema alone: the dump never reads the accounts side (DUMP_DATABASE_URL: as a role that cannot)
+    const address = config.database === null ? null : (config.dumpDatabase ?? config.database);
+    const overlay = address === null ? undefined : await openOverlayAlone(address, lost);
     const community = new Community(config, log, Date.now, overlay);
     try {
       const catalog = new ToiletCatalog(config.toiletsDb, community.overlay, log, Date.now);

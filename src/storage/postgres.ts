@@ -240,6 +240,6 @@ function messageOf(error: unknown): string {
 }
 
 /** `text` with every secret in it replaced by ***. */
-function hidden(text: string, secrets: readonly string[]): string {
+export function hidden(text: string, secrets: readonly string[]): string {
   return secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
 }

@@ -1,4 +1,4 @@
-// Every operator command (import, moderate, dump, backup, restore, publish-source) reads its arguments the same way
+// Every operator command (import, moderate, dump, backup, restore, migrate-store, publish-source) reads its arguments the same way
 // (src/cli/command.ts): --help prints the help on stdout, exits 0 and does nothing else (no file, no
 // folder, no database); an unknown option, a missing value or a wrong number of words exits 2 with a line
 // saying what is wrong and the usage. In-process through each command's main(), and each script once in a
@@ -15,6 +15,7 @@ import { main as moderateMain } from '../../src/moderation/moderate-cli.js';
 import { main as dumpMain } from '../../src/dumps/dump-cli.js';
 import { main as backupMain } from '../../src/backup/backup-cli.js';
 import { main as restoreMain } from '../../src/backup/restore-cli.js';
+import { main as migrateStoreMain } from '../../src/backup/migrate-store-cli.js';
 import { main as publishSourceMain } from '../../src/source-fetch/publish-cli.js';
 import { REPO_DIR } from '../support/paths.js';
 import { tempDir } from '../support/extracts.js';
@@ -33,6 +34,7 @@ const COMMANDS: { name: string; main: Main; script: string; unknownOption: strin
   { name: 'dump', main: dumpMain, script: 'src/dumps/dump-cli.js', unknownOption: ['--frobnicate'], wrongWords: ['somewhere'] },
   { name: 'backup', main: backupMain, script: 'src/backup/backup-cli.js', unknownOption: ['backups/x', '--frobnicate'], wrongWords: [] },
   { name: 'restore', main: restoreMain, script: 'src/backup/restore-cli.js', unknownOption: ['backups/x', '--frobnicate'], wrongWords: ['a', 'b'] },
+  { name: 'migrate-store', main: migrateStoreMain, script: 'src/backup/migrate-store-cli.js', unknownOption: ['--frobnicate'], missingValue: { argv: ['--to'], says: /Option '--to <value>' argument missing/ }, wrongWords: ['somewhere'] },
   { name: 'publish-source', main: publishSourceMain, script: 'src/source-fetch/publish-cli.js', unknownOption: ['published', '--frobnicate'], wrongWords: ['a', 'b'] },
 ];
 

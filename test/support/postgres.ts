@@ -26,6 +26,12 @@ function binariesDir(): string | null {
 const BIN = binariesDir();
 if (BIN === null && process.env.CI === 'true') throw new Error('PostgreSQL is missing: .ci/run installs it (apt-get install postgresql)');
 
+/** The path of a PostgreSQL client program (pg_dump, pg_restore) of the installed binaries. */
+export function postgresProgram(name: string): string {
+  if (BIN === null) throw new Error(noPostgres as string);
+  return join(BIN, name);
+}
+
 /** A skip reason for node:test, or false when a cluster can start. */
 export const noPostgres: string | false = BIN === null ? 'PostgreSQL is not installed (apt-get install postgresql); CI fails instead of skipping' : false;
 
