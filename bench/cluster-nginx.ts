@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OUT_DIR } from './dataset.js';
 import { runWrk, startProcess } from './http.js';
+import { percentile } from './measure.js';
 import { freePort, startNginx } from '../test/support/nginx.js';
 
 const NEAREST = '/api/v1/toilets/nearest?lat=43.7384&lon=7.4246&limit=10';
@@ -58,8 +59,6 @@ async function nginx(dir: string, upstream: string): Promise<{ child: ChildProce
   writeFileSync(join(folder, 'site.conf'), upstream + site);
   return { child: await startNginx(folder, port), port };
 }
-
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
 
 /** Reads one after another through nginx until `stop` is set: each one's time and which replicas answered. */
 async function reads(port: number, until: { stop: boolean }, seen: { ms: number; upstreams: number; ok: boolean }[]): Promise<void> {

@@ -1,4 +1,5 @@
-// Measuring helpers: child processes with wall time and peak RSS, and tinybench tasks as µs statistics.
+// Measuring helpers: child processes with wall time and peak RSS, tinybench tasks as µs statistics, and
+// percentiles of timed samples.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Bench } from 'tinybench';
@@ -94,4 +95,9 @@ export function cpuMicrosPerCall(task: () => unknown, timeMs: number): number {
   };
   run(timeMs * 250);
   return run(timeMs * 1000);
+}
+
+/** The value at fraction `p` (0.5: the median, 0.99: p99) of ascending `sorted`; NaN when it is empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }

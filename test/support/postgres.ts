@@ -69,16 +69,21 @@ function run(binary: string, args: string[]): string {
   return done.stdout;
 }
 
-/** Starts a fresh cluster; call stop() in an after() hook. */
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * Starts a fresh cluster; call stop() in an after() hook. Tests run it without flushing to disk (fsync,
+ * full-page writes and synchronous commit off: nothing here outlives the run); `durable` keeps PostgreSQL's
+ * defaults, for a bench that compares its writes with SQLite's synchronous=FULL ones.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   if (BIN === null) throw new Error(noPostgres as string);
   const dir = mkdtempSync(join(tmpdir(), 'toilet-pg-'));
   if (asRoot) chownSync(dir, Number(run0('id', ['-u', 'postgres'])), Number(run0('id', ['-g', 'postgres'])));
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', USER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = await claimPort('127.0.0.1', 0);
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const unflushed = options.durable ? '' : ' -c fsync=off -c full_page_writes=off -c synchronous_commit=off';
+  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${unflushed}`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   start();
   const url = `postgresql://${USER}@127.0.0.1:${port}/postgres`;
   const psql = (sql: string, database = url) => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', database, '-c', sql]);
