@@ -83,17 +83,17 @@ export interface Visible {
  */
 export async function writeToVisible(writer: string, reader: string, rating: PreparedRating, before: number): Promise<Visible> {
   const started = performance.now();
-  let refused: Error | null = null;
+  const failure: { error?: Error } = {};
   const written = timedRating(writer, rating).catch((error: Error) => {
-    refused = error; // seen by the loop below, which stops asking
+    failure.error = error; // seen by the loop below, which stops asking
     return undefined;
   });
   while ((await ratingsShown(reader, rating.toilet)) <= before) {
-    if (refused) throw refused;
+    if (failure.error) throw failure.error;
     if (performance.now() - started > HANG_GUARD_MS) throw new Error(`the rating through ${writer} never showed on ${reader}`);
   }
   const visibleMs = performance.now() - started;
   const answeredMs = await written;
-  if (refused || answeredMs === undefined) throw refused;
+  if (answeredMs === undefined) throw failure.error ?? new Error(`the rating through ${writer} got no answer`);
   return { visibleMs, answeredMs };
 }
