@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { deviceId, readSourceToilets } from '../community/support.js';
 import { importedData, serve, serviceClient, SITE_ORIGIN, startMain, TEST_ENV, type Data, type Served } from '../support/server.js';
 import { noPostgres, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { guarded } from '../support/guarded.js';
 
 const BURST = 200;
 const KILL_AFTER_ACKNOWLEDGED = 20;
@@ -27,17 +28,6 @@ after(() => {
   cluster?.stop();
   data?.remove();
 });
-
-/** `promise`, or a failure after HANG_GUARD_MS saying what never happened. */
-async function guarded<T>(promise: Promise<T>, never: string): Promise<T> {
-  let guard: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error(never)), HANG_GUARD_MS)));
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(guard);
-  }
-}
 
 /** Overlay files of a replica's own (DATABASE_URL leaves them unused for the overlay). */
 function ownFolder(name: string): string {

@@ -18,8 +18,8 @@ import { POSTGRES_SCHEMAS } from '../../src/databases.js';
 import { postgresUrl } from '../../src/config-values.js';
 import { WorkerLease } from '../../src/cluster/worker-lease.js';
 import type { App } from '../../src/app.js';
+import { guarded } from '../support/guarded.js';
 
-const HANG_GUARD_MS = 60_000;
 const SHARED_JOBS = ['osm-notes', 'overlay-cleanup'];
 /** Over each replica's own ACCOUNTS_DB (the accounts side is not in PostgreSQL yet): every replica runs them. */
 const OWN_JOBS = ['account-events', 'billing-sweep', 'partner-closures'];
@@ -67,17 +67,6 @@ async function osmStandIn(): Promise<OsmStandIn> {
   await once(server, 'listening');
   const received = (text: string) => (texts.includes(text) ? Promise.resolve() : guarded(new Promise<void>((resolve) => waiting.push({ text, resolve })), `the note "${text}" never arrived`));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/0.6`, texts, server, received };
-}
-
-/** `promise`, or a failure after HANG_GUARD_MS saying what never happened. */
-async function guarded<T>(promise: Promise<T>, never: string): Promise<T> {
-  let guard: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error(never)), HANG_GUARD_MS)));
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(guard);
-  }
 }
 
 /** Resolves once `app`'s lease was tried and `done` holds (checked after every try). */
